@@ -1,0 +1,1 @@
+// The recipe domain on top of ObjectGraph; see CatalogModel.swift.

@@ -1,0 +1,1 @@
+print("recipes: the shell is not built yet")

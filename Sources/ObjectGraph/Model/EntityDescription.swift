@@ -1,0 +1,106 @@
+/// One entity of a model: its attributes, relationships, place in an inheritance tree,
+/// indexes, uniqueness constraints and the class its objects are made of.
+///
+/// ```swift
+/// EntityDescription("Chef", objectClass: Chef.self,
+///     attributes: [AttributeDescription("name", .string)],
+///     relationships: [RelationshipDescription("recipes", toMany: "Recipe", inverse: "chef")],
+///     uniquenessConstraints: [["name"]])
+/// ```
+/// Sub-entities name their parent and inherit its properties; an abstract entity has no
+/// objects of its own. A tree of entities is stored in one table, like Core Data's SQLite store.
+///
+/// ## Topics
+/// - ``properties``, ``attributes``, ``relationships``
+/// - ``parent``, ``subentities``, ``isAbstract``
+/// - ``versionHash``
+// Mutated only by `ObjectModel.init` while it resolves the model, before the model is
+// published to any other isolation domain; immutable afterwards, so sharing it is safe.
+public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
+    /// The entity's name, unique within its model.
+    public let name: String
+    /// The name of the parent entity, for a sub-entity.
+    public let parentName: String?
+    /// Whether the entity has no objects of its own (only its sub-entities do).
+    public let isAbstract: Bool
+    /// The class objects of this entity are made of: ``ManagedObject`` or a subclass of it.
+    public let objectClass: ManagedObject.Type
+    /// The attributes this entity declares (not the inherited ones).
+    public let declaredAttributes: [AttributeDescription]
+    /// The relationships this entity declares (not the inherited ones).
+    public let declaredRelationships: [RelationshipDescription]
+    /// Indexes to create, each a list of attribute or to-one relationship names.
+    public let indexes: [[String]]
+    /// Each entry is a set of attribute names whose values must be unique together.
+    public let uniquenessConstraints: [[String]]
+
+    /// The entity's position in its model; objects' IDs carry it.
+    public internal(set) var index: Int = -1
+    /// The model this entity belongs to. (Entities and their model keep each other alive.)
+    public internal(set) var model: ObjectModel! = nil
+    /// The parent entity, for a sub-entity.
+    public internal(set) unowned(unsafe) var parent: EntityDescription? = nil
+    /// The direct sub-entities.
+    public internal(set) var subentities: [EntityDescription] = []
+    /// The root of this entity's inheritance tree (itself when it has no parent); its table holds the tree.
+    public internal(set) unowned(unsafe) var root: EntityDescription! = nil
+    /// All attributes, inherited first.
+    public internal(set) var attributes: [AttributeDescription] = []
+    /// All relationships, inherited first.
+    public internal(set) var relationships: [RelationshipDescription] = []
+    /// A hash of everything that decides how this entity is stored; a changed hash needs a migration.
+    public internal(set) var versionHash: String = ""
+    /// This entity and all entities below it, for fetches that include sub-entities.
+    public internal(set) var selfAndDescendants: [EntityDescription] = []
+
+    var attributesByName: [String: AttributeDescription] = [:]
+    var relationshipsByName: [String: RelationshipDescription] = [:]
+    /// Attributes whose value the store keeps (not transient).
+    var storedAttributes: [AttributeDescription] = []
+    /// To-one relationships.
+    var toOneRelationships: [RelationshipDescription] = []
+    /// Derived attributes, by the name of their source attribute.
+    var derivedAttributesBySource: [String: [AttributeDescription]] = [:]
+
+    /// Declares an entity.
+    public init(
+        _ name: String, parent: String? = nil, isAbstract: Bool = false,
+        objectClass: ManagedObject.Type = ManagedObject.self,
+        attributes: [AttributeDescription] = [], relationships: [RelationshipDescription] = [],
+        indexes: [[String]] = [], uniquenessConstraints: [[String]] = []
+    ) {
+        self.name = name
+        self.parentName = parent
+        self.isAbstract = isAbstract
+        self.objectClass = objectClass
+        self.declaredAttributes = attributes
+        self.declaredRelationships = relationships
+        self.indexes = indexes
+        self.uniquenessConstraints = uniquenessConstraints
+    }
+
+    /// The number of slots an object of this entity has: one per attribute and relationship.
+    public var slotCount: Int { attributes.count + relationships.count }
+
+    /// The names of all attributes and relationships.
+    public var propertyNames: [String] { attributes.map(\.name) + relationships.map(\.name) }
+
+    /// The attribute called `name`, inherited or declared.
+    public func attribute(named name: String) -> AttributeDescription? { attributesByName[name] }
+
+    /// The relationship called `name`, inherited or declared.
+    public func relationship(named name: String) -> RelationshipDescription? { relationshipsByName[name] }
+
+    /// Whether `other` is this entity or one of its descendants.
+    public func isKind(of other: EntityDescription) -> Bool {
+        var entity: EntityDescription? = self
+        while let current = entity {
+            if current === other { return true }
+            entity = current.parent
+        }
+        return false
+    }
+
+    /// The entity's name.
+    public var description: String { name }
+}

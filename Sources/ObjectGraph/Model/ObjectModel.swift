@@ -1,0 +1,197 @@
+/// A set of entities: what objects exist, what they hold and how they relate.
+///
+/// The model is declared in Swift code and checked when created: every relationship needs
+/// an inverse on its destination, parents must exist, and names must be unique.
+/// ```swift
+/// let model = try ObjectModel(entities: [chef, recipe])
+/// let recipeEntity = model.entity(named: "Recipe")
+/// ```
+/// - Throws: ``ObjectGraphError`` with code ``ObjectGraphError/Code/invalidModel``, naming the
+///   entity and property at fault.
+public final class ObjectModel: Sendable, CustomStringConvertible {
+    /// The entities, in declaration order; an entity's ``EntityDescription/index`` is its position here.
+    public let entities: [EntityDescription]
+    private let entitiesByName: [String: EntityDescription]
+
+    /// Checks and resolves the declared entities into a model.
+    public init(entities: [EntityDescription]) throws {
+        var byName: [String: EntityDescription] = [:]
+        for (index, entity) in entities.enumerated() {
+            guard !entity.name.isEmpty, !entity.name.hasPrefix("_") else {
+                throw ObjectGraphError(.invalidModel, "entity name '\(entity.name)' is empty or starts with '_'")
+            }
+            guard byName.updateValue(entity, forKey: entity.name) == nil else {
+                throw ObjectGraphError(.invalidModel, "entity '\(entity.name)' is declared twice")
+            }
+            precondition(entity.index == -1, "entity '\(entity.name)' already belongs to another model")
+            entity.index = index
+        }
+        self.entities = entities
+        self.entitiesByName = byName
+        for entity in entities {
+            entity.model = self
+            if let parentName = entity.parentName {
+                guard let parent = byName[parentName] else {
+                    throw ObjectGraphError(.invalidModel,
+                        "entity '\(entity.name)' names parent '\(parentName)', which the model does not have")
+                }
+                entity.parent = parent
+                parent.subentities.append(entity)
+            }
+        }
+        for entity in entities {
+            var seen: Set<String> = [entity.name]
+            var ancestor = entity.parent
+            while let current = ancestor {
+                guard seen.insert(current.name).inserted else {
+                    throw ObjectGraphError(.invalidModel, "entity '\(entity.name)' inherits from itself")
+                }
+                ancestor = current.parent
+            }
+        }
+        // Parents before children, so inherited properties come first in slot order.
+        for entity in entities where entity.parent == nil { try Self.resolveTree(entity, root: entity) }
+        for entity in entities { try Self.resolveRelationships(entity, in: byName) }
+        for entity in entities { try Self.checkIndexes(entity) }
+        for entity in entities { entity.versionHash = Self.versionHash(of: entity) }
+    }
+
+    /// The entity called `name`.
+    public func entity(named name: String) -> EntityDescription? { entitiesByName[name] }
+
+    /// The entity called `name`, or an error that suggests the nearest name.
+    /// - Throws: ``ObjectGraphError`` with code ``ObjectGraphError/Code/unknownEntity``.
+    public func requireEntity(named name: String) throws -> EntityDescription {
+        if let entity = entitiesByName[name] { return entity }
+        throw ObjectGraphError.unknownEntity(name, known: entities.map(\.name))
+    }
+
+    /// Version hashes by entity name; the store records them to detect a changed model.
+    public var versionHashes: [String: String] {
+        Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0.versionHash) })
+    }
+
+    /// `Recipe/p42`: an object ID with its entity's name.
+    public func describe(_ id: ObjectID) -> String {
+        let name = entities.indices.contains(Int(id.entityIndex)) ? entities[Int(id.entityIndex)].name : "#\(id.entityIndex)"
+        return id.isTemporary ? "\(name)/t\(id.temporaryTag).\(id.key)" : "\(name)/p\(id.key)"
+    }
+
+    /// The entity names.
+    public var description: String { "ObjectModel(\(entities.map(\.name).joined(separator: ", ")))" }
+
+    // MARK: Resolution
+
+    private static func resolveTree(_ entity: EntityDescription, root: EntityDescription) throws {
+        entity.root = root
+        var attributes = entity.parent?.attributes ?? []
+        var relationships = entity.parent?.relationships ?? []
+        var names = Set(attributes.map(\.name) + relationships.map(\.name))
+        for attribute in entity.declaredAttributes {
+            try checkName(attribute.name, in: entity, names: &names)
+            attribute.entity = entity
+            attributes.append(attribute)
+        }
+        for relationship in entity.declaredRelationships {
+            try checkName(relationship.name, in: entity, names: &names)
+            relationship.entity = entity
+            relationships.append(relationship)
+        }
+        // A sub-entity extends its parent's slot layout with its own attributes, then its own
+        // relationships, so an inherited property keeps one slot in every entity of the tree.
+        var slot = entity.parent?.slotCount ?? 0
+        for attribute in entity.declaredAttributes { attribute.slot = slot; slot += 1 }
+        for relationship in entity.declaredRelationships { relationship.slot = slot; slot += 1 }
+        entity.attributes = attributes
+        entity.relationships = relationships
+        entity.attributesByName = Dictionary(uniqueKeysWithValues: attributes.map { ($0.name, $0) })
+        entity.relationshipsByName = Dictionary(uniqueKeysWithValues: relationships.map { ($0.name, $0) })
+        entity.storedAttributes = attributes.filter { !$0.isTransient }
+        for attribute in attributes {
+            guard let (source, _) = attribute.derivation else { continue }
+            guard let sourceAttribute = entity.attributesByName[source], sourceAttribute.type == .string,
+                  attribute.type == .string else {
+                throw ObjectGraphError(.invalidModel,
+                    "derived attribute '\(entity.name).\(attribute.name)' needs a String source attribute '\(source)'")
+            }
+            entity.derivedAttributesBySource[source, default: []].append(attribute)
+        }
+        for subentity in entity.subentities { try resolveTree(subentity, root: root) }
+        entity.selfAndDescendants = [entity] + entity.subentities.flatMap(\.selfAndDescendants)
+    }
+
+    private static func checkName(
+        _ name: String, in entity: EntityDescription, names: inout Set<String>
+    ) throws {
+        guard !name.isEmpty, !name.hasPrefix("_"), name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }),
+              !(name.first?.isNumber ?? true) else {
+            throw ObjectGraphError(.invalidModel,
+                "property name '\(name)' on entity '\(entity.name)' must be an identifier not starting with '_'")
+        }
+        guard names.insert(name).inserted else {
+            throw ObjectGraphError(.invalidModel,
+                "property '\(name)' is declared twice in the tree of entity '\(entity.name)'")
+        }
+    }
+
+    private static func resolveRelationships(
+        _ entity: EntityDescription, in byName: [String: EntityDescription]
+    ) throws {
+        for relationship in entity.declaredRelationships {
+            guard let destination = byName[relationship.destinationName] else {
+                throw ObjectGraphError(.invalidModel,
+                    "relationship '\(entity.name).\(relationship.name)' points to unknown entity '\(relationship.destinationName)'")
+            }
+            guard let inverse = destination.relationshipsByName[relationship.inverseName] else {
+                throw ObjectGraphError(.invalidModel,
+                    "relationship '\(entity.name).\(relationship.name)' names inverse '\(relationship.inverseName)', which '\(destination.name)' does not have")
+            }
+            guard inverse.inverseName == relationship.name, entity.isKind(of: byName[inverse.destinationName]!)
+                    || byName[inverse.destinationName]!.isKind(of: entity) else {
+                throw ObjectGraphError(.invalidModel,
+                    "'\(entity.name).\(relationship.name)' and '\(destination.name).\(inverse.name)' are not each other's inverse")
+            }
+            if let orderKey = relationship.orderKey, destination.attributesByName[orderKey] == nil {
+                throw ObjectGraphError(.invalidModel,
+                    "'\(entity.name).\(relationship.name)' is ordered by '\(orderKey)', which '\(destination.name)' does not have")
+            }
+            relationship.destination = destination
+            relationship.inverse = inverse
+        }
+        // Sub-entities see inherited relationships with the slots their parent gave them.
+        entity.toOneRelationships = entity.relationships.filter { !$0.isToMany }
+    }
+
+    private static func checkIndexes(_ entity: EntityDescription) throws {
+        for keys in entity.indexes + entity.uniquenessConstraints {
+            for key in keys {
+                let isStored = entity.attributesByName[key].map { !$0.isTransient }
+                    ?? entity.relationshipsByName[key].map { !$0.isToMany } ?? false
+                guard isStored else {
+                    throw ObjectGraphError(.invalidModel,
+                        "index or constraint on '\(entity.name)' names '\(key)', which is not a stored attribute or to-one relationship")
+                }
+            }
+        }
+    }
+
+    /// FNV-1a over a canonical description of what decides the entity's storage.
+    private static func versionHash(of entity: EntityDescription) -> String {
+        var text = "\(entity.name)|\(entity.parent?.name ?? "")|\(entity.isAbstract)"
+        for attribute in entity.attributes {
+            text += "|a:\(attribute.name):\(attribute.type.rawValue):\(attribute.isOptional):\(attribute.isTransient)"
+            if let derivation = attribute.derivation { text += ":\(derivation.source):\(derivation.kind.rawValue)" }
+        }
+        for relationship in entity.relationships {
+            text += "|r:\(relationship.name):\(relationship.destinationName):\(relationship.inverseName):\(relationship.isToMany)"
+        }
+        for keys in entity.indexes { text += "|i:" + keys.joined(separator: ",") }
+        for keys in entity.uniquenessConstraints { text += "|u:" + keys.joined(separator: ",") }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// What one property slot of an object holds.
+///
+/// Attributes hold their stored value; a to-one relationship holds the destination's ID
+/// until it is first touched, then the destination object itself (a strong reference, so
+/// realized relationships keep each other alive until refreshed); a to-many relationship
+/// holds a ``ToManyStorage``.
+enum Slot {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+    /// An unrealized to-one relationship: the destination's ID.
+    case objectID(ObjectID)
+    /// A realized to-one relationship.
+    case object(ManagedObject)
+    /// A to-many relationship, realized or a fault.
+    case toMany(ToManyStorage)
+
+    init(_ value: StoredValue) {
+        switch value {
+        case .null: self = .null
+        case .integer(let v): self = .integer(v)
+        case .real(let v): self = .real(v)
+        case .text(let v): self = .text(v)
+        case .blob(let v): self = .blob(v)
+        }
+    }
+
+    /// The attribute value this slot holds; relationships read as null.
+    var storedValue: StoredValue {
+        switch self {
+        case .integer(let v): .integer(v)
+        case .real(let v): .real(v)
+        case .text(let v): .text(v)
+        case .blob(let v): .blob(v)
+        case .null, .objectID, .object, .toMany: .null
+        }
+    }
+
+    /// The destination ID of a to-one slot, realized or not.
+    var destinationID: ObjectID? {
+        switch self {
+        case .objectID(let id): id
+        case .object(let object): object.objectID
+        default: nil
+        }
+    }
+}
+
+/// The objects of one to-many relationship of one object; `objects == nil` is a fault.
+final class ToManyStorage {
+    /// The destination objects, or nil until the relationship is first touched.
+    var objects: [ManagedObject]?
+
+    init(objects: [ManagedObject]?) { self.objects = objects }
+
+    /// A copy for snapshots, so later edits do not change the snapshot.
+    func copy() -> ToManyStorage { ToManyStorage(objects: objects) }
+}
+
+/// Where an object stands in its life cycle.
+enum ObjectState: UInt8 {
+    /// Registered, values not loaded yet.
+    case fault
+    /// Loaded, unchanged since the last save or fetch.
+    case clean
+    /// Inserted and not yet saved.
+    case inserted
+    /// Loaded and changed since the last save.
+    case updated
+    /// Deleted; the row goes at the next save.
+    case deleted
+}
+
+/// One property slot of an object's heap block. Not API: its contents are internal.
+public struct ObjectSlot {
+    var value: Slot
+}
+
+/// The fixed part of every object's single heap block; the slots follow it. Not API: its
+/// contents are internal.
+public struct ObjectHeader {
+    var objectID: ObjectID
+    let entity: EntityDescription
+    /// The context that registered the object; nil once detached (reset, or the context is gone).
+    var context: Unmanaged<ContextCore>?
+    var state: ObjectState
+    /// One bit per slot (slots past 63 share the last bit) changed since the last save.
+    var changedSlots: UInt64
+    /// The state before the object was deleted (to undo a delete on rollback).
+    var stateBeforeDelete: ObjectState
+}

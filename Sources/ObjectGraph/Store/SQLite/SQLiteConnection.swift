@@ -1,0 +1,166 @@
+internal import CSQLite
+import Foundation
+
+/// One SQLite database connection, with a cache of prepared statements.
+///
+/// Not Sendable: a connection is confined to one isolation domain at a time; the store
+/// serializes access with a `Mutex` (see ``SerialConnection``). The only type that opens
+/// a `sqlite3*`; the handle never leaves this folder.
+final class SQLiteConnection {
+    private let handle: OpaquePointer
+    let path: String
+    private var statementCache: [String: SQLiteStatement] = [:]
+    /// Counts statements, rows and transactions for ``StoreStatistics``.
+    var statistics = ConnectionStatistics()
+    /// Receives every statement when SQL logging is on.
+    var trace: (@Sendable (SQLTraceEvent) -> Void)?
+
+    /// Opens (or creates) the database at `path`; `":memory:"` is a private in-memory database.
+    init(path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5)) throws(SQLiteError) {
+        var db: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)  // a failed open still allocates a handle
+            throw SQLiteError(code: code, message: message, sql: nil)
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(db, Int32(clamping: milliseconds))
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: Statements
+
+    /// A cached prepared statement for `sql`, reset and with its bindings cleared.
+    func cachedStatement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let statement = statementCache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try makeStatement(sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// A new prepared statement that is not cached.
+    func makeStatement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        }
+        return SQLiteStatement(handle: statement, connection: self, sql: sql)
+    }
+
+    /// The number of statements in the cache (for tests).
+    var cachedStatementCount: Int { statementCache.count }
+
+    /// Runs one or more statements that return no rows and take no arguments.
+    func execute(_ sql: String) throws(SQLiteError) {
+        statistics.statements += 1
+        trace?(SQLTraceEvent(sql: sql, arguments: [], rows: 0, duration: .zero))
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else {
+            throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        }
+    }
+
+    /// Runs a statement with arguments and returns the rows it produced, as stored values.
+    @discardableResult
+    func rows(_ sql: String, _ arguments: [StoredValue] = []) throws(SQLiteError) -> [[StoredValue]] {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        var rows: [[StoredValue]] = []
+        try statement.forEachRow { row in
+            rows.append((0..<row.columnCount).map { row.value(at: $0) })
+        }
+        return rows
+    }
+
+    /// Runs `body` in a transaction that commits if and only if it returns.
+    ///
+    /// `BEGIN IMMEDIATE` takes the write lock first, so a second writer waits (up to the busy
+    /// timeout) at the start rather than failing halfway.
+    func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            statistics.transactions += 1
+            return result
+        } catch {
+            try? execute("ROLLBACK")  // the original error is the one worth reporting
+            throw error
+        }
+    }
+
+    /// The rowid of the last row inserted on this connection.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// The number of rows the last statement changed.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Whether a transaction is open.
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    // MARK: Functions
+
+    /// Registers a deterministic SQL function implemented in Swift.
+    func createFunction(
+        _ name: String, argumentCount: Int32, body: @escaping @Sendable ([StoredValue]) -> StoredValue
+    ) throws(SQLiteError) {
+        let box = Unmanaged.passRetained(SQLiteFunctionBox(body)).toOpaque()
+        let code = sqlite3_create_function_v2(
+            handle, name, argumentCount, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, box,
+            { context, count, values in
+                let box = Unmanaged<SQLiteFunctionBox>.fromOpaque(sqlite3_user_data(context)!)
+                    .takeUnretainedValue()
+                var arguments: [StoredValue] = []
+                arguments.reserveCapacity(Int(count))
+                for index in 0..<Int(count) {
+                    arguments.append(SQLiteStatement.storedValue(of: values![index]!))
+                }
+                SQLiteStatement.setResult(box.body(arguments), context: context)
+            }, nil, nil,
+            { box in box.map { Unmanaged<SQLiteFunctionBox>.fromOpaque($0).release() } })
+        guard code == SQLITE_OK else {
+            throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: nil)
+        }
+    }
+
+    func errorMessage() -> String { String(cString: sqlite3_errmsg(handle)) }
+}
+
+/// Keeps a Swift function alive while SQLite holds it as user data.
+private final class SQLiteFunctionBox {
+    let body: @Sendable ([StoredValue]) -> StoredValue
+    init(_ body: @escaping @Sendable ([StoredValue]) -> StoredValue) { self.body = body }
+}
+
+/// Counters a connection keeps; the store adds them up into ``StoreStatistics``.
+struct ConnectionStatistics: Sendable {
+    var statements = 0
+    var rows = 0
+    var transactions = 0
+}
+
+/// One executed statement, for SQL debug logging.
+public struct SQLTraceEvent: Sendable {
+    /// The SQL text, with `?` placeholders.
+    public var sql: String
+    /// The bound values.
+    public var arguments: [StoredValue]
+    /// The rows the statement returned.
+    public var rows: Int
+    /// How long the statement ran.
+    public var duration: Duration
+}

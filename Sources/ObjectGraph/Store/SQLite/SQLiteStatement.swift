@@ -1,0 +1,204 @@
+internal import CSQLite
+import Foundation
+
+/// A prepared statement; it keeps its connection alive and is finalized in `deinit`.
+final class SQLiteStatement {
+    private let handle: OpaquePointer
+    private let connection: SQLiteConnection
+    let sql: String
+
+    init(handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
+        self.handle = handle
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Resets the statement so it can run again, and clears its bindings.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// The number of result columns.
+    var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    /// Binds `values` to the placeholders, in order.
+    func bind(_ values: [StoredValue]) throws(SQLiteError) {
+        for (index, value) in values.enumerated() { try bind(value, at: Int32(index + 1)) }
+    }
+
+    /// Binds one value to the 1-based placeholder `index`.
+    @inline(__always)
+    func bind(_ value: StoredValue, at index: Int32) throws(SQLiteError) {
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(handle, index)
+        case .integer(let v): code = sqlite3_bind_int64(handle, index, v)
+        case .real(let v): code = sqlite3_bind_double(handle, index, v)
+        case .text(var v):
+            code = v.withUTF8 { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    sqlite3_bind_text(handle, index, chars.baseAddress ?? emptyCString,
+                                      Int32(chars.count), csqlite_transient())
+                }
+            }
+        case .blob(let v):
+            code = v.withUnsafeBytes { buffer in
+                sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                                  Int32(buffer.count), csqlite_transient())
+            }
+        }
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
+    /// Steps once; true when a row is available.
+    @inline(__always)
+    func step() throws(SQLiteError) -> Bool {
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        throw error(code)
+    }
+
+    /// Runs the statement to completion, ignoring rows; returns the number of rows changed.
+    @discardableResult
+    func run() throws(SQLiteError) -> Int {
+        connection.statistics.statements += 1
+        while try step() {}
+        return connection.changes
+    }
+
+    /// Steps through every row, handing a reader for it to `body`.
+    func forEachRow(_ body: (borrowing SQLiteRow) throws -> Void) throws(SQLiteError) {
+        connection.statistics.statements += 1
+        var count = 0
+        let row = SQLiteRow(handle: handle)
+        do {
+            while try step() {
+                count += 1
+                try body(row)
+            }
+        } catch let error as SQLiteError {
+            connection.statistics.rows += count
+            sqlite3_reset(handle)
+            throw error
+        } catch {
+            connection.statistics.rows += count
+            sqlite3_reset(handle)
+            throw SQLiteError(code: SQLITE_ABORT, message: "\(error)", sql: sql)
+        }
+        connection.statistics.rows += count
+    }
+
+    /// SQLite's query plan for this statement, one line per step (`EXPLAIN QUERY PLAN`).
+    func queryPlan(arguments: [StoredValue]) throws(SQLiteError) -> [String] {
+        let explain = try connection.makeStatement("EXPLAIN QUERY PLAN " + sql)
+        try explain.bind(arguments)
+        var lines: [String] = []
+        var depthByID: [Int64: Int] = [:]
+        try explain.forEachRow { row in
+            let id = row.int64(at: 0), parent = row.int64(at: 1)
+            let depth = (depthByID[parent] ?? -1) + 1
+            depthByID[id] = depth
+            lines.append(String(repeating: "  ", count: depth) + (row.string(at: 3) ?? ""))
+        }
+        return lines
+    }
+
+    private func error(_ code: Int32) -> SQLiteError {
+        SQLiteError(code: code, message: connection.errorMessage(), sql: sql)
+    }
+
+    // MARK: Values
+
+    static func storedValue(of value: OpaquePointer) -> StoredValue {
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
+        case SQLITE_FLOAT: return .real(sqlite3_value_double(value))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_value_bytes(value))
+            guard let text = sqlite3_value_text(value) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_value_bytes(value))
+            guard count > 0, let base = sqlite3_value_blob(value) else { return .blob(Data()) }
+            return .blob(Data(bytes: base, count: count))
+        default: return .null
+        }
+    }
+
+    static func setResult(_ value: StoredValue, context: OpaquePointer?) {
+        switch value {
+        case .null: sqlite3_result_null(context)
+        case .integer(let v): sqlite3_result_int64(context, v)
+        case .real(let v): sqlite3_result_double(context, v)
+        case .text(var v):
+            v.withUTF8 { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    sqlite3_result_text(context, chars.baseAddress ?? emptyCString,
+                                        Int32(chars.count), csqlite_transient())
+                }
+            }
+        case .blob(let v):
+            v.withUnsafeBytes { buffer in
+                sqlite3_result_blob(context, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                                    Int32(buffer.count), csqlite_transient())
+            }
+        }
+    }
+}
+
+/// A pointer to an empty C string, for binding empty text (whose buffer has no base address).
+// Written once at initialization and only read afterwards, so sharing it is safe.
+nonisolated(unsafe) private let emptyCString: UnsafePointer<CChar> = {
+    let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: 1)
+    pointer.initialize(to: 0)
+    return UnsafePointer(pointer)
+}()
+
+/// Reads the columns of the current row; valid only inside ``SQLiteStatement/forEachRow(_:)``.
+struct SQLiteRow: ~Copyable {
+    fileprivate let handle: OpaquePointer
+
+    var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    /// The value of column `index`, copied out of SQLite's memory.
+    @inline(__always)
+    func value(at index: Int) -> StoredValue {
+        // One sqlite3_column_value and cheap sqlite3_value_* accessors cost less than
+        // sqlite3_column_type + _text + _bytes (see shared/notes/object-registry.md).
+        SQLiteStatement.storedValue(of: sqlite3_column_value(handle, Int32(index)))
+    }
+
+    /// The value of column `index` as a slot.
+    @inline(__always)
+    func slot(at index: Int) -> Slot {
+        let value = sqlite3_column_value(handle, Int32(index))!
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
+        case SQLITE_FLOAT: return .real(sqlite3_value_double(value))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_value_bytes(value))
+            guard let text = sqlite3_value_text(value) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_value_bytes(value))
+            guard count > 0, let base = sqlite3_value_blob(value) else { return .blob(Data()) }
+            return .blob(Data(bytes: base, count: count))
+        default: return .null
+        }
+    }
+
+    @inline(__always)
+    func int64(at index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
+
+    @inline(__always)
+    func isNull(at index: Int) -> Bool { sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL }
+
+    func string(at index: Int) -> String? {
+        guard let text = sqlite3_column_text(handle, Int32(index)) else { return nil }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,71 @@
+/// An error from the framework: what happened, to which object or file, and what to do.
+///
+/// Callers match on ``code``; people read ``description``.
+/// ```swift
+/// do { try context.save() }
+/// catch let error as ObjectGraphError where error.code == .validation { print(error) }
+/// ```
+public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
+    /// A stable, extensible kind of error.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+
+        /// The model declaration is inconsistent (names, inverses, parents, indexes).
+        public static let invalidModel = Code("invalidModel")
+        /// No entity has that name.
+        public static let unknownEntity = Code("unknownEntity")
+        /// The entity has no attribute or relationship of that name.
+        public static let unknownKey = Code("unknownKey")
+        /// A value does not fit the attribute's type.
+        public static let invalidValue = Code("invalidValue")
+        /// Saving would break a rule: a required value, a relationship count, a deny rule.
+        public static let validation = Code("validation")
+        /// Saving would break a uniqueness constraint.
+        public static let constraintViolation = Code("constraintViolation")
+        /// The file exists but is not a database of this framework (or not SQLite at all).
+        public static let notADatabase = Code("notADatabase")
+        /// Another process holds a lock on the store file for longer than the busy timeout.
+        public static let storeLocked = Code("storeLocked")
+        /// The store was made with a different model.
+        public static let modelMismatch = Code("modelMismatch")
+        /// The object with that ID does not exist (any more) in the store.
+        public static let objectNotFound = Code("objectNotFound")
+        /// The store could not be opened, read or written.
+        public static let storeFailure = Code("storeFailure")
+        /// The operation was cancelled by the caller.
+        public static let cancelled = Code("cancelled")
+
+        /// The code's name.
+        public var description: String { name }
+    }
+
+    /// The kind of error.
+    public var code: Code
+    /// What went wrong and what to do about it, in one or two sentences.
+    public var message: String
+    /// The error underneath, if any (a SQLite error, a file error).
+    public var underlying: (any Error & Sendable)?
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    /// The message.
+    public var description: String { message }
+
+    static func unknownEntity(_ name: String, known: [String]) -> ObjectGraphError {
+        var message = "unknown entity '\(name)'"
+        if let guess = name.nearest(in: known) { message += "; did you mean '\(guess)'?" }
+        return ObjectGraphError(.unknownEntity, message)
+    }
+
+    static func unknownKey(_ key: String, entity: EntityDescription) -> ObjectGraphError {
+        var message = "unknown key '\(key)' on entity '\(entity.name)'"
+        if let guess = key.nearest(in: entity.propertyNames) { message += "; did you mean '\(guess)'?" }
+        return ObjectGraphError(.unknownKey, message)
+    }
+}

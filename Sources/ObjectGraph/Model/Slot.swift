@@ -51,14 +51,50 @@ enum Slot {
 }
 
 /// The objects of one to-many relationship of one object; `objects == nil` is a fault.
+///
+/// Changes made while the relationship is a fault are kept as pending additions and
+/// removals and applied when it fires, so maintaining an inverse never runs a query.
+/// `added` and `removed` also record the changes since the last save, which is what a
+/// many-to-many relationship writes to its join table.
 final class ToManyStorage {
     /// The destination objects, or nil until the relationship is first touched.
     var objects: [ManagedObject]?
+    /// Objects added since the last save.
+    var added: [ManagedObject] = []
+    /// IDs of objects removed since the last save.
+    var removed: [ObjectID] = []
 
     init(objects: [ManagedObject]?) { self.objects = objects }
 
     /// A copy for snapshots, so later edits do not change the snapshot.
-    func copy() -> ToManyStorage { ToManyStorage(objects: objects) }
+    func copy() -> ToManyStorage {
+        let copy = ToManyStorage(objects: objects)
+        copy.added = added
+        copy.removed = removed
+        return copy
+    }
+
+    func add(_ object: ManagedObject) {
+        if objects != nil {
+            guard !objects!.contains(where: { $0 === object }) else { return }
+            objects!.append(object)
+        }
+        removed.removeAll { $0 == object.objectID }
+        if !added.contains(where: { $0 === object }) { added.append(object) }
+    }
+
+    func remove(_ object: ManagedObject) {
+        objects?.removeAll { $0 === object }
+        added.removeAll { $0 === object }
+        if !removed.contains(object.objectID) { removed.append(object.objectID) }
+    }
+
+    /// Realizes a fault from the stored destinations plus the pending changes.
+    func realize(stored: [ManagedObject]) {
+        var result = stored.filter { object in !removed.contains(object.objectID) }
+        for object in added where !result.contains(where: { $0 === object }) { result.append(object) }
+        objects = result
+    }
 }
 
 /// Where an object stands in its life cycle.

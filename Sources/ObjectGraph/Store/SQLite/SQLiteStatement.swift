@@ -71,7 +71,7 @@ final class SQLiteStatement {
     }
 
     /// Steps through every row, handing a reader for it to `body`.
-    func forEachRow(_ body: (borrowing SQLiteRow) throws -> Void) throws(SQLiteError) {
+    func forEachRow(_ body: (SQLiteRow) throws -> Void) throws(SQLiteError) {
         connection.statistics.statements += 1
         var count = 0
         let row = SQLiteRow(handle: handle)
@@ -159,7 +159,7 @@ nonisolated(unsafe) private let emptyCString: UnsafePointer<CChar> = {
 }()
 
 /// Reads the columns of the current row; valid only inside ``SQLiteStatement/forEachRow(_:)``.
-struct SQLiteRow: ~Copyable {
+struct SQLiteRow {
     fileprivate let handle: OpaquePointer
 
     var columnCount: Int { Int(sqlite3_column_count(handle)) }

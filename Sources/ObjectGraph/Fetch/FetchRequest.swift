@@ -1,0 +1,30 @@
+/// A description of the objects to fetch: an entity, a filter, an order and a window.
+///
+/// ```swift
+/// var request = FetchRequest(entityName: "Recipe")
+/// request.sortKeys = [SortKey("name")]
+/// request.fetchLimit = 20
+/// let recipes = try context.fetch(request)
+/// ```
+public struct FetchRequest: Sendable {
+    /// The entity to fetch.
+    public var entityName: String
+    /// The order of the results; unspecified (store order) when empty.
+    public var sortKeys: [SortKey] = []
+    /// The most objects to return; 0 means no limit.
+    public var fetchLimit: Int = 0
+    /// How many matching objects to skip first.
+    public var fetchOffset: Int = 0
+    /// Whether objects of sub-entities are included.
+    public var includesSubentities: Bool = true
+    /// Whether objects come back as faults whose values wait in the row cache (the default),
+    /// or fully populated in the same query.
+    public var returnsObjectsAsFaults: Bool = true
+    /// Whether unsaved inserts, updates and deletes of the context are taken into account.
+    public var includesPendingChanges: Bool = true
+
+    /// Creates a request for all objects of an entity.
+    public init(entityName: String) {
+        self.entityName = entityName
+    }
+}

@@ -1,0 +1,75 @@
+/// Builds the SELECT statements of fetches.
+enum FetchSQL {
+    /// What a fetch reads of each row.
+    enum Columns {
+        /// `_pk`, `_ent` and every column of the table.
+        case full
+        /// `_pk` and `_ent` only.
+        case keys
+    }
+
+    static let alias = "t0"
+
+    /// `SELECT … FROM "T" AS t0 WHERE … ORDER BY … LIMIT … OFFSET …`.
+    static func select(
+        _ layout: TableLayout, entity: EntityDescription, includesSubentities: Bool,
+        condition: SQLFragment?, orderBy: [SQLFragment], limit: Int, offset: Int, columns: Columns
+    ) -> SQLFragment {
+        var names = ["_pk", "_ent"]
+        if case .full = columns { names += layout.columns }
+        let list = names.map { "\(alias).\(SQLIdentifier($0).quoted)" }.joined(separator: ", ")
+        var sql: SQLFragment = "SELECT \(raw: list) FROM \(table: layout.table) AS \(raw: alias)"
+        sql.append(whereClause(entity: entity, includesSubentities: includesSubentities, condition: condition))
+        if !orderBy.isEmpty { sql.append(" ORDER BY " + SQLFragment.joined(orderBy, separator: ", ")) }
+        if limit > 0 || offset > 0 {
+            sql.append(" LIMIT \(.integer(Int64(limit > 0 ? limit : -1))) OFFSET \(.integer(Int64(offset)))")
+        }
+        return sql
+    }
+
+    /// `SELECT count(*) FROM "T" AS t0 WHERE …`.
+    static func count(
+        _ layout: TableLayout, entity: EntityDescription, includesSubentities: Bool, condition: SQLFragment?
+    ) -> SQLFragment {
+        var sql: SQLFragment = "SELECT count(*) FROM \(table: layout.table) AS \(raw: alias)"
+        sql.append(whereClause(entity: entity, includesSubentities: includesSubentities, condition: condition))
+        return sql
+    }
+
+    /// The full row of one object.
+    static func selectRow(table: String, columns: [String]) -> String {
+        let list = (["_pk", "_ent"] + columns).map { SQLIdentifier($0).quoted }.joined(separator: ", ")
+        return "SELECT \(list) FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" = ?"
+    }
+
+    /// The keys of the destinations of a to-many relationship of one object, in order.
+    static func selectDestinations(of relationship: RelationshipDescription) -> String {
+        let destination = relationship.destination!
+        let table = SQLIdentifier(SchemaNaming.table(for: destination)).quoted
+        let restriction = SchemaNaming.entityRestriction(for: destination, alias: alias).map { " AND " + $0.sql } ?? ""
+        let order = relationship.orderKey.map { " ORDER BY \(alias).\(SQLIdentifier($0).quoted), \(alias).\"_pk\"" }
+            ?? " ORDER BY \(alias).\"_pk\""
+        if relationship.isManyToMany {
+            let join = SchemaNaming.joinTable(for: relationship)
+            return """
+                SELECT \(alias)."_pk", \(alias)."_ent" FROM \(SQLIdentifier(join.table).quoted) AS j \
+                JOIN \(table) AS \(alias) ON \(alias)."_pk" = j.\(SQLIdentifier(join.destinationColumn).quoted) \
+                WHERE j.\(SQLIdentifier(join.sourceColumn).quoted) = ?\(restriction)\(order)
+                """
+        }
+        let column = SQLIdentifier(SchemaNaming.column(for: relationship.inverse)).quoted
+        return "SELECT \(alias).\"_pk\", \(alias).\"_ent\" FROM \(table) AS \(alias) WHERE \(alias).\(column) = ?\(restriction)\(order)"
+    }
+
+    private static func whereClause(
+        entity: EntityDescription, includesSubentities: Bool, condition: SQLFragment?
+    ) -> SQLFragment {
+        var parts: [SQLFragment] = []
+        if let restriction = SchemaNaming.entityRestriction(
+            for: entity, alias: alias, includesSubentities: includesSubentities) {
+            parts.append(restriction)
+        }
+        if let condition { parts.append("(" + condition + ")") }
+        return parts.isEmpty ? SQLFragment() : " WHERE " + SQLFragment.joined(parts, separator: " AND ")
+    }
+}

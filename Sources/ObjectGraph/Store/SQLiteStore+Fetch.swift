@@ -1,0 +1,126 @@
+extension SQLiteStore {
+    /// How fetched rows become objects.
+    enum RowHandling {
+        /// Fill new or faulted objects from the row at once.
+        case populate
+        /// Return faults; put the rows into the row cache for when they fire.
+        case cache(RowCache)
+        /// Read only keys: objects are faults with no cached values.
+        case keysOnly
+    }
+
+    /// Runs a fetch and turns each row into an object through `register`, which returns the
+    /// context's object for an ID and whether it still needs its values.
+    func fetchObjects(
+        _ select: SQLFragment, layout: TableLayout, handling: RowHandling,
+        register: (ObjectID) -> (object: ManagedObject, needsValues: Bool)
+    ) throws -> [ManagedObject] {
+        try perform { connection in
+            let statement = try connection.cachedStatement(select.sql)
+            try statement.bind(select.arguments)
+            var objects: [ManagedObject] = []
+            var cachedRows: [(ObjectID, RowCache.Row)] = []
+            let width = layout.width
+            try statement.forEachRow { row in
+                let id = ObjectID(entityIndex: Int(row.int64(at: 1)), key: row.int64(at: 0))
+                let (object, needsValues) = register(id)
+                switch handling {
+                case .populate:
+                    if needsValues {
+                        layout.fill(object) { row.slot(at: $0) }
+                        object.state = .clean
+                    }
+                case .cache:
+                    cachedRows.append((id, (0..<width).map { row.value(at: $0) }))
+                case .keysOnly:
+                    break
+                }
+                objects.append(object)
+            }
+            if case .cache(let cache) = handling { cache.store(cachedRows) }
+            return objects
+        }
+    }
+
+    /// Runs a fetch that reads only `_pk` and `_ent`.
+    func fetchIDs(_ select: SQLFragment) throws -> [ObjectID] {
+        try perform { connection in
+            let statement = try connection.cachedStatement(select.sql)
+            try statement.bind(select.arguments)
+            var ids: [ObjectID] = []
+            try statement.forEachRow { row in
+                ids.append(ObjectID(entityIndex: Int(row.int64(at: 1)), key: row.int64(at: 0)))
+            }
+            return ids
+        }
+    }
+
+    /// Runs a `SELECT count(*)`.
+    func count(_ select: SQLFragment) throws -> Int {
+        try perform { connection in
+            let statement = try connection.cachedStatement(select.sql)
+            try statement.bind(select.arguments)
+            var count = 0
+            try statement.forEachRow { row in count = Int(row.int64(at: 0)) }
+            return count
+        }
+    }
+
+    /// The full row of one object, or nil when it is not in the store.
+    func fetchRow(_ id: ObjectID, layout: TableLayout) throws -> RowCache.Row? {
+        try perform { connection in
+            let statement = try connection.cachedStatement(layout.selectRowSQL)
+            try statement.bind(.integer(id.key), at: 1)
+            var result: RowCache.Row?
+            try statement.forEachRow { row in result = (0..<layout.width).map { row.value(at: $0) } }
+            return result
+        }
+    }
+
+    /// The IDs of the destinations of a to-many relationship of the object with key `key`.
+    func fetchDestinations(of relationship: RelationshipDescription, key: Int64) throws -> [ObjectID] {
+        try perform { connection in
+            let statement = try connection.cachedStatement(FetchSQL.selectDestinations(of: relationship))
+            try statement.bind(.integer(key), at: 1)
+            var ids: [ObjectID] = []
+            try statement.forEachRow { row in
+                ids.append(ObjectID(entityIndex: Int(row.int64(at: 1)), key: row.int64(at: 0)))
+            }
+            return ids
+        }
+    }
+
+    /// SQLite's plan for a statement, one line per step.
+    func queryPlan(_ select: SQLFragment) throws -> [String] {
+        try perform { connection in
+            try connection.cachedStatement(select.sql).queryPlan(arguments: select.arguments)
+        }
+    }
+}
+
+extension TableLayout {
+    /// Fills `object`'s stored slots from a row's columns, read through `column`.
+    @inline(__always)
+    func fill(_ object: ManagedObject, column: (Int) -> Slot) {
+        let slots = object.slots
+        for source in sources[Int(object.headerPointer.pointee.objectID.entityIndex)] {
+            switch source {
+            case .attribute(let slot, let index):
+                slots[slot].value = column(index)
+            case .toOne(let slot, let index, let entityColumn, let destinationIndex):
+                guard case .integer(let key) = column(index) else {
+                    slots[slot].value = .null
+                    continue
+                }
+                var entity = destinationIndex
+                if let entityColumn, case .integer(let index) = column(entityColumn) { entity = Int(index) }
+                slots[slot].value = .objectID(ObjectID(entityIndex: entity, key: key))
+            }
+        }
+    }
+
+    /// Fills `object` from a cached row.
+    func fill(_ object: ManagedObject, from row: RowCache.Row) {
+        fill(object) { Slot(row[$0]) }
+    }
+}

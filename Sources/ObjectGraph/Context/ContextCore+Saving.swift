@@ -11,9 +11,10 @@ public struct SaveResult: Sendable {
 extension ContextCore {
     /// Validates and writes every change in one transaction; on failure nothing changes.
     func save() throws -> SaveResult {
-        let insertedNow = unique(inserted.filter { $0.state == .inserted })
-        let updatedNow = unique(updated.filter { $0.state == .updated })
-        let deletedNow = unique(deleted.filter { $0.state == .deleted })
+        // Each object is listed once: on insert, on its first change, on delete.
+        let insertedNow = inserted.filter { $0.state == .inserted }
+        let updatedNow = updated.filter { $0.state == .updated }
+        let deletedNow = deleted.filter { $0.state == .deleted }
         guard !(insertedNow.isEmpty && updatedNow.isEmpty && deletedNow.isEmpty) else { return SaveResult() }
         try validate(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
 
@@ -21,17 +22,16 @@ extension ContextCore {
         let deletedStored = deletedNow.filter {
             $0.headerPointer.pointee.stateBeforeDelete != .inserted
         }
-        var keys: [ObjectID: Int64] = [:]
         for (store, group) in groupedByStore(insertedNow, updatedNow, deletedStored) {
-            keys.merge(try store.save(inserted: group.0, updated: group.1, deleted: group.2)) { $1 }
+            try store.save(inserted: group.0, updated: group.1, deleted: group.2)
         }
 
         var result = SaveResult()
         for object in insertedNow {
             let old = object.objectID
-            if let key = keys[old] {
-                let id = ObjectID(entityIndex: Int(old.entityIndex), key: key)
-                temporaries[old] = nil
+            if old.isTemporary {
+                let id = ObjectID(entityIndex: Int(old.entityIndex), key: object.headerPointer.pointee.plannedKey)
+                temporaries.remove(old.key, ifObject: object)
                 object.headerPointer.pointee.objectID = id
                 register(object)
             }
@@ -58,17 +58,12 @@ extension ContextCore {
     private func markSaved(_ object: ManagedObject) {
         object.state = .clean
         object.headerPointer.pointee.changedSlots = 0
-        for relationship in object.entity.relationships where relationship.isToMany {
+        for relationship in object.entity.toManyRelationships {
             if case .toMany(let storage) = object.slots[relationship.slot].value {
                 storage.added.removeAll()
                 storage.removed.removeAll()
             }
         }
-    }
-
-    private func unique(_ objects: [ManagedObject]) -> [ManagedObject] {
-        var seen = Set<ObjectIdentifier>()
-        return objects.filter { seen.insert(ObjectIdentifier($0)).inserted }
     }
 
     private func groupedByStore(
@@ -94,7 +89,7 @@ extension ContextCore {
         }
         for object in inserted + updated {
             let isNew = object.state == .inserted
-            for attribute in object.entity.attributes where !attribute.isOptional && !attribute.isTransient {
+            for attribute in object.entity.requiredAttributes {
                 guard isNew || object.hasChangedSlot(attribute.slot) else { continue }
                 if object.slots[attribute.slot].value.storedValue.isNull {
                     problems.append("\(name(object)): required attribute '\(attribute.name)' is nil")
@@ -140,16 +135,15 @@ extension ContextCore {
     func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         let pending = objects.filter { $0.objectID.isTemporary && $0.contextCore === self }
         guard !pending.isEmpty else { return }
-        var keys: [ObjectID: Int64] = [:]
         for store in coordinator.stores {
             let mine = pending.filter { coordinator.store(for: $0.entity) === store }
-            if !mine.isEmpty { keys.merge(try store.reservePermanentKeys(for: mine)) { $1 } }
+            if !mine.isEmpty { try store.reservePermanentKeys(for: mine) }
         }
         for object in pending {
             let old = object.objectID
-            guard let key = keys[old] else { continue }
-            temporaries[old] = nil
-            object.headerPointer.pointee.objectID = ObjectID(entityIndex: Int(old.entityIndex), key: key)
+            temporaries.remove(old.key, ifObject: object)
+            object.headerPointer.pointee.objectID = ObjectID(
+                entityIndex: Int(old.entityIndex), key: object.headerPointer.pointee.plannedKey)
             register(object)
         }
     }

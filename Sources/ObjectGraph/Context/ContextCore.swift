@@ -14,16 +14,18 @@ final class ContextCore {
     let serial: UInt32
 
     /// Registered objects with permanent IDs, one table per inheritance tree (by root index).
-    var tables: [ObjectTable]
-    /// Registered objects with temporary IDs (they are also held strongly in `inserted`).
-    var temporaries: [ObjectID: Unmanaged<ManagedObject>] = [:]
+    // Hot state is touched once per fetched or inserted object; nothing re-enters it during
+    // an access, so the dynamic exclusivity checks are skipped (object-registry.md, item 4).
+    @exclusivity(unchecked) var tables: [ObjectTable]
+    /// Registered objects with temporary IDs, by key (they are also held strongly in `inserted`).
+    @exclusivity(unchecked) var temporaries = ObjectTable()
     private var nextTemporaryKey: Int64 = 1
 
     /// Changed objects, held strongly until save, rollback or reset. May hold objects whose
     /// state has moved on (an inserted object later deleted); readers check `state`.
-    var inserted: [ManagedObject] = []
-    var updated: [ManagedObject] = []
-    var deleted: [ManagedObject] = []
+    @exclusivity(unchecked) var inserted: [ManagedObject] = []
+    @exclusivity(unchecked) var updated: [ManagedObject] = []
+    @exclusivity(unchecked) var deleted: [ManagedObject] = []
     /// Slot values of updated and deleted objects as last saved, for rollback and committed values.
     var snapshots: [ObjectIdentifier: (slots: [Slot], wasFault: Bool)] = [:]
 
@@ -43,13 +45,16 @@ final class ContextCore {
     deinit {
         detachAll()
         for table in tables { table.deallocate() }
+        temporaries.deallocate()
     }
 
     // MARK: Registry
 
     /// The registered object for `id`, if any.
     func registeredObject(for id: ObjectID) -> ManagedObject? {
-        if id.isTemporary { return temporaries[id]?.takeUnretainedValue() }
+        if id.isTemporary {
+            return id.temporaryTag == serial ? temporaries.object(forKey: id.key) : nil
+        }
         return tables[model.entities[Int(id.entityIndex)].root.index].object(forKey: id.key)
     }
 
@@ -65,7 +70,7 @@ final class ContextCore {
     func register(_ object: ManagedObject) {
         let id = object.objectID
         if id.isTemporary {
-            temporaries[id] = .passUnretained(object)
+            temporaries.insert(object, forKey: id.key)
         } else if let stale = tables[object.entity.root.index].insert(object, forKey: id.key), stale !== object {
             stale.headerPointer.pointee.context = nil
         }
@@ -74,7 +79,7 @@ final class ContextCore {
     /// Called from an object's `deinit`: forget it.
     func objectWillDeallocate(_ id: ObjectID, _ object: ManagedObject) {
         if id.isTemporary {
-            if temporaries[id]?.toOpaque() == Unmanaged.passUnretained(object).toOpaque() { temporaries[id] = nil }
+            temporaries.remove(id.key, ifObject: object)
         } else {
             tables[model.entities[Int(id.entityIndex)].root.index].remove(id.key, ifObject: object)
         }
@@ -87,8 +92,9 @@ final class ContextCore {
             tables[index].deallocate()
             tables[index] = model.entities[index].parent == nil ? ObjectTable() : ObjectTable(capacity: 0)
         }
-        for object in temporaries.values { object.takeUnretainedValue().headerPointer.pointee.context = nil }
-        temporaries.removeAll()
+        temporaries.forEach { $0.headerPointer.pointee.context = nil }
+        temporaries.deallocate()
+        temporaries = ObjectTable()
         for object in inserted + updated + deleted { object.headerPointer.pointee.context = nil }
     }
 
@@ -96,7 +102,7 @@ final class ContextCore {
     var registeredObjects: [ManagedObject] {
         var result: [ManagedObject] = []
         for table in tables { table.forEach { result.append($0) } }
-        result += temporaries.values.map { $0.takeUnretainedValue() }
+        temporaries.forEach { result.append($0) }
         return result
     }
 
@@ -110,12 +116,10 @@ final class ContextCore {
         let id = ObjectID(entityIndex: entity.index, key: nextTemporaryKey, temporaryTag: serial)
         nextTemporaryKey += 1
         let object = ManagedObject.make(entity: entity, id: id, context: self, state: .inserted)
-        for attribute in entity.attributes where !attribute.defaultValue.isNull {
+        for attribute in entity.attributesWithDefaults {
             object.slots[attribute.slot].value = Slot(attribute.defaultValue)
-            if let derived = entity.derivedAttributesBySource[attribute.name] {
-                for target in derived {
-                    object.slots[target.slot].value = Slot(Derivations.derive(attribute.defaultValue, target.derivation!.kind))
-                }
+            for target in attribute.derivedTargets {
+                object.slots[target.slot].value = Slot(Derivations.derive(attribute.defaultValue, target.derivation!.kind))
             }
         }
         register(object)

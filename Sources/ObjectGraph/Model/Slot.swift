@@ -120,7 +120,9 @@ public struct ObjectSlot {
 /// contents are internal.
 public struct ObjectHeader {
     var objectID: ObjectID
-    let entity: EntityDescription
+    // Entities live as long as their model, and a model is never freed (entities and model
+    // reference each other), so an unretained reference is always valid and costs no refcounting.
+    unowned(unsafe) let entity: EntityDescription
     /// The context that registered the object; nil once detached (reset, or the context is gone).
     var context: Unmanaged<ContextCore>?
     var state: ObjectState
@@ -128,4 +130,6 @@ public struct ObjectHeader {
     var changedSlots: UInt64
     /// The state before the object was deleted (to undo a delete on rollback).
     var stateBeforeDelete: ObjectState
+    /// The permanent key a save in progress gives an inserted object.
+    var plannedKey: Int64 = 0
 }

@@ -21,13 +21,20 @@ extension SQLiteStore {
             var objects: [ManagedObject] = []
             var cachedRows: [(ObjectID, RowCache.Row)] = []
             let width = layout.width
+            var lastEntity = -1
+            var sources: [TableLayout.SlotSource] = []
             try statement.forEachRow { row in
-                let id = ObjectID(entityIndex: Int(row.int64(at: 1)), key: row.int64(at: 0))
+                let entityIndex = Int(row.int64(at: 1))
+                let id = ObjectID(entityIndex: entityIndex, key: row.int64(at: 0))
                 let (object, needsValues) = register(id)
                 switch handling {
                 case .populate:
                     if needsValues {
-                        layout.fill(object) { row.slot(at: $0) }
+                        if entityIndex != lastEntity {
+                            lastEntity = entityIndex
+                            sources = layout.sources[entityIndex]
+                        }
+                        TableLayout.fill(object.slots, sources: sources) { row.slot(at: $0) }
                         object.state = .clean
                     }
                 case .cache:
@@ -102,8 +109,13 @@ extension TableLayout {
     /// Fills `object`'s stored slots from a row's columns, read through `column`.
     @inline(__always)
     func fill(_ object: ManagedObject, column: (Int) -> Slot) {
-        let slots = object.slots
-        for source in sources[Int(object.headerPointer.pointee.objectID.entityIndex)] {
+        Self.fill(object.slots, sources: sources[Int(object.headerPointer.pointee.objectID.entityIndex)], column: column)
+    }
+
+    /// Fills slots from a row's columns, following `sources`.
+    @inline(__always)
+    static func fill(_ slots: UnsafeMutablePointer<ObjectSlot>, sources: [SlotSource], column: (Int) -> Slot) {
+        for source in sources {
             switch source {
             case .attribute(let slot, let index):
                 slots[slot].value = column(index)

@@ -1,29 +1,35 @@
 import Foundation
 
 extension SQLiteStore {
-    /// Writes one save's changes in one transaction and returns the permanent keys given to
-    /// the inserted objects that had temporary IDs.
+    /// Writes one save's changes in one transaction; inserted objects with temporary IDs get
+    /// their permanent key in `plannedKey`.
     ///
-    /// Nothing in the objects changes here: the context applies the keys only after the
+    /// Nothing else in the objects changes here: the context applies the keys only after the
     /// transaction has committed, so a failed save leaves the context as it was.
     /// - Throws: ``ObjectGraphError`` (`constraintViolation` naming the entity, object and
     ///   keys; `storeLocked`; `storeFailure`); the transaction is rolled back.
-    func save(
-        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
-    ) throws -> [ObjectID: Int64] {
+    func save(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) throws {
         var current: ManagedObject?
         do {
-            return try connection.withConnection { connection in
+            try connection.withConnection { connection in
                 try connection.inTransaction {
-                    let keys = try reserveKeys(for: inserted.filter { $0.objectID.isTemporary }, connection)
-                    func key(of id: ObjectID) -> Int64? { id.isTemporary ? keys[id] : id.key }
+                    try reserveKeys(for: inserted.filter { $0.objectID.isTemporary }, connection)
+                    let contextCore = (inserted.first ?? updated.first)?.contextCore
+                    // A temporary ID resolves to the key planned for its object in this save.
+                    func key(of id: ObjectID) -> Int64? {
+                        guard id.isTemporary else { return id.key }
+                        guard let object = contextCore?.registeredObject(for: id), object.state == .inserted else { return nil }
+                        return object.headerPointer.pointee.plannedKey
+                    }
                     for object in deleted {
                         current = object
                         try delete(object, connection)
                     }
                     for object in inserted {
                         current = object
-                        try insert(object, key: key(of: object.objectID)!, connection, key: key)
+                        let id = object.objectID
+                        try insert(object, key: id.isTemporary ? object.headerPointer.pointee.plannedKey : id.key,
+                                   connection, key: key)
                     }
                     for object in updated {
                         current = object
@@ -33,7 +39,6 @@ extension SQLiteStore {
                         current = object
                         try writeJoinRows(of: object, connection, key: key)
                     }
-                    return keys
                 }
             }
         } catch let error as SQLiteError {
@@ -44,20 +49,16 @@ extension SQLiteStore {
         }
     }
 
-    /// Reserves permanent keys for objects in their own transaction (`obtainPermanentIDs`).
-    func reservePermanentKeys(for objects: [ManagedObject]) throws -> [ObjectID: Int64] {
+    /// Reserves permanent keys (into `plannedKey`) for objects in their own transaction.
+    func reservePermanentKeys(for objects: [ManagedObject]) throws {
         try perform { connection in
             try connection.inTransaction { try reserveKeys(for: objects, connection) }
         }
     }
 
-    private func reserveKeys(
-        for objects: [ManagedObject], _ connection: SQLiteConnection
-    ) throws -> [ObjectID: Int64] {
+    private func reserveKeys(for objects: [ManagedObject], _ connection: SQLiteConnection) throws {
         var byTable: [Int: [ManagedObject]] = [:]
         for object in objects { byTable[object.entity.root.index, default: []].append(object) }
-        var keys: [ObjectID: Int64] = [:]
-        keys.reserveCapacity(objects.count)
         for (rootIndex, group) in byTable.sorted(by: { $0.key < $1.key }) {
             let table = layout(for: model.entities[rootIndex]).table
             let statement = try connection.cachedStatement(SchemaSQL.reserveKeys(table: table))
@@ -66,11 +67,10 @@ extension SQLiteStore {
             try statement.forEachRow { row in maximum = row.int64(at: 0) }
             var next = maximum - Int64(group.count) + 1
             for object in group {
-                keys[object.objectID] = next
+                object.headerPointer.pointee.plannedKey = next
                 next += 1
             }
         }
-        return keys
     }
 
     private func insert(

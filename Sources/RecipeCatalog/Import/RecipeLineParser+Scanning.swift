@@ -42,11 +42,17 @@ extension RecipeLineParser {
     mutating func parseString() throws(LineProblem) -> String {
         index += 1  // opening quote
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes; ASCII needs no validation.
+        var high: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
+            high |= byte
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                if high < 0x80 {
+                    index += 1
+                    return String(decoding: slice, as: UTF8.self)
+                }
                 guard let string = String(validating: slice, as: UTF8.self) else {
                     index = start
                     throw invalidUTF8(in: slice)

@@ -51,7 +51,7 @@ struct RecipeFileReaderTests {
         let batch = try read(#"{"id": "a", "name": "n", "rating": 1e0, "ingredients": [{"name": "x", "quantity": 0.25}, {"name": "y", "quantity": -2.5E1}, {"name": "z", "quantity": 12345678901234567890}]}"#)
         #expect(batch.errors.isEmpty)
         #expect(batch.records.first?.rating == 1)
-        #expect(batch.records.first?.ingredients.map(\.quantity) == [0.25, -25, 12345678901234567890])
+        #expect(batch.records.first?.ingredients.map(\.quantity) == [0.25, -25, 1.2345678901234567e19])
     }
 
     @Test("String escapes, \\u escapes and surrogate pairs")

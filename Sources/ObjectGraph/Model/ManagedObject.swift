@@ -32,9 +32,8 @@ open class ManagedObject: ManagedBuffer<ObjectHeader, ObjectSlot>, Hashable, Cus
     ) -> ManagedObject {
         let count = entity.slotCount
         let buffer = entity.objectClass.create(minimumCapacity: count) { _ in
-            ObjectHeader(objectID: id, entity: entity,
-                         context: context.map { Unmanaged.passUnretained($0) },
-                         state: state, changedSlots: 0, stateBeforeDelete: .clean)
+            ObjectHeader(objectID: id, entity: entity, context: context.map { Unmanaged.passUnretained($0) },
+                         changedSlots: 0, state: state, stateBeforeDelete: .clean)
         }
         let object = unsafeDowncast(buffer, to: ManagedObject.self)
         object.withUnsafeMutablePointerToElements { $0.initialize(repeating: ObjectSlot(value: .null), count: count) }

@@ -119,17 +119,18 @@ public struct ObjectSlot {
 /// The fixed part of every object's single heap block; the slots follow it. Not API: its
 /// contents are internal.
 public struct ObjectHeader {
+    // Field order packs the header into 56 bytes: the 16-byte ID, three words, two bytes.
     var objectID: ObjectID
     // Entities live as long as their model, and a model is never freed (entities and model
     // reference each other), so an unretained reference is always valid and costs no refcounting.
     unowned(unsafe) let entity: EntityDescription
     /// The context that registered the object; nil once detached (reset, or the context is gone).
     var context: Unmanaged<ContextCore>?
-    var state: ObjectState
     /// One bit per slot (slots past 63 share the last bit) changed since the last save.
     var changedSlots: UInt64
-    /// The state before the object was deleted (to undo a delete on rollback).
-    var stateBeforeDelete: ObjectState
     /// The permanent key a save in progress gives an inserted object.
     var plannedKey: Int64 = 0
+    var state: ObjectState
+    /// The state before the object was deleted (to undo a delete on rollback).
+    var stateBeforeDelete: ObjectState
 }

@@ -25,11 +25,17 @@ extension SQLiteStore {
                         current = object
                         try delete(object, connection)
                     }
+                    var insertStatement: (layout: TableLayout, statement: SQLiteStatement)?
                     for object in inserted {
                         current = object
                         let id = object.objectID
+                        let layout = layout(for: object.entity)
+                        // Consecutive objects of one table share one statement lookup.
+                        if insertStatement?.layout !== layout {
+                            insertStatement = (layout, try connection.cachedStatement(layout.insertSQL))
+                        }
                         try insert(object, key: id.isTemporary ? object.headerPointer.pointee.plannedKey : id.key,
-                                   connection, key: key)
+                                   layout: layout, statement: insertStatement!.statement, key: key)
                     }
                     for object in updated {
                         current = object
@@ -74,10 +80,10 @@ extension SQLiteStore {
     }
 
     private func insert(
-        _ object: ManagedObject, key: Int64, _ connection: SQLiteConnection, key keyOf: (ObjectID) -> Int64?
+        _ object: ManagedObject, key: Int64, layout: TableLayout, statement: SQLiteStatement,
+        key keyOf: (ObjectID) -> Int64?
     ) throws {
-        let layout = layout(for: object.entity)
-        let statement = try connection.cachedStatement(layout.insertSQL)
+        statement.reset()
         try statement.bind(.integer(key), at: 1)
         try statement.bind(.integer(Int64(object.entity.index)), at: 2)
         try bindSlots(of: object, layout: layout, statement: statement, only: nil, key: keyOf)

@@ -9,9 +9,11 @@ import Foundation
 final class SQLiteConnection {
     private let handle: OpaquePointer
     let path: String
-    private var statementCache: [String: SQLiteStatement] = [:]
-    /// Counts statements, rows and transactions for ``StoreStatistics``.
-    var statistics = ConnectionStatistics()
+    // Touched once per statement; the connection is confined and nothing re-enters these
+    // during an access, so the dynamic exclusivity checks are skipped.
+    @exclusivity(unchecked) private var statementCache: [String: SQLiteStatement] = [:]
+    /// Counts statements, rows and transactions for ``ContextStatistics``.
+    @exclusivity(unchecked) var statistics = ConnectionStatistics()
     /// Receives every statement when SQL logging is on.
     var trace: (@Sendable (SQLTraceEvent) -> Void)?
 

@@ -36,6 +36,8 @@ public final class RecipeFileReader {
     private var lineNumber = 0
     private var reachedEnd = false
     private var finished = false
+    /// Bytes read from the file so far (for a progress percentage).
+    public private(set) var bytesRead = 0
 
     /// Opens `url` for reading.
     ///
@@ -120,6 +122,7 @@ public final class RecipeFileReader {
             reachedEnd = true
             return
         }
+        bytesRead += data.count
         buffer.append(contentsOf: data)
     }
 

@@ -1,0 +1,142 @@
+/// A predicate resolved against an entity: the tree both back ends run.
+///
+/// Every key path is bound to the model's attributes and relationships, every constant is
+/// converted to the stored form of what it is compared with (a `Date` to seconds since
+/// 1970, a `UUID` to its uppercase string), and every operator has operands it accepts.
+/// ``evaluate(_:)`` is the reference semantics; ``PredicateSQLCompiler`` lowers the same
+/// tree to SQL that selects exactly the same objects.
+///
+/// Objects in scope are numbered: scope 0 is the evaluated object; every to-many
+/// collection (`ANY`, `ALL`, `NONE`, `@count`, `@sum`, …, `SUBQUERY`) binds its
+/// destination objects to a scope number of its own.
+struct CheckedPredicate: Sendable {
+    /// The entity the predicate was checked for.
+    let entity: EntityDescription
+    /// The resolved tree.
+    let root: CheckedNode
+    /// How many scopes the tree uses (1 + the number of collections).
+    let scopeCount: Int
+}
+
+/// A resolved predicate node. Every node is two-valued: true or false, never unknown.
+indirect enum CheckedNode: Sendable {
+    case constant(Bool)
+    case not(CheckedNode)
+    case and([CheckedNode])
+    case or([CheckedNode])
+    /// `==`, `!=`, `<`, `<=`, `>`, `>=` between two scalars of one kind.
+    case compare(ComparisonOperator, ComparisonOptions, CheckedExpression, CheckedExpression, ValueKind)
+    /// `BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE`, `MATCHES` between two strings.
+    case string(ComparisonOperator, ComparisonOptions, CheckedExpression, CheckedExpression)
+    /// `x IN {a, b, …}`: some element equals `x` (with `==`'s nil semantics).
+    case member(CheckedExpression, [CheckedExpression], ComparisonOptions, ValueKind)
+    /// `ANY`/`ALL`/`NONE` over a to-many collection; the body sees the collection's scope.
+    case quantified(ComparisonModifier, CheckedCollection, CheckedNode)
+    /// The object at `reference` is one of `ids` (or nil, when `matchesNil`).
+    case identity(CheckedObjectReference, [ObjectID], matchesNil: Bool)
+}
+
+/// A resolved scalar expression.
+indirect enum CheckedExpression: Sendable {
+    /// A constant in stored form.
+    case constant(StoredValue)
+    /// An attribute of the object in `scope`, reached through to-one relationships `hops`.
+    case attribute(scope: Int, hops: [RelationshipDescription], AttributeDescription)
+    case arithmetic(ArithmeticOperator, CheckedExpression, CheckedExpression)
+    case negate(CheckedExpression)
+    /// `@count` (no operand) or `@sum`, `@avg`, `@min`, `@max` of an expression in the collection's scope.
+    case aggregate(AggregateFunction, CheckedCollection, CheckedExpression?)
+    /// `SUBQUERY(collection, $x, predicate).@count`.
+    case subqueryCount(CheckedCollection, CheckedNode)
+
+    /// The constant, if this is one.
+    var constantValue: StoredValue? {
+        if case .constant(let value) = self { return value }
+        return nil
+    }
+}
+
+/// A to-many relationship reached from the object in `scope` through to-one `hops`; its
+/// destination objects are bound to `innerScope` one at a time.
+struct CheckedCollection: Sendable {
+    let scope: Int
+    let hops: [RelationshipDescription]
+    let relationship: RelationshipDescription
+    let innerScope: Int
+}
+
+/// An object: the one in `scope`, or the destination of to-one `hops` from it.
+struct CheckedObjectReference: Sendable {
+    let scope: Int
+    let hops: [RelationshipDescription]
+}
+
+/// `@count`, `@sum`, `@avg`, `@min`, `@max`.
+enum AggregateFunction: String, Sendable, CaseIterable {
+    case count = "@count", sum = "@sum", avg = "@avg", min = "@min", max = "@max"
+}
+
+/// What kind of values an expression has, which decides how they compare.
+enum ValueKind: Sendable, Equatable, CustomStringConvertible {
+    /// Integers, doubles and booleans: compared as numbers.
+    case numeric
+    /// Text, compared by its UTF-8 bytes (after folding, with `[c]`/`[d]`).
+    case string
+    /// Seconds since 1970.
+    case date
+    /// Bytes.
+    case binary
+    /// Uppercase UUID text.
+    case uuid
+    /// URL text.
+    case url
+
+    init(_ type: AttributeType) {
+        switch type {
+        case .integer16, .integer32, .integer64, .double, .boolean: self = .numeric
+        case .string: self = .string
+        case .date: self = .date
+        case .binary: self = .binary
+        case .uuid: self = .uuid
+        case .url: self = .url
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .numeric: "number"
+        case .string: "String"
+        case .date: "Date"
+        case .binary: "Data"
+        case .uuid: "UUID"
+        case .url: "URL"
+        }
+    }
+}
+
+extension FetchPredicate {
+    /// Resolves the predicate against `entity`: key paths, types and variables.
+    ///
+    /// Called once per fetch, before any SQL runs.
+    /// - Throws: ``PredicateSyntaxError`` naming the key, operator or value at fault, with
+    ///   the span in the source text when known.
+    func checked(for entity: EntityDescription) throws -> CheckedPredicate {
+        if let source {
+            var checker = PredicateTypeChecker(entity: entity, source: source)
+            return try checker.check(node)
+        }
+        // Composed or substituted in code: check against the canonical text so that an
+        // error can point into it.
+        let text = description
+        var checker = PredicateTypeChecker(entity: entity, source: text)
+        do {
+            return try checker.check(node)
+        } catch {
+            if let reparsed = try? FetchPredicate(format: text, argumentArray: []), reparsed == self {
+                var located = PredicateTypeChecker(entity: entity, source: text)
+                _ = try located.check(reparsed.node)
+            }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,95 @@
+/// An error in a predicate: malformed text, or a predicate that does not fit the model.
+///
+/// It renders like a compiler diagnostic: a summary, the location, the source line,
+/// carets under the offending text and, when one is likely, a suggested fix.
+/// ```text
+/// error: unknown key 'nmae' on entity 'Recipe'
+///  --> predicate:1:1
+///   | nmae == "Soup"
+///   | ^^^^ did you mean 'name'?
+/// ```
+/// Callers match on ``kind``; people read ``description``.
+public struct PredicateSyntaxError: Error, Sendable, CustomStringConvertible {
+    /// What kind of problem the predicate has.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+
+        /// The text is not a well-formed predicate.
+        public static let syntax = Kind("syntax")
+        /// A format argument is missing, extra, or of an unsupported type.
+        public static let argument = Kind("argument")
+        /// A key path names no attribute or relationship of the entity.
+        public static let unknownKey = Kind("unknownKey")
+        /// Operand types do not fit the operator (a string compared to a date, a to-many key
+        /// without `ANY`, …).
+        public static let type = Kind("type")
+        /// A `$variable` has no value.
+        public static let unknownVariable = Kind("unknownVariable")
+
+        /// The kind's name.
+        public var description: String { name }
+    }
+
+    /// The kind of problem.
+    public let kind: Kind
+    /// One line saying what is wrong: `unknown key 'nmae' on entity 'Recipe'`.
+    public let message: String
+    /// A suggestion shown under the carets: `did you mean 'name'?`.
+    public let note: String?
+    /// The predicate text the error refers to.
+    public let source: String
+    /// The character offset of the offending text in ``source``, when known.
+    public let offset: Int?
+    /// How many characters the offending text spans (at least 1 when ``offset`` is known).
+    public let length: Int
+
+    init(_ kind: Kind, _ message: String, note: String? = nil, source: String, span: SourceSpan) {
+        self.kind = kind
+        self.message = message
+        self.note = note
+        self.source = source
+        let characterCount = source.count
+        if span.isKnown, span.start <= characterCount {
+            self.offset = span.start
+            self.length = max(1, min(span.length, characterCount - span.start))
+        } else {
+            self.offset = nil
+            self.length = 0
+        }
+    }
+
+    /// The 1-based line and column of the offending text.
+    public var location: (line: Int, column: Int)? {
+        guard let offset else { return nil }
+        var line = 1, column = 1
+        for character in source.prefix(offset) {
+            if character == "\n" || character == "\r\n" { line += 1; column = 1 } else { column += 1 }
+        }
+        return (line, column)
+    }
+
+    /// The rendered diagnostic.
+    public var description: String {
+        var text = "error: \(message)"
+        guard let (line, column) = location else {
+            if !source.isEmpty { text += "\n  | \(source)" }
+            if let note { text += "\n  = note: \(note)" }
+            return text
+        }
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        let sourceLine = line <= lines.count ? String(lines[line - 1]) : ""
+        let printable = String(sourceLine.map { $0 == "\t" ? " " : $0 })
+        let caretCount = max(1, min(length, printable.count - (column - 1) + 1))
+        text += "\n --> predicate:\(line):\(column)"
+        text += "\n  | \(printable)"
+        text += "\n  | " + String(repeating: " ", count: column - 1) + String(repeating: "^", count: caretCount)
+        if let note { text += " \(note)" }
+        return text
+    }
+
+    /// A suggestion for `name` among `candidates`, as a note.
+    static func suggestion(for name: String, in candidates: [String]) -> String? {
+        name.nearest(in: candidates).map { "did you mean '\($0)'?" }
+    }
+}

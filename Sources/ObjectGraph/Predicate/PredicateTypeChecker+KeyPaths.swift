@@ -1,0 +1,199 @@
+/// Resolution of operands: key paths, variables, `SELF`, lists, arithmetic, `SUBQUERY`.
+extension PredicateTypeChecker {
+    mutating func operand(_ expression: PredicateExpression, _ slot: inout QuantifierSlot) throws(PredicateSyntaxError) -> Checked {
+        let span = expression.span
+        switch expression {
+        case .value(let value, _): return Checked(operand: .value(value), span: span)
+        case .evaluatedObject: return Checked(operand: .object(CheckedObjectReference(scope: 0, hops: []), entity), span: span)
+        case .variable(let name, _):
+            let scope = try variableScope(name, span: span)
+            return Checked(operand: .object(CheckedObjectReference(scope: scope, hops: []), scopeEntities[scope]), span: span)
+        case .aggregate(let elements, _):
+            var items: [Checked] = []
+            var closed = QuantifierSlot(isAllowed: false)
+            for element in elements { items.append(try operand(element, &closed)) }
+            return Checked(operand: .list(items), span: span)
+        case .arithmetic(let op, let lhs, let rhs, _):
+            let l = try numeric(try operand(lhs, &slot))
+            let r = try numeric(try operand(rhs, &slot))
+            return Checked(operand: .scalar(.arithmetic(op, l, r), .numeric), span: span)
+        case .negate(let inner, _):
+            return Checked(operand: .scalar(.negate(try numeric(try operand(inner, &slot))), .numeric), span: span)
+        case .subquery:
+            throw error(.type, "SUBQUERY(…) is a collection of objects, not a value", at: span,
+                        note: "count its objects with SUBQUERY(…).@count")
+        case .keyPath(let base, let components, _):
+            switch base {
+            case nil, .evaluatedObject?:
+                return try walk(scope: 0, components, span: span, &slot)
+            case .variable(let name, let variableSpan)?:
+                return try walk(scope: try variableScope(name, span: variableSpan), components, span: span, &slot)
+            case .subquery(let collection, let variable, let predicate, let subquerySpan)?:
+                guard components == ["@count"] else {
+                    throw error(.type, "a SUBQUERY can only be counted", at: span, note: "write SUBQUERY(…).@count")
+                }
+                let (checkedCollection, body) = try subquery(collection, variable, predicate, span: subquerySpan)
+                return Checked(operand: .scalar(.subqueryCount(checkedCollection, body), .numeric), span: span)
+            default:
+                throw error(.type, "only objects have keys; this is a value", at: span)
+            }
+        }
+    }
+
+    private func variableScope(_ name: String, span: SourceSpan) throws(PredicateSyntaxError) -> Int {
+        guard let scope = variables[name] else {
+            throw error(.unknownVariable, "the variable $\(name) has no value", at: span,
+                        note: name.nearest(in: Array(variables.keys)).map { "did you mean '$\($0)'?" }
+                            ?? "give it one with substituting([\"\(name)\": …])")
+        }
+        return scope
+    }
+
+    private func numeric(_ checked: Checked) throws(PredicateSyntaxError) -> CheckedExpression {
+        if let kind = naturalKind(checked), kind != .numeric {
+            throw error(.type, "arithmetic needs numbers, but this is a \(kind)", at: checked.span)
+        }
+        if case .value(.objectID) = checked.operand {
+            throw error(.type, "arithmetic needs numbers, but this is an ObjectID", at: checked.span)
+        }
+        return try expression(checked, as: .numeric)
+    }
+
+    private mutating func subquery(
+        _ collection: PredicateExpression, _ variable: String, _ predicate: PredicateNode, span: SourceSpan
+    ) throws(PredicateSyntaxError) -> (CheckedCollection, CheckedNode) {
+        var slot = QuantifierSlot(isAllowed: true)
+        let checked = try operand(collection, &slot)
+        guard let resolved = slot.collection, case .object(let reference, _) = checked.operand,
+              reference.hops.isEmpty, reference.scope == resolved.innerScope else {
+            throw error(.type, "SUBQUERY needs a to-many key path as its collection", at: collection.span,
+                        note: "such as SUBQUERY(ingredients, $line, $line.quantity > 2)")
+        }
+        let saved = variables[variable]
+        variables[variable] = resolved.innerScope
+        defer { variables[variable] = saved }
+        return (resolved, try checkNode(predicate))
+    }
+
+    /// Where component `index` of a key path was written, when it can be found in the span.
+    private func componentSpan(_ span: SourceSpan, _ components: [String], _ index: Int) -> SourceSpan {
+        guard span.isKnown else { return span }
+        let characters = Array(source)
+        let end = min(characters.count, span.start + span.length)
+        var cursor = span.start
+        for (position, component) in components.enumerated() {
+            let target = Array(component)
+            var found: Int?
+            var start = cursor
+            while start + target.count <= end {
+                if Array(characters[start..<start + target.count]) == target { found = start; break }
+                start += 1
+            }
+            guard let found else { return span }
+            if position == index { return SourceSpan(start: found, length: target.count) }
+            cursor = found + target.count
+        }
+        return span
+    }
+
+    /// Follows `components` from the object in `scope`.
+    private mutating func walk(
+        scope: Int, _ components: [String], span: SourceSpan, _ slot: inout QuantifierSlot
+    ) throws(PredicateSyntaxError) -> Checked {
+        var entity = scopeEntities[scope]
+        var hops: [RelationshipDescription] = []
+        var index = 0
+        while index < components.count {
+            let name = components[index]
+            let here = componentSpan(span, components, index)
+            if let attribute = entity.attribute(named: name) {
+                guard index == components.count - 1 else {
+                    let next = components[index + 1]
+                    throw error(.unknownKey, "'\(name)' is an attribute of '\(entity.name)' and has no key '\(next)'",
+                                at: componentSpan(span, components, index + 1),
+                                note: next.hasPrefix("@") ? "aggregates such as \(next) apply to to-many relationships" : nil)
+                }
+                return Checked(operand: .scalar(.attribute(scope: scope, hops: hops, attribute), ValueKind(attribute.type)),
+                               span: span)
+            }
+            guard let relationship = entity.relationship(named: name) else {
+                if name.hasPrefix("@") {
+                    throw error(.type, "\(name) needs a to-many relationship before it", at: here,
+                                note: "such as ingredients.\(name)")
+                }
+                throw error(.unknownKey, "unknown key '\(name)' on entity '\(entity.name)'", at: here,
+                            note: PredicateSyntaxError.suggestion(for: name, in: entity.propertyNames))
+            }
+            index += 1
+            guard relationship.isToMany else {
+                hops.append(relationship)
+                entity = relationship.destination
+                continue
+            }
+            return try toMany(relationship, from: scope, hops: hops, rest: Array(components[index...]),
+                              span: span, relationshipSpan: here, &slot)
+        }
+        return Checked(operand: .object(CheckedObjectReference(scope: scope, hops: hops), entity), span: span)
+    }
+
+    private mutating func toMany(
+        _ relationship: RelationshipDescription, from scope: Int, hops: [RelationshipDescription], rest: [String],
+        span: SourceSpan, relationshipSpan: SourceSpan, _ slot: inout QuantifierSlot
+    ) throws(PredicateSyntaxError) -> Checked {
+        let destination = relationship.destination!
+        scopeEntities.append(destination)
+        let collection = CheckedCollection(scope: scope, hops: hops, relationship: relationship,
+                                           innerScope: scopeEntities.count - 1)
+        var closed = QuantifierSlot(isAllowed: false)
+        if let position = rest.firstIndex(where: { $0.hasPrefix("@") }) {
+            let name = rest[position]
+            guard let function = AggregateFunction(rawValue: name) else {
+                throw error(.type, "unknown aggregate '\(name)'", at: span,
+                            note: PredicateSyntaxError.suggestion(for: name, in: AggregateFunction.allCases.map(\.rawValue))
+                                ?? "aggregates are @count, @sum, @avg, @min and @max")
+            }
+            var inner = rest
+            inner.remove(at: position)
+            guard position == 0 || position == rest.count - 1 else {
+                throw error(.type, "write \(name) right after '\(relationship.name)' or at the end of the key path", at: span)
+            }
+            if function == .count {
+                guard inner.isEmpty else {
+                    throw error(.type, "@count counts objects and takes no key", at: span,
+                                note: "write \(relationship.name).@count")
+                }
+                return Checked(operand: .scalar(.aggregate(.count, collection, nil), .numeric), span: span)
+            }
+            guard !inner.isEmpty else {
+                throw error(.type, "\(name) needs a key to aggregate", at: span,
+                            note: "such as \(relationship.name).\(name).\(destination.attributes.first?.name ?? "value")")
+            }
+            let value = try walk(scope: collection.innerScope, inner, span: span, &closed)
+            guard case .scalar(let expression, let kind) = value.operand else {
+                throw error(.type, "\(name) needs an attribute, not an object", at: span)
+            }
+            if function == .sum || function == .avg, kind != .numeric {
+                throw error(.type, "\(name) needs numbers, but '\(inner.joined(separator: "."))' is a \(kind)", at: span)
+            }
+            if kind == .binary || kind == .uuid || kind == .url, function != .sum {
+                throw error(.type, "\(name) needs numbers, strings or dates, not a \(kind)", at: span)
+            }
+            return Checked(operand: .scalar(.aggregate(function, collection, expression),
+                                            function == .min || function == .max ? kind : .numeric), span: span)
+        }
+        guard slot.isAllowed, slot.collection == nil else {
+            if slot.collection != nil {
+                throw error(.type, "a comparison can go through only one to-many relationship", at: relationshipSpan,
+                            note: "use SUBQUERY for nested collections")
+            }
+            throw toManyError(at: relationshipSpan, relationship: relationship)
+        }
+        slot.collection = collection
+        slot.collectionSpan = relationshipSpan
+        if rest.isEmpty {
+            return Checked(operand: .object(CheckedObjectReference(scope: collection.innerScope, hops: []), destination),
+                           span: span)
+        }
+        return try walk(scope: collection.innerScope, rest, span: span, &closed)
+    }
+}

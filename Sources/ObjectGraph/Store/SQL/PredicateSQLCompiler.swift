@@ -1,0 +1,226 @@
+/// Lowers a ``CheckedPredicate`` to a SQL condition that selects exactly the objects the
+/// in-memory evaluator matches.
+///
+/// The fragment is a self-contained boolean expression over the row of the predicate's
+/// entity aliased `alias`; every value is a bound parameter. Every sub-condition is
+/// two-valued (0 or 1, never NULL), so `NOT` agrees with Cocoa's nil semantics:
+/// equality uses `IS`/`IS NOT`, orderings add `IS NOT NULL` or `IFNULL(…, 0)`.
+/// To-one key paths become scalar subqueries, to-many collections correlated
+/// `EXISTS`/`COUNT`/aggregate subqueries (through the join table for many-to-many);
+/// folding and regular expressions call the functions ``SQLFunctions`` registers.
+///
+/// ```swift
+/// let checked = try FetchPredicate("name BEGINSWITH %@", "Cr").checked(for: recipe)
+/// let condition = PredicateSQLCompiler.compile(checked, alias: "t0")
+/// // ("t0"."name" >= ? AND t0."name" < ? AND t0."name" IS NOT NULL)   ["Cr", "Cs"]
+/// ```
+/// Plain `attr == value`, `attr < value`, `attr IN {…}` and `attr BEGINSWITH value` on a
+/// column of the row keep a form SQLite can answer from an index.
+enum PredicateSQLCompiler {
+    /// The WHERE condition for `predicate` over the row aliased `alias`.
+    static func compile(_ predicate: CheckedPredicate, alias: String) -> SQLFragment {
+        var compiler = Compiler(scopeCount: predicate.scopeCount, alias: alias)
+        return compiler.node(predicate.root)
+    }
+
+    /// A scalar expression for an attribute reached through to-one relationships, for sorting.
+    ///
+    /// `["chef", "name"]` on `Recipe` aliased `t0` gives
+    /// `(SELECT h1."name" FROM "Chef" AS h1 WHERE h1._pk = t0."chef")`.
+    /// - Throws: ``PredicateSyntaxError`` when a key is unknown, crosses a to-many
+    ///   relationship, or does not end at an attribute.
+    static func compileKeyPath(_ path: [String], entity: EntityDescription, alias: String) throws -> SQLFragment {
+        let source = path.joined(separator: ".")
+        var checker = PredicateTypeChecker(entity: entity, source: source)
+        var slot = PredicateTypeChecker.QuantifierSlot(isAllowed: false)
+        let checked = try checker.operand(.keyPath(base: nil, path, SourceSpan(start: 0, length: source.count)), &slot)
+        guard case .scalar(let expression, _) = checked.operand, case .attribute = expression else {
+            throw PredicateSyntaxError(.type, "'\(source)' is not an attribute", note: "sort by an attribute, such as \(source).name",
+                                       source: source, span: SourceSpan(start: 0, length: source.count))
+        }
+        var compiler = Compiler(scopeCount: 1, alias: alias)
+        return compiler.expression(expression)
+    }
+
+    /// The state of one compilation: aliases of scopes and a counter for fresh aliases.
+    struct Compiler {
+        var aliases: [String]
+        var counter = 0
+
+        init(scopeCount: Int, alias: String) {
+            aliases = [String](repeating: "", count: scopeCount)
+            aliases[0] = alias
+        }
+
+        mutating func fresh(_ prefix: String) -> String {
+            counter += 1
+            return prefix + String(counter)
+        }
+
+        // MARK: Nodes
+
+        mutating func node(_ node: CheckedNode) -> SQLFragment {
+            switch node {
+            case .constant(let value): return value ? "1" : "0"
+            case .not(let operand): return "NOT (\(self.node(operand)))"
+            case .and(let operands): return "(" + SQLFragment.joined(operands.map { self.node($0) }, separator: " AND ") + ")"
+            case .or(let operands): return "(" + SQLFragment.joined(operands.map { self.node($0) }, separator: " OR ") + ")"
+            case .compare(let op, let options, let lhs, let rhs, let kind):
+                return compare(op, options, lhs, rhs, kind)
+            case .string(let op, let options, let lhs, let rhs):
+                return string(op, options, lhs, rhs)
+            case .member(let element, let candidates, let options, let kind):
+                return member(element, candidates, options, kind)
+            case .quantified(let modifier, let collection, let body):
+                let (from, condition) = source(of: collection)
+                let inner = self.node(body)
+                switch modifier {
+                case .all: return "NOT EXISTS (SELECT 1 \(from) WHERE \(condition) AND NOT (\(inner)))"
+                case .none: return "NOT EXISTS (SELECT 1 \(from) WHERE \(condition) AND \(inner))"
+                default: return "EXISTS (SELECT 1 \(from) WHERE \(condition) AND \(inner))"
+                }
+            case .identity(let reference, let ids, let matchesNil):
+                return identity(reference, ids, matchesNil: matchesNil)
+            }
+        }
+
+        private static func foldFlags(_ options: ComparisonOptions) -> Int64 {
+            (options.contains(.caseInsensitive) ? 1 : 0) | (options.contains(.diacriticInsensitive) ? 2 : 0)
+        }
+
+        /// The expression, folded as `options` ask (constants are folded here, once).
+        private mutating func operand(_ expression: CheckedExpression, folding options: ComparisonOptions) -> SQLFragment {
+            guard options.folds else { return self.expression(expression) }
+            if case .constant(let value) = expression { return "\(PredicateEvaluator.fold(value, options))" }
+            return "og_fold(\(self.expression(expression)), \(raw: String(Self.foldFlags(options))))"
+        }
+
+        private func isPlainColumn(_ expression: CheckedExpression) -> Bool {
+            if case .attribute(_, let hops, _) = expression { return hops.isEmpty }
+            return false
+        }
+
+        private mutating func compare(
+            _ op: ComparisonOperator, _ options: ComparisonOptions, _ lhs: CheckedExpression, _ rhs: CheckedExpression,
+            _ kind: ValueKind
+        ) -> SQLFragment {
+            let folding: ComparisonOptions = kind == .string || kind == .url ? options : []
+            switch op {
+            case .equal, .notEqual:
+                let keyword = op == .equal ? "IS" : "IS NOT"
+                if rhs.constantValue == .null { return "(\(expression(lhs)) \(raw: keyword) NULL)" }
+                if lhs.constantValue == .null { return "(\(expression(rhs)) \(raw: keyword) NULL)" }
+                return "(\(operand(lhs, folding: folding)) \(raw: keyword) \(operand(rhs, folding: folding)))"
+            default:
+                if lhs.constantValue == .null || rhs.constantValue == .null { return "0" }
+                if !folding.folds, rhs.constantValue != nil, isPlainColumn(lhs) {
+                    let column = expression(lhs)
+                    return "(\(column) \(raw: op.rawValue) \(expression(rhs)) AND \(column) IS NOT NULL)"
+                }
+                if !folding.folds, lhs.constantValue != nil, isPlainColumn(rhs) {
+                    let column = expression(rhs)
+                    return "(\(column) \(raw: op.swapped.rawValue) \(expression(lhs)) AND \(column) IS NOT NULL)"
+                }
+                return "IFNULL(\(operand(lhs, folding: folding)) \(raw: op.rawValue) \(operand(rhs, folding: folding)), 0)"
+            }
+        }
+
+        private mutating func string(
+            _ op: ComparisonOperator, _ options: ComparisonOptions, _ lhs: CheckedExpression, _ rhs: CheckedExpression
+        ) -> SQLFragment {
+            if !options.folds {
+                if op == .beginsWith, case .text(let prefix)? = rhs.constantValue {
+                    let subject = expression(lhs)
+                    if prefix.isEmpty { return "(\(subject) IS NOT NULL)" }
+                    guard let upper = Self.successor(of: prefix) else {
+                        return "(\(subject) >= \(StoredValue.text(prefix)) AND \(subject) IS NOT NULL)"
+                    }
+                    return "(\(subject) >= \(StoredValue.text(prefix)) AND \(subject) < \(StoredValue.text(upper)) AND \(subject) IS NOT NULL)"
+                }
+                if op == .contains {
+                    return "IFNULL(instr(\(expression(lhs)), \(expression(rhs))) > 0, 0)"
+                }
+            }
+            let code = String(StringMatching.code(of: op)), flags = String(Self.foldFlags(options))
+            return "og_match(\(raw: code), \(raw: flags), \(expression(lhs)), \(expression(rhs)))"
+        }
+
+        /// The least string greater than every string that starts with `prefix` (in UTF-8
+        /// byte order), or nil when there is none.
+        static func successor(of prefix: String) -> String? {
+            var scalars = Array(prefix.unicodeScalars)
+            while let last = scalars.popLast() {
+                var value = last.value + 1
+                if value == 0xD800 { value = 0xE000 }
+                if let next = Unicode.Scalar(value) {
+                    var result = String.UnicodeScalarView()
+                    result.append(contentsOf: scalars)
+                    result.append(next)
+                    return String(result)
+                }
+            }
+            return nil
+        }
+
+        private mutating func member(
+            _ element: CheckedExpression, _ candidates: [CheckedExpression], _ options: ComparisonOptions, _ kind: ValueKind
+        ) -> SQLFragment {
+            let folding: ComparisonOptions = kind == .string || kind == .url ? options : []
+            guard candidates.allSatisfy({ $0.constantValue != nil }) else {
+                let parts = candidates.map { compare(.equal, options, element, $0, kind) }
+                return parts.isEmpty ? "0" : "(" + SQLFragment.joined(parts, separator: " OR ") + ")"
+            }
+            var parts: [SQLFragment] = []
+            let values = candidates.compactMap(\.constantValue).filter { !$0.isNull }
+            if !values.isEmpty {
+                let subject = operand(element, folding: folding)
+                let list = SQLFragment.joined(values.map { "\(PredicateEvaluator.fold($0, folding))" }, separator: ", ")
+                parts.append("(\(subject) IN (\(list)) AND \(subject) IS NOT NULL)")
+            }
+            if candidates.contains(where: { $0.constantValue == .null }) {
+                parts.append("(\(expression(element)) IS NULL)")
+            }
+            if parts.isEmpty { return "0" }
+            return parts.count == 1 ? parts[0] : "(" + SQLFragment.joined(parts, separator: " OR ") + ")"
+        }
+
+        private mutating func identity(_ reference: CheckedObjectReference, _ ids: [ObjectID], matchesNil: Bool) -> SQLFragment {
+            var groups: [(entity: Int, keys: [Int64])] = []
+            for id in ids where !id.isTemporary {
+                if let index = groups.firstIndex(where: { $0.entity == Int(id.entityIndex) }) {
+                    if !groups[index].keys.contains(id.key) { groups[index].keys.append(id.key) }
+                } else {
+                    groups.append((Int(id.entityIndex), [id.key]))
+                }
+            }
+            func keyList(_ keys: [Int64]) -> SQLFragment {
+                keys.count == 1 ? "= \(StoredValue.integer(keys[0]))"
+                    : "IN (" + SQLFragment.joined(keys.map { "\(StoredValue.integer($0))" }, separator: ", ") + ")"
+            }
+            var parts: [SQLFragment] = []
+            guard let last = reference.hops.last else {
+                let alias = aliases[reference.scope]
+                for group in groups {
+                    parts.append("(\(raw: alias).\(raw: SchemaNaming.primaryKey) \(keyList(group.keys)) AND \(raw: alias).\(raw: SchemaNaming.entityColumn) = \(raw: String(group.entity)))")
+                }
+                if parts.isEmpty { return "0" }
+                return parts.count == 1 ? parts[0] : "(" + SQLFragment.joined(parts, separator: " OR ") + ")"
+            }
+            let prefix = Array(reference.hops.dropLast())
+            let scopeAlias = aliases[reference.scope]
+            let key = column(SchemaNaming.column(for: last), of: scopeAlias, through: prefix)
+            let entityKey = SchemaNaming.entityColumn(for: last).map { column($0, of: scopeAlias, through: prefix) }
+            let tree = last.destination.root.selfAndDescendants
+            for group in groups {
+                if let entityKey {
+                    parts.append("(\(key) \(keyList(group.keys)) AND \(entityKey) = \(raw: String(group.entity)))")
+                } else if tree.count == 1, tree[0].index == group.entity {
+                    parts.append("(\(key) \(keyList(group.keys)))")
+                }
+            }
+            if matchesNil { parts.append("(\(key) IS NULL)") }
+            if parts.isEmpty { return "0" }
+            return "IFNULL(" + SQLFragment.joined(parts, separator: " OR ") + ", 0)"
+        }
+    }
+}

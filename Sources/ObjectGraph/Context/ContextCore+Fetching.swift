@@ -19,7 +19,7 @@ extension ContextCore {
         var objects = try store.fetchObjects(select, layout: layout, handling: handling) { id in
             let table = entities[Int(id.entityIndex)].root.index
             if let object = tables[table].object(forKey: id.key) {
-                return (object, object.state == .fault)
+                return (object, object.headerPointer.pointee.needsValues)
             }
             let object = ManagedObject.make(
                 entity: entities[Int(id.entityIndex)], id: id, context: self, state: .fault)

@@ -204,6 +204,7 @@ extension ContextCore {
         }
         for index in 0..<object.entity.slotCount { object.slots[index].value = .null }
         object.headerPointer.pointee.changedSlots = 0
+        object.headerPointer.pointee.needsValues = true
         object.state = .fault
     }
 }

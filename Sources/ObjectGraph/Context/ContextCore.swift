@@ -165,7 +165,7 @@ final class ContextCore {
                 let slot = object.slots[index].value
                 if case .toMany(let storage) = slot { slots.append(.toMany(storage.copy())) } else { slots.append(slot) }
             }
-            snapshots[key] = (slots, object.state == .fault)
+            snapshots[key] = (slots, object.headerPointer.pointee.needsValues)
         }
         if listed { updated.append(object) }
     }
@@ -183,6 +183,7 @@ final class ContextCore {
         if let (slots, wasFault) = snapshots.removeValue(forKey: ObjectIdentifier(object)) {
             for (index, slot) in slots.enumerated() { object.slots[index].value = slot }
             object.state = wasFault ? .fault : .clean
+            object.headerPointer.pointee.needsValues = wasFault
         } else {
             object.state = .clean
         }
@@ -199,9 +200,24 @@ final class ContextCore {
         let layout = store.layout(for: object.entity)
         var row = coordinator.rowCache.row(for: id)
         if row == nil { row = try? store.fetchRow(id, layout: layout) }
-        object.state = .clean
         // A row deleted elsewhere leaves an object with no values (Core Data's inaccessible fault).
-        if let row { layout.fill(object, from: row) }
+        if let row {
+            fill(object, from: row, layout: layout)
+        } else {
+            object.headerPointer.pointee.needsValues = false
+            if object.state == .fault { object.state = .clean }
+        }
+    }
+
+    /// Loads a fault's values from a row, keeping any slot changed before it loaded.
+    func fill(_ object: ManagedObject, from row: RowCache.Row, layout: TableLayout) {
+        if object.state == .fault {
+            layout.fill(object, from: row)
+            object.state = .clean
+        } else {
+            object.fillPreservingChanges(layout) { Slot(row[$0]) }
+        }
+        object.headerPointer.pointee.needsValues = false
     }
 
     /// Loads a to-many relationship's destinations from the store.
@@ -217,7 +233,7 @@ final class ContextCore {
         // Destinations whose inverse now points elsewhere (unsaved changes) are not members.
         if !relationship.isManyToMany {
             stored.removeAll { destination in
-                destination.state != .fault && destination.slots[relationship.inverse.slot].value.destinationID != object.objectID
+                !destination.isFault && destination.slots[relationship.inverse.slot].value.destinationID != object.objectID
             }
         }
         storage.realize(stored: stored)
@@ -227,7 +243,7 @@ final class ContextCore {
 extension ContextCore {
     /// The registered object for `id`, with its values loaded, or an error when the store has none.
     func existingObject(with id: ObjectID) throws -> ManagedObject {
-        if let object = registeredObject(for: id), object.state != .fault { return object }
+        if let object = registeredObject(for: id), !object.isFault { return object }
         guard !id.isTemporary, model.entities.indices.contains(Int(id.entityIndex)) else {
             throw ObjectGraphError(.objectNotFound, "no object \(model.describe(id)) in this context")
         }
@@ -238,10 +254,7 @@ extension ContextCore {
             throw ObjectGraphError(.objectNotFound, "the store has no object \(model.describe(id)); it may have been deleted")
         }
         let object = self.object(for: id)
-        if object.state == .fault {
-            store.layout(for: entity).fill(object, from: row)
-            object.state = .clean
-        }
+        if object.isFault { fill(object, from: row, layout: store.layout(for: entity)) }
         return object
     }
 

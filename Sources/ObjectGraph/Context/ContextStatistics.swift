@@ -21,6 +21,9 @@ public struct ContextStatistics: Sendable, Equatable {
     /// Managed objects alive in the process now, in any context or none.
     public var liveObjects = 0
 
+    /// Zero counters.
+    public init() {}
+
     /// The difference of counters; the gauges (registered, live) keep `lhs`'s values.
     public static func - (lhs: ContextStatistics, rhs: ContextStatistics) -> ContextStatistics {
         var result = lhs

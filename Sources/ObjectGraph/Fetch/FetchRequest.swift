@@ -9,6 +9,8 @@
 public struct FetchRequest: Sendable {
     /// The entity to fetch.
     public var entityName: String
+    /// Which objects to fetch; all of them when nil.
+    public var predicate: FetchPredicate?
     /// The order of the results; unspecified (store order) when empty.
     public var sortKeys: [SortKey] = []
     /// The most objects to return; 0 means no limit.
@@ -22,9 +24,15 @@ public struct FetchRequest: Sendable {
     public var returnsObjectsAsFaults: Bool = true
     /// Whether unsaved inserts, updates and deletes of the context are taken into account.
     public var includesPendingChanges: Bool = true
+    /// Whether `[cd]` comparisons on attributes with a canonical shadow attribute are answered
+    /// from the shadow (see ``AttributeDescription/Derivation/canonical``). Switch it off to
+    /// measure what the shadow saves.
+    public var usesCanonicalShadows: Bool = true
 
-    /// Creates a request for all objects of an entity.
-    public init(entityName: String) {
+    /// Creates a request for the objects of an entity that match `predicate`.
+    public init(entityName: String, predicate: FetchPredicate? = nil, sortKeys: [SortKey] = []) {
         self.entityName = entityName
+        self.predicate = predicate
+        self.sortKeys = sortKeys
     }
 }

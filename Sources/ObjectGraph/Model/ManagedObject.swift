@@ -33,7 +33,7 @@ open class ManagedObject: ManagedBuffer<ObjectHeader, ObjectSlot>, Hashable, Cus
         let count = entity.slotCount
         let buffer = entity.objectClass.create(minimumCapacity: count) { _ in
             ObjectHeader(objectID: id, entity: entity, context: context.map { Unmanaged.passUnretained($0) },
-                         changedSlots: 0, state: state, stateBeforeDelete: .clean)
+                         changedSlots: 0, state: state, stateBeforeDelete: .clean, needsValues: state == .fault)
         }
         let object = unsafeDowncast(buffer, to: ManagedObject.self)
         object.withUnsafeMutablePointerToElements { $0.initialize(repeating: ObjectSlot(value: .null), count: count) }
@@ -79,7 +79,7 @@ open class ManagedObject: ManagedBuffer<ObjectHeader, ObjectSlot>, Hashable, Cus
     public var entity: EntityDescription { headerPointer.pointee.entity }
 
     /// Whether the object's values have not been loaded yet; reading any property loads them.
-    public var isFault: Bool { state == .fault }
+    public var isFault: Bool { headerPointer.pointee.needsValues }
 
     /// Whether the object was inserted and not yet saved.
     public var isInserted: Bool { state == .inserted }
@@ -99,7 +99,16 @@ open class ManagedObject: ManagedBuffer<ObjectHeader, ObjectSlot>, Hashable, Cus
 
     /// Loads the object's values if it is a fault.
     @inline(__always) func fireFaultIfNeeded() {
-        if state == .fault, let context = contextCore { context.fulfillFault(self) }
+        if headerPointer.pointee.needsValues, let context = contextCore { context.fulfillFault(self) }
+    }
+
+    /// Loads values from a row into the slots that did not change while the object was a fault.
+    func fillPreservingChanges(_ layout: TableLayout, column: (Int) -> Slot) {
+        let count = entity.slotCount
+        let changed = (0..<count).filter { hasChangedSlot($0) }
+        let kept = changed.map { slots[$0].value }
+        layout.fill(self, column: column)
+        for (index, slot) in zip(changed, kept) { slots[index].value = slot }
     }
 
     /// Marks `slot` changed and makes the object updated (keeping a snapshot for rollback).
@@ -130,7 +139,7 @@ open class ManagedObject: ManagedBuffer<ObjectHeader, ObjectSlot>, Hashable, Cus
     /// `Recipe/p42 (fault)` or `Recipe/p42 {name: "Phở", …}`.
     open var description: String {
         let id = entity.model.describe(objectID)
-        if state == .fault { return "\(id) (fault)" }
+        if isFault { return "\(id) (fault)" }
         let values = entity.attributes.prefix(4).map { attribute -> String in
             let value = attribute.type.swiftValue(from: slots[attribute.slot].value.storedValue)
             return "\(attribute.name): \(value.map { "\($0)" } ?? "nil")"

@@ -99,7 +99,7 @@ final class ToManyStorage {
 
 /// Where an object stands in its life cycle.
 enum ObjectState: UInt8 {
-    /// Registered, values not loaded yet.
+    /// Registered and unchanged, values not loaded yet.
     case fault
     /// Loaded, unchanged since the last save or fetch.
     case clean
@@ -133,4 +133,8 @@ public struct ObjectHeader {
     var state: ObjectState
     /// The state before the object was deleted (to undo a delete on rollback).
     var stateBeforeDelete: ObjectState
+    /// Whether the attribute and to-one slots still wait to be loaded. True for a fault, and
+    /// for a fault that was changed without being loaded (an inverse relationship maintained
+    /// on it): its state is then `updated` while its values still load on first access.
+    var needsValues: Bool
 }

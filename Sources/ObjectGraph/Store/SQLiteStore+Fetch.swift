@@ -34,8 +34,14 @@ extension SQLiteStore {
                             lastEntity = entityIndex
                             sources = layout.sources[entityIndex]
                         }
-                        TableLayout.fill(object.slots, sources: sources) { row.slot(at: $0) }
-                        object.state = .clean
+                        if object.state == .fault {
+                            TableLayout.fill(object.slots, sources: sources) { row.slot(at: $0) }
+                            object.state = .clean
+                        } else {
+                            // A fault changed before loading keeps its changed slots.
+                            object.fillPreservingChanges(layout) { row.slot(at: $0) }
+                        }
+                        object.headerPointer.pointee.needsValues = false
                     }
                 case .cache:
                     cachedRows.append((id, (0..<width).map { row.value(at: $0) }))

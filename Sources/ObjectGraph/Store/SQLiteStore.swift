@@ -130,6 +130,7 @@ public final class SQLiteStore: Sendable {
                 try connection.execute("PRAGMA journal_mode = WAL")
             }
             try connection.execute("PRAGMA synchronous = NORMAL")
+            try SQLFunctions.register(on: connection)
             let tables = Set(try connection.rows(SchemaSQL.userTables).compactMap { row -> String? in
                 if case .text(let name) = row[0] { return name }
                 return nil

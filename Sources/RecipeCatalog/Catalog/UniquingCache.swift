@@ -49,8 +49,9 @@ struct UniquingCache {
     private mutating func object(
         _ entity: String, named name: String, in context: isolated PrivateContext
     ) throws -> ManagedObject {
-        if let id = ids[entity]?[name] { return context.object(with: id) }
+        if usesCache, let id = ids[entity]?[name] { return context.object(with: id) }
         if !usesCache {
+            // One fetch per lookup; unsaved objects of the batch are found in memory.
             var request = FetchRequest(entityName: entity)
             request.predicate = try FetchPredicate("name == %@", name)
             request.fetchLimit = 1
@@ -58,23 +59,23 @@ struct UniquingCache {
         }
         let object = try context.insert(entity)
         object[attribute: "name"] = name
-        // Until saved, the new object is found by its temporary ID like any other.
-        ids[entity, default: [:]][name] = object.objectID
-        created.append((entity, name, object))
+        if usesCache {
+            // Until saved, the new object is found by its temporary ID like any other.
+            ids[entity, default: [:]][name] = object.objectID
+            created.append((entity, name, object))
+        }
         return object
     }
 
     /// Records the permanent IDs of the objects the batch created.
     mutating func didSave() {
-        for (entity, name, object) in created where usesCache { ids[entity]?[name] = object.objectID }
-        if !usesCache { ids.removeAll() }
+        for (entity, name, object) in created { ids[entity]?[name] = object.objectID }
         created.removeAll()
     }
 
     /// Forgets the objects of a batch that was rolled back.
     mutating func didRollBack() {
         for (entity, name, _) in created { ids[entity]?[name] = nil }
-        if !usesCache { ids.removeAll() }
         created.removeAll()
     }
 }

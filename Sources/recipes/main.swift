@@ -1,9 +1,11 @@
+import Foundation
 import Glibc
+import RecipeCatalog
 
-// The entry point. `RecipesProgram` does the work; this file only names the pieces that
-// other layers provide. Replace `EchoHandler` with the recipe command layer when it lands.
+// The entry point: `RecipesProgram` does the wiring; this file names the command layer and
+// the generator.
 let status = await RecipesProgram.run(
     arguments: Array(CommandLine.arguments.dropFirst()),
-    makeHandler: { invocation in EchoHandler(invocation: invocation) },
-    generate: { _, _, _ in throw CommandError("'recipes generate' is not available yet") })
+    makeHandler: { invocation in try await RecipeShell.open(invocation, output: StandardStreams()) },
+    generate: { count, seed, output in try await GenerateCommand.run(count: count, seed: seed, output: output) })
 exit(status)

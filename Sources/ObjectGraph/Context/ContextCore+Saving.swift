@@ -202,6 +202,7 @@ extension ContextCore {
             snapshots[ObjectIdentifier(object)] = nil
             updated.removeAll { $0 === object }
         }
+        object.releaseRelationships()
         for index in 0..<object.entity.slotCount { object.slots[index].value = .null }
         object.headerPointer.pointee.changedSlots = 0
         object.headerPointer.pointee.needsValues = true

@@ -85,17 +85,25 @@ final class ContextCore {
         }
     }
 
-    /// Detaches every registered object (they keep their values) and empties the registry.
+    /// Detaches every registered object and empties the registry.
+    ///
+    /// Detached objects keep their attribute values but let go of the objects their
+    /// relationships held, so realized relationships (which reference each other) do not
+    /// keep a reset context's objects alive in cycles.
     func detachAll() {
+        func detach(_ object: ManagedObject) {
+            object.headerPointer.pointee.context = nil
+            object.releaseRelationships()
+        }
         for index in tables.indices {
-            tables[index].forEach { $0.headerPointer.pointee.context = nil }
+            tables[index].forEach(detach)
             tables[index].deallocate()
             tables[index] = model.entities[index].parent == nil ? ObjectTable() : ObjectTable(capacity: 0)
         }
-        temporaries.forEach { $0.headerPointer.pointee.context = nil }
+        temporaries.forEach(detach)
         temporaries.deallocate()
         temporaries = ObjectTable()
-        for object in inserted + updated + deleted { object.headerPointer.pointee.context = nil }
+        for object in inserted + updated + deleted { detach(object) }
     }
 
     /// Every registered object, changed or not.

@@ -58,6 +58,10 @@ public final class MainContext {
     public var deletedObjects: Set<ManagedObject> { core.changedObjects(.deleted) }
     /// Every object registered in the context.
     public var registeredObjects: [ManagedObject] { core.registeredObjects }
+    /// The SQL, values and query plan that fetching (or, with `counting`, counting) `request` runs.
+    public func explain(_ request: FetchRequest, counting: Bool = false) throws -> QueryExplanation {
+        try core.explain(request, counting: counting)
+    }
     /// Counters of the work done so far.
     public var statistics: ContextStatistics { core.statistics }
 }

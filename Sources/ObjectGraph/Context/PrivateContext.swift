@@ -60,6 +60,10 @@ public actor PrivateContext {
     public var hasChanges: Bool { core.hasChanges }
     /// Every object registered in the context.
     public var registeredObjects: [ManagedObject] { core.registeredObjects }
+    /// The SQL, values and query plan that fetching (or, with `counting`, counting) `request` runs.
+    public func explain(_ request: FetchRequest, counting: Bool = false) throws -> QueryExplanation {
+        try core.explain(request, counting: counting)
+    }
     /// Counters of the work done so far.
     public var statistics: ContextStatistics { core.statistics }
 }

@@ -29,6 +29,17 @@ extension ManagedObject {
         return relationship
     }
 
+    /// Turns realized relationships back into IDs and faults, releasing the objects they held.
+    func releaseRelationships() {
+        for relationship in entity.relationships {
+            switch slots[relationship.slot].value {
+            case .object(let object): slots[relationship.slot].value = .objectID(object.objectID)
+            case .toMany: slots[relationship.slot].value = .null
+            default: break
+            }
+        }
+    }
+
     // MARK: To-one
 
     /// The destination of a to-one relationship, realizing it (and keeping it) on first access.

@@ -53,6 +53,7 @@ public final class SQLiteStore: Sendable {
         self.identifier = metadata[MetadataKey.storeUUID] ?? ""
         self.metadataCache = Mutex(metadata)
         self.connection = SerialConnection(opened)
+        applyEnvironmentDebugLevel()
     }
 
     /// Keys the store itself keeps in its metadata.

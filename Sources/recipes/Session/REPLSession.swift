@@ -97,11 +97,13 @@ import Foundation
 
     /// The text printed after `error: ` for `error`.
     static func message(for error: any Error) -> String {
-        switch error {
+        let text = switch error {
         case is CancellationError: "interrupted"
         case let error as any CustomStringConvertible: error.description
         default: String(describing: error)
         }
+        // Diagnostics that render themselves (predicate errors) already start with "error: ".
+        return text.hasPrefix("error: ") ? String(text.dropFirst("error: ".count)) : text
     }
 
     /// Prints `error: message` on standard error, prefixed with `location: ` when known.

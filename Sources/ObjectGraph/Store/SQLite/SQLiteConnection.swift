@@ -16,6 +16,8 @@ final class SQLiteConnection {
     @exclusivity(unchecked) var statistics = ConnectionStatistics()
     /// Receives every statement when SQL logging is on.
     var trace: (@Sendable (SQLTraceEvent) -> Void)?
+    /// Whether traced statements also carry their query plan.
+    var tracesQueryPlans = false
 
     /// Opens (or creates) the database at `path`; `":memory:"` is a private in-memory database.
     init(path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5)) throws(SQLiteError) {
@@ -69,7 +71,7 @@ final class SQLiteConnection {
     /// Runs one or more statements that return no rows and take no arguments.
     func execute(_ sql: String) throws(SQLiteError) {
         statistics.statements += 1
-        trace?(SQLTraceEvent(sql: sql, arguments: [], rows: 0, duration: .zero))
+        trace?(SQLTraceEvent(sql: sql, arguments: [], rows: 0, duration: .zero, plan: []))
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == SQLITE_OK else {
             throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
@@ -165,4 +167,6 @@ public struct SQLTraceEvent: Sendable {
     public var rows: Int
     /// How long the statement ran.
     public var duration: Duration
+    /// SQLite's query plan, when plans are traced (debug level 3).
+    public var plan: [String]
 }

@@ -1,6 +1,6 @@
 /// A stand-in command layer so the shell runs end to end before the real commands exist.
 ///
-/// Delete this file (and its line in `main.swift`) when the recipe commands land.
+/// The session tests drive the session through it, independent of the recipe commands.
 ///
 /// | command | effect |
 /// | --- | --- |

@@ -1,3 +1,6 @@
+@testable import recipes
+import Foundation
+
 /// A stand-in command layer so the shell runs end to end before the real commands exist.
 ///
 /// The session tests drive the session through it, independent of the recipe commands.

@@ -17,8 +17,10 @@ struct ObjectPrinter {
     }
 
     /// The keys shown for an entity: the ID, stored attributes, to-one relationships.
-    static func keys(for entity: EntityDescription) -> [String] {
-        ["objectID"] + entity.attributes.filter { !$0.isTransient }.map(\.name)
+    /// Table mode leaves out derived attributes (search shadows such as `nameCanonical`),
+    /// which repeat another column; the other modes show every stored attribute.
+    static func keys(for entity: EntityDescription, mode: OutputMode = .json) -> [String] {
+        ["objectID"] + entity.attributes.filter { !$0.isTransient && (mode != .table || $0.derivation == nil) }.map(\.name)
             + entity.relationships.filter { !$0.isToMany }.map(\.name)
     }
 
@@ -40,13 +42,21 @@ struct ObjectPrinter {
             }
         }
         guard let destination = (try? object.value(forKey: key)) as? ManagedObject else { return .null }
-        return .text(label(of: destination))
+        return .text(label(of: destination, excluding: object.entity.relationship(named: key)?.inverseName))
     }
 
-    /// An object's name when its entity has a `name` attribute, otherwise its ID.
-    static func label(of object: ManagedObject) -> String {
+    /// An object's name when its entity has a `name` attribute; otherwise the label of the
+    /// first object it points to by a to-one relationship (a recipe line reads as its
+    /// ingredient); otherwise its ID.
+    static func label(of object: ManagedObject, excluding inverse: String? = nil) -> String {
         if object.entity.attribute(named: "name") != nil, let name = (try? object.value(forKey: "name")) as? String {
             return name
+        }
+        for relationship in object.entity.relationships where !relationship.isToMany && relationship.name != inverse {
+            if let destination = (try? object.value(forKey: relationship.name)) as? ManagedObject,
+               destination.entity.attribute(named: "name") != nil {
+                return label(of: destination)
+            }
         }
         return object.entity.model.describe(object.objectID)
     }

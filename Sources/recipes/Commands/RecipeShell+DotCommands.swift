@@ -19,6 +19,12 @@ extension RecipeShell {
             case "off": showsTimer = false
             default: throw CommandError(".timer takes on or off")
             }
+        case ".echo":
+            switch rest.lowercased() {
+            case "on": echoesCommands = true
+            case "off": echoesCommands = false
+            default: throw CommandError(".echo takes on or off")
+            }
         case ".stats": stats(context)
         case ".sqldebug": try sqlDebug(rest, context)
         case ".explain": try explain(rest, context)

@@ -19,6 +19,11 @@ extension RecipeShell {
         let path = words[0]
         guard FileManager.default.fileExists(atPath: path) else { throw CommandError("no such file: \(path)") }
         let url = URL(fileURLWithPath: path)
+        if url.pathExtension == "tsv" {
+            let count = try await catalog.importIngredients(from: url)
+            context.print("imported \(count) ingredient\(count == 1 ? "" : "s") from \(url.lastPathComponent)")
+            return
+        }
         let progress = context.makeProgressBar(label: "import", total: 100)
         let interrupt = context.interrupt
         let start = ContinuousClock.now

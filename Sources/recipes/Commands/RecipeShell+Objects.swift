@@ -62,7 +62,7 @@ extension RecipeShell {
         let request = try request(from: text)
         let objects = try self.context.fetch(request)
         let entity = try entity(named: request.entityName)
-        print(objects, keys: ObjectPrinter.keys(for: entity), context)
+        print(objects, keys: ObjectPrinter.keys(for: entity, mode: mode), context)
     }
 
     func print(_ objects: [ManagedObject], keys: [String], _ context: CommandContext) {
@@ -106,11 +106,14 @@ extension RecipeShell {
             }
             object = first
         }
-        print([object], keys: ObjectPrinter.keys(for: object.entity), context)
+        // One object reads best vertically: table mode shows it as lines.
+        let printer = ObjectPrinter(mode: mode == .table ? .line : mode)
+        for line in printer.render([object], keys: ObjectPrinter.keys(for: object.entity, mode: mode)) { context.print(line) }
         guard mode != .json else { return }
         for relationship in object.entity.relationships where relationship.isToMany {
             let objects = try object.objects(forKey: relationship.name)
-            let shown = objects.prefix(10).map(ObjectPrinter.label(of:)).joined(separator: ", ")
+            let shown = objects.prefix(10).map { ObjectPrinter.label(of: $0, excluding: relationship.inverseName) }
+                .joined(separator: ", ")
             context.print("\(relationship.name): \(objects.count) \(relationship.destination.name)"
                           + (objects.isEmpty ? "" : ": " + shown + (objects.count > 10 ? ", …" : "")))
         }

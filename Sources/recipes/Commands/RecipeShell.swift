@@ -14,6 +14,8 @@ import RecipeCatalog
     private(set) var location: String
     var mode: OutputMode = .table
     var showsTimer = false
+    /// Whether each command is printed before its output (`.echo on`), as a transcript.
+    var echoesCommands = false
     var sqlDebugLevel: SQLDebugLevel = .off
     let isDeterministic: Bool
 
@@ -81,6 +83,7 @@ import RecipeCatalog
 
     func execute(_ line: String, context commandContext: CommandContext) async throws -> CommandResult {
         let start = ContinuousClock.now
+        if echoesCommands { commandContext.print("recipes> " + line) }
         let (word, rest) = Self.firstWord(of: line)
         let result: CommandResult
         if word.hasPrefix(".") {

@@ -2,7 +2,7 @@
 enum ShellHelp {
     /// The dot-commands, for completion and suggestions.
     static let dotCommands = [".help", ".schema", ".mode", ".timer", ".stats", ".sqldebug", ".explain",
-                              ".read", ".open", ".quit", ".exit"]
+                              ".read", ".open", ".echo", ".quit", ".exit"]
 
     static let overview = [
         "Object commands (predicates use Core Data's format syntax):",
@@ -13,11 +13,11 @@ enum ShellHelp {
         "  update ENTITY where PREDICATE set key=value ...",
         "  delete ENTITY where PREDICATE",
         "  save | rollback                                  the prompt shows * while changes are unsaved",
-        "  import FILE [--batch N]                          JSON Lines, see SampleData/README.md",
+        "  import FILE [--batch N]                          recipes (.jsonl) or the ingredient catalogue (.tsv)",
         "  search TEXT                                      recipes by name, ignoring case and accents",
         "Dot-commands:",
         "  .help [COMMAND]  .schema [ENTITY]  .mode table|json|csv|line  .timer on|off",
-        "  .stats  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open STORE  .quit",
+        "  .stats  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open STORE  .echo on|off  .quit",
     ]
 
     /// Help for one command, or nil when there is none.

@@ -37,7 +37,7 @@ enum RecipesBinary {
     ///
     /// - Throws: if the process cannot start or runs longer than `timeout`.
     static func run(_ arguments: [String], input: String? = nil, in directory: URL? = nil,
-                    timeout: Duration = .seconds(20)) async throws -> Run {
+                    mergingOutput: Bool = false, timeout: Duration = .seconds(20)) async throws -> Run {
         let scratch = try TemporaryDirectory()
         let inputURL = scratch.url.appendingPathComponent("stdin")
         let outputURL = scratch.url.appendingPathComponent("stdout")
@@ -61,7 +61,8 @@ enum RecipesBinary {
         defer { try? inputHandle.close(); try? outputHandle.close(); try? errorHandle.close() }
         process.standardInput = inputHandle
         process.standardOutput = outputHandle
-        process.standardError = errorHandle
+        // Merged output goes to one file, in the order it was written.
+        process.standardError = mergingOutput ? outputHandle : errorHandle
         try process.run()
 
         let deadline = ContinuousClock.now + timeout

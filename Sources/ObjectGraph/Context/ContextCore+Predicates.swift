@@ -23,7 +23,7 @@ extension ContextCore {
     }
 
     /// The ORDER BY terms for sort keys, with `_pk` last so the order is total.
-    func orderBy(_ keys: [SortKey], entity: EntityDescription) throws -> [SQLFragment] {
+    func orderBy(_ keys: [SortKey], entity: EntityDescription, totalOrder: Bool = true) throws -> [SQLFragment] {
         var terms: [SQLFragment] = []
         for key in keys {
             let path = key.keyPath.split(separator: ".").map(String.init)
@@ -37,7 +37,7 @@ extension ContextCore {
             }
             terms.append(expression + SQLFragment(sql: key.ascending ? "" : " DESC"))
         }
-        if !terms.isEmpty { terms.append("\(raw: FetchSQL.alias).\"_pk\"") }
+        if totalOrder && !terms.isEmpty { terms.append("\(raw: FetchSQL.alias).\"_pk\"") }
         return terms
     }
 

@@ -29,6 +29,11 @@ final class ContextCore {
     /// Slot values of updated and deleted objects as last saved, for rollback and committed values.
     var snapshots: [ObjectIdentifier: (slots: [Slot], wasFault: Bool)] = [:]
 
+    /// Groups of faults that load together (``FetchRequest/fetchBatchSize``), and the group of
+    /// each fault still waiting.
+    var batchGroups: [[ObjectID]] = []
+    var pendingBatch: [ObjectID: Int] = [:]
+
     /// Counters for ``ContextStatistics``.
     var faultsFired = 0
     var relationshipFaultsFired = 0
@@ -103,6 +108,8 @@ final class ContextCore {
         temporaries.forEach(detach)
         temporaries.deallocate()
         temporaries = ObjectTable()
+        batchGroups.removeAll()
+        pendingBatch.removeAll()
         for object in inserted + updated + deleted { detach(object) }
     }
 
@@ -202,6 +209,7 @@ final class ContextCore {
 
     /// Loads a fault's values from the row cache or the store.
     func fulfillFault(_ object: ManagedObject) {
+        if fulfillBatch(of: object) { return }
         faultsFired += 1
         let id = object.objectID
         let store = coordinator.store(for: object.entity)

@@ -31,6 +31,13 @@ public final class MainContext {
     public func delete(_ object: ManagedObject) { core.delete(object) }
     /// Fetches the objects matching `request`, including unsaved changes.
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] { try core.fetch(request) }
+    /// The IDs of the objects matching `request`, without creating objects.
+    public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] { try core.fetchObjectIDs(request) }
+    /// The chosen properties (``FetchRequest/propertiesToFetch``) of the matching rows as
+    /// dictionaries, optionally distinct; saved values only, no objects created.
+    public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: Any?]] {
+        try core.fetchDictionaries(request)
+    }
     /// Counts the objects matching `request` without creating them.
     public func count(for request: FetchRequest) throws -> Int { try core.count(for: request) }
     /// Writes every change in one transaction; on failure the store and the context are unchanged.

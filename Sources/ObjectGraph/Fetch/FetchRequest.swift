@@ -24,6 +24,23 @@ public struct FetchRequest: Sendable {
     public var returnsObjectsAsFaults: Bool = true
     /// Whether unsaved inserts, updates and deletes of the context are taken into account.
     public var includesPendingChanges: Bool = true
+    /// Whether objects come back with their values (the default). With `false` only their
+    /// IDs are read; each object's values load, with one query, when it first fires.
+    public var includesPropertyValues: Bool = true
+    /// Relationship key paths (`chef`, `ingredients`, `ingredients.ingredient`) whose
+    /// destinations are fetched along with the results: one extra query per key path,
+    /// never one per object.
+    public var relationshipKeyPathsForPrefetching: [String] = []
+    /// When positive, the fetch reads only IDs up front and returned objects load their
+    /// values this many at a time, one query per batch, as they are first touched.
+    ///
+    /// - Complexity: one `SELECT` of row IDs, then one `SELECT` per batch touched.
+    public var fetchBatchSize: Int = 0
+    /// For ``MainContext/fetchDictionaries(_:)``: the attributes (or to-one key paths such
+    /// as `chef.name`) to read; every stored attribute when empty.
+    public var propertiesToFetch: [String] = []
+    /// For ``MainContext/fetchDictionaries(_:)``: whether equal rows are returned once.
+    public var returnsDistinctResults: Bool = false
     /// Whether `[cd]` comparisons on attributes with a canonical shadow attribute are answered
     /// from the shadow (see ``AttributeDescription/Derivation/canonical``). Switch it off to
     /// measure what the shadow saves.

@@ -68,6 +68,19 @@ extension SQLiteStore {
         }
     }
 
+    /// Runs a statement and returns its rows as stored values.
+    func fetchValues(_ select: SQLFragment) throws -> [[StoredValue]] {
+        try perform { connection in try connection.rows(select.sql, select.arguments) }
+    }
+
+    /// The (source, destination) key pairs of a many-to-many relationship for several sources.
+    func fetchJoinPairs(of relationship: RelationshipDescription, sourceKeys: [Int64]) throws -> [(source: Int64, destination: Int64)] {
+        try fetchValues(FetchSQL.selectJoinPairs(of: relationship, sourceKeys: sourceKeys)).compactMap { row in
+            guard case .integer(let source) = row[0], case .integer(let destination) = row[1] else { return nil }
+            return (source, destination)
+        }
+    }
+
     /// Runs a `SELECT count(*)`.
     func count(_ select: SQLFragment) throws -> Int {
         try perform { connection in

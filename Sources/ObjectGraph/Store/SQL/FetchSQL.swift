@@ -27,6 +27,54 @@ enum FetchSQL {
         return sql
     }
 
+    /// `SELECT [DISTINCT] e1, e2 … FROM "T" AS t0 WHERE … ORDER BY … LIMIT …`, for dictionary results.
+    static func selectColumns(
+        _ columns: [SQLFragment], layout: TableLayout, entity: EntityDescription, includesSubentities: Bool,
+        distinct: Bool, condition: SQLFragment?, orderBy: [SQLFragment], limit: Int, offset: Int
+    ) -> SQLFragment {
+        var sql: SQLFragment = "SELECT \(raw: distinct ? "DISTINCT " : "")"
+        sql.append(SQLFragment.joined(columns, separator: ", "))
+        sql.append(" FROM \(table: layout.table) AS \(raw: alias)")
+        sql.append(whereClause(entity: entity, includesSubentities: includesSubentities, condition: condition))
+        if !orderBy.isEmpty { sql.append(" ORDER BY " + SQLFragment.joined(orderBy, separator: ", ")) }
+        if limit > 0 || offset > 0 {
+            sql.append(" LIMIT \(.integer(Int64(limit > 0 ? limit : -1))) OFFSET \(.integer(Int64(offset)))")
+        }
+        return sql
+    }
+
+    /// The full rows with the given keys, in key order: one statement for any number of
+    /// keys (they travel as one JSON array).
+    static func selectRows(_ layout: TableLayout, keys: [Int64]) -> SQLFragment {
+        let list = (["_pk", "_ent"] + layout.columns).map { "\(alias).\(SQLIdentifier($0).quoted)" }.joined(separator: ", ")
+        return "SELECT \(raw: list) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\"_pk\" IN (SELECT value FROM json_each(\(keyList(keys)))) ORDER BY \(raw: alias).\"_pk\""
+    }
+
+    /// The full rows of the destinations of a one-to-many relationship for several sources.
+    static func selectDestinations(of relationship: RelationshipDescription, sourceKeys: [Int64], layout: TableLayout) -> SQLFragment {
+        let list = (["_pk", "_ent"] + layout.columns).map { "\(alias).\(SQLIdentifier($0).quoted)" }.joined(separator: ", ")
+        let column = SQLIdentifier(SchemaNaming.column(for: relationship.inverse)).quoted
+        var sql: SQLFragment = "SELECT \(raw: list) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\(raw: column) IN (SELECT value FROM json_each(\(keyList(sourceKeys))))"
+        if let restriction = SchemaNaming.entityRestriction(for: relationship.destination, alias: alias) {
+            sql.append(" AND " + restriction)
+        }
+        let order = relationship.orderKey.map { ", \(alias).\(SQLIdentifier($0).quoted)" } ?? ""
+        sql.append(" ORDER BY \(raw: alias).\(raw: column)\(raw: order), \(raw: alias).\"_pk\"")
+        return sql
+    }
+
+    /// The (source, destination) key pairs of a many-to-many relationship for several sources.
+    static func selectJoinPairs(of relationship: RelationshipDescription, sourceKeys: [Int64]) -> SQLFragment {
+        let join = SchemaNaming.joinTable(for: relationship)
+        let source = SQLIdentifier(join.sourceColumn).quoted, destination = SQLIdentifier(join.destinationColumn).quoted
+        return "SELECT \(raw: source), \(raw: destination) FROM \(table: join.table) WHERE \(raw: source) IN (SELECT value FROM json_each(\(keyList(sourceKeys)))) ORDER BY \(raw: source), \(raw: destination)"
+    }
+
+    /// Keys as one bound JSON array.
+    static func keyList(_ keys: [Int64]) -> StoredValue {
+        .text("[" + keys.map(String.init).joined(separator: ",") + "]")
+    }
+
     /// `SELECT count(*) FROM "T" AS t0 WHERE …`.
     static func count(
         _ layout: TableLayout, entity: EntityDescription, includesSubentities: Bool, condition: SQLFragment?

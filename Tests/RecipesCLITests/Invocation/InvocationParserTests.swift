@@ -1,6 +1,7 @@
 import Testing
 @testable import recipes
 
+/// Parsing of the `recipes` command line, without running anything.
 @Suite("InvocationParser")
 struct InvocationParserTests {
     @Test("No arguments open the interactive shell on the default store")

@@ -19,12 +19,17 @@ final class TmuxTerminal {
 
     private let directory: TemporaryDirectory
     private let socket: String
+    private let statusPath: String
 
     /// Starts `recipes arguments` in a new pane, with `HOME` set to `home`.
     init(arguments: [String] = [], home: URL) throws {
         directory = try TemporaryDirectory()
         socket = directory.url.appendingPathComponent("tmux.sock").path
-        let command = ["env", "-u", "XDG_DATA_HOME", "HOME=\(home.path)", "LANG=C.UTF-8",
+        statusPath = directory.url.appendingPathComponent("status").path
+        // A tiny sh wrapper records the exit status in a file: tmux's #{pane_dead_status}
+        // stayed empty in parallel runs (the server had not reaped the pane's process).
+        let command = ["sh", "-c", #"status="$1"; shift; "$@"; echo $? > "$status""#, "sh", statusPath,
+                       "env", "-u", "XDG_DATA_HOME", "HOME=\(home.path)", "LANG=C.UTF-8",
                        RecipesBinary.path] + arguments
         try Self.tmux(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "30"] + command
                       + [";", "set-option", "remain-on-exit", "on"], socket: socket)
@@ -43,11 +48,8 @@ final class TmuxTerminal {
 
     /// The exit status once the program has exited, else `nil`.
     func exitStatus() -> Int32? {
-        let text = (try? Self.tmux(["display-message", "-p", "#{pane_dead} #{pane_dead_status}"],
-                                   socket: socket)) ?? ""
-        let fields = text.split(separator: " ")
-        guard fields.first == "1", fields.count == 2 else { return nil }
-        return Int32(fields[1].trimmingCharacters(in: .whitespacesAndNewlines))
+        guard let text = try? String(contentsOfFile: statusPath, encoding: .utf8) else { return nil }
+        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Polls the pane until `condition` holds, and returns the screen.
@@ -80,18 +82,10 @@ final class TmuxTerminal {
     /// Runs tmux and returns its standard output.
     @discardableResult
     static func tmux(_ arguments: [String], socket: String?) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux"] + (socket.map { ["-S", $0] } ?? []) + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let result = try ChildProcess.run(["tmux"] + (socket.map { ["-S", $0] } ?? []) + arguments)
+        guard result.status == 0 else {
             throw TestFailure("tmux \(arguments.joined(separator: " ")) failed")
         }
-        return String(decoding: data, as: UTF8.self)
+        return result.output
     }
 }

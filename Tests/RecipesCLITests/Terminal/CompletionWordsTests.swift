@@ -1,6 +1,7 @@
 import Testing
 @testable import recipes
 
+/// The Tab-completion snapshot shared with the input thread.
 @Suite("CompletionWords")
 struct CompletionWordsTests {
     @Test("Matches are the sorted words with the prefix, without duplicates")

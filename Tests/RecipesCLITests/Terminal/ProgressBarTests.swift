@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 @testable import recipes
 
+/// Frame text, throttling and silence of the progress bar.
 @Suite("ProgressBar")
 struct ProgressBarTests {
     @Test("A frame shows count, total, percentage, rate and time left")

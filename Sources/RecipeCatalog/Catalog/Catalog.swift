@@ -35,8 +35,8 @@ public final class Catalog: Sendable {
     /// `$XDG_DATA_HOME/recipes/catalog.sqlite`, or `~/.local/share/recipes/catalog.sqlite`.
     public static var defaultPath: String {
         let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() + "/.local/share")
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (home + "/.local/share")
         return base + "/recipes/catalog.sqlite"
     }
 

@@ -17,7 +17,7 @@ import Foundation
 /// error.
 ///
 /// ```swift
-/// let session = REPLSession(handler: EchoHandler(), output: StandardStreams(),
+/// let session = REPLSession(handler: shell, output: StandardStreams(),
 ///                           options: SessionOptions(bailsOnError: true))
 /// let status = await session.runBatch([.command("echo hi"), .script(path: "setup.rec")])
 /// ```

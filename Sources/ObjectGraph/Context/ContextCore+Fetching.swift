@@ -17,6 +17,9 @@ extension ContextCore {
         let handling: SQLiteStore.RowHandling = readsKeysOnly ? .keysOnly
             : request.returnsObjectsAsFaults ? .cache(coordinator.rowCache) : .populate
         var objects = try store.fetchObjects(select, layout: layout, handling: handling, register: registerFetched)
+        if case .populate = handling, entity.root.selfAndDescendants.contains(where: { !$0.toOneRelationships.isEmpty }) {
+            for object in objects { linkToOnes(object) }
+        }
         if !pending.isEmpty {
             objects = try merge(objects, pending: pending, request: request, entity: entity)
         }

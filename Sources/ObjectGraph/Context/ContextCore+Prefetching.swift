@@ -34,11 +34,13 @@ extension ContextCore {
             if let registered = registeredObject(for: id), !registered.isFault { continue }
             if seen.insert(id.key).inserted { keys.append(id.key) }
         }
-        if !keys.isEmpty { _ = try fetchPopulated(relationship.destination, keys: keys) }
+        // Keep the fetched objects alive until the relationships hold them.
+        let fetched = keys.isEmpty ? [] : try fetchPopulated(relationship.destination, keys: keys)
         var destinations: [ManagedObject] = []
         for source in sources {
             if let destination = source.object(of: relationship) { destinations.append(destination) }
         }
+        withExtendedLifetime(fetched) {}
         return destinations
     }
 
@@ -61,6 +63,7 @@ extension ContextCore {
             let layout = store.layout(for: relationship.destination)
             let select = FetchSQL.selectDestinations(of: relationship, sourceKeys: keys, layout: layout)
             let destinations = try store.fetchObjects(select, layout: layout, handling: .populate, register: registerFetched)
+            for destination in destinations { linkToOnes(destination) }
             let inverseSlot = relationship.inverse.slot
             for destination in destinations {
                 guard let owner = destination.slots[inverseSlot].value.destinationID else { continue }
@@ -79,8 +82,10 @@ extension ContextCore {
     func fetchPopulated(_ entity: EntityDescription, keys: [Int64]) throws -> [ManagedObject] {
         let store = coordinator.store(for: entity)
         let layout = store.layout(for: entity)
-        return try store.fetchObjects(FetchSQL.selectRows(layout, keys: keys), layout: layout, handling: .populate,
-                                      register: registerFetched)
+        let objects = try store.fetchObjects(FetchSQL.selectRows(layout, keys: keys), layout: layout,
+                                             handling: .populate, register: registerFetched)
+        for object in objects { linkToOnes(object) }
+        return objects
     }
 
     // MARK: Batches

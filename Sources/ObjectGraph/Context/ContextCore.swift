@@ -234,6 +234,19 @@ final class ContextCore {
             object.fillPreservingChanges(layout) { Slot(row[$0]) }
         }
         object.headerPointer.pointee.needsValues = false
+        linkToOnes(object)
+    }
+
+    /// Points loaded to-one relationships at their destinations when those are registered,
+    /// as Core Data does: realized objects then reference each other (and form the cycles
+    /// that ``refresh(_:mergeChanges:)`` breaks).
+    @inline(__always)
+    func linkToOnes(_ object: ManagedObject) {
+        for relationship in object.entity.toOneRelationships {
+            if case .objectID(let id) = object.slots[relationship.slot].value, let target = registeredObject(for: id) {
+                object.slots[relationship.slot].value = .object(target)
+            }
+        }
     }
 
     /// Loads a to-many relationship's destinations from the store.

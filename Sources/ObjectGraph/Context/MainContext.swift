@@ -48,6 +48,17 @@ public final class MainContext {
     public func reset() { core.reset() }
     /// Turns an object back into a fault (keeping unsaved changes with `mergeChanges`).
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) { core.refresh(object, mergeChanges: mergeChanges) }
+    /// Turns every registered object back into a fault (keeping unsaved changes), releasing
+    /// the objects their relationships held: the way to break relationship cycles.
+    public func refreshAllObjects() { core.refreshAllObjects() }
+    /// Inserts rows straight into the store; no objects are created.
+    @discardableResult public func execute(_ request: BatchInsertRequest) throws -> BatchResult { try core.execute(request) }
+    /// Updates rows straight in the store; this context's objects are refreshed.
+    @discardableResult public func execute(_ request: BatchUpdateRequest) throws -> BatchResult { try core.execute(request) }
+    /// Deletes rows straight in the store, applying delete rules in SQL; this context's objects are updated.
+    @discardableResult public func execute(_ request: BatchDeleteRequest) throws -> BatchResult { try core.execute(request) }
+    /// Brings this context's objects up to date with a batch request run elsewhere.
+    public func mergeChanges(from result: BatchResult) { core.mergeChanges(from: result) }
     /// The object for an ID: the registered one, or a fault that loads when touched.
     public func object(with id: ObjectID) -> ManagedObject { core.object(for: id) }
     /// The object for an ID, loaded now.

@@ -70,6 +70,20 @@ enum FetchSQL {
         return "SELECT \(raw: source), \(raw: destination) FROM \(table: join.table) WHERE \(raw: source) IN (SELECT value FROM json_each(\(keyList(sourceKeys)))) ORDER BY \(raw: source), \(raw: destination)"
     }
 
+    /// `_pk`, `_ent` of the rows of a table whose `column` holds one of the keys.
+    static func selectReferencing(_ layout: TableLayout, column: String, keys: StoredValue) -> SQLFragment {
+        "SELECT \(raw: alias).\"_pk\", \(raw: alias).\"_ent\" FROM \(table: layout.table) AS \(raw: alias) WHERE \(column: column, of: alias) IN (SELECT value FROM json_each(\(keys)))"
+    }
+
+    /// The rows that the given rows of `layout` point to through `column` (key and the
+    /// destination's entity when recorded, else the declared one).
+    static func selectReferenced(_ layout: TableLayout, column: String, keys: StoredValue) -> SQLFragment {
+        let relationship = layout.root.selfAndDescendants.lazy.compactMap { $0.relationship(named: column) }.first!
+        let entityExpression = SchemaNaming.entityColumn(for: relationship).map { "\(alias).\(SQLIdentifier($0).quoted)" }
+            ?? String(relationship.destination.index)
+        return "SELECT \(column: column, of: alias), \(raw: entityExpression) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\"_pk\" IN (SELECT value FROM json_each(\(keys))) AND \(column: column, of: alias) IS NOT NULL"
+    }
+
     /// Keys as one bound JSON array.
     static func keyList(_ keys: [Int64]) -> StoredValue {
         .text("[" + keys.map(String.init).joined(separator: ",") + "]")

@@ -93,6 +93,23 @@ enum SchemaSQL {
         "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" = ?"
     }
 
+    /// `UPDATE t SET c1 = ?, … WHERE _pk IN (json_each(?))`.
+    static func updateRows(table: String, columns: [String]) -> String {
+        let assignments = columns.map { "\(SQLIdentifier($0).quoted) = ?" }.joined(separator: ", ")
+        return "UPDATE \(SQLIdentifier(table).quoted) SET \(assignments) WHERE \"_pk\" IN (SELECT value FROM json_each(?))"
+    }
+
+    /// `DELETE FROM t WHERE _pk IN (json_each(?))`.
+    static func deleteRows(table: String) -> String {
+        "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" IN (SELECT value FROM json_each(?))"
+    }
+
+    /// Clears reference columns of the rows whose keys are in the bound JSON array.
+    static func nullify(table: String, columns: [String]) -> String {
+        let assignments = columns.map { "\(SQLIdentifier($0).quoted) = NULL" }.joined(separator: ", ")
+        return "UPDATE \(SQLIdentifier(table).quoted) SET \(assignments) WHERE \"_pk\" IN (SELECT value FROM json_each(?))"
+    }
+
     static func insertJoin(_ table: String) -> String {
         "INSERT OR IGNORE INTO \(SQLIdentifier(table).quoted) (\"_source\", \"_destination\") VALUES (?, ?)"
     }
@@ -102,7 +119,8 @@ enum SchemaSQL {
     }
 
     /// Deletes every join row of a deleted object, on either side.
-    static func deleteJoinRows(_ table: String, column: String) -> String {
-        "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \(SQLIdentifier(column).quoted) = ?"
+    static func deleteJoinRows(_ table: String, column: String, keyList: Bool = false) -> String {
+        let condition = keyList ? "IN (SELECT value FROM json_each(?))" : "= ?"
+        return "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \(SQLIdentifier(column).quoted) \(condition)"
     }
 }

@@ -77,8 +77,9 @@ extension SQLiteStore {
         try perform { connection in
             try connection.inTransaction {
                 var deleted: [ObjectID] = []
+                var seen = Set<ObjectID>()
                 var nullified: [ObjectID] = []
-                try deleteRows(try keys(select, connection), connection, deleted: &deleted, nullified: &nullified)
+                try deleteRows(try keys(select, connection), connection, deleted: &deleted, seen: &seen, nullified: &nullified)
                 return (deleted, nullified)
             }
         }
@@ -94,9 +95,10 @@ extension SQLiteStore {
 
     /// Deletes rows (grouped by concrete entity), cascading and nullifying by the model's rules.
     private func deleteRows(
-        _ ids: [ObjectID], _ connection: SQLiteConnection, deleted: inout [ObjectID], nullified: inout [ObjectID]
+        _ ids: [ObjectID], _ connection: SQLiteConnection, deleted: inout [ObjectID], seen: inout Set<ObjectID>,
+        nullified: inout [ObjectID]
     ) throws {
-        let fresh = ids.filter { id in !deleted.contains(id) }
+        let fresh = ids.filter { seen.insert($0).inserted }
         guard !fresh.isEmpty else { return }
         deleted += fresh
         let byEntity = Dictionary(grouping: fresh, by: \.entityIndex)
@@ -122,11 +124,11 @@ extension SQLiteStore {
                     guard relationship.deleteRule == .cascade else { continue }
                     select = FetchSQL.selectReferenced(layout(for: entity), column: relationship.name, keys: keys)
                 }
-                let targets = try self.keys(select, connection).filter { !deleted.contains($0) }
+                let targets = try self.keys(select, connection).filter { !seen.contains($0) }
                 guard !targets.isEmpty else { continue }
                 switch relationship.deleteRule {
                 case .cascade:
-                    try deleteRows(targets, connection, deleted: &deleted, nullified: &nullified)
+                    try deleteRows(targets, connection, deleted: &deleted, seen: &seen, nullified: &nullified)
                 case .nullify:
                     if relationship.isToMany || !relationship.inverse.isToMany {
                         let columns = [relationship.inverse.name] + (SchemaNaming.entityColumn(for: relationship.inverse).map { [$0] } ?? [])

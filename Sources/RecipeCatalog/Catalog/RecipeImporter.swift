@@ -24,6 +24,9 @@ public struct RecipeImporter: Sendable {
         public var usesUniquingCache = true
         /// Whether a previously stopped import of the same file continues after its last saved line.
         public var resumes = true
+        /// Whether the context forgets its objects after each saved batch (the default, which
+        /// keeps memory flat); the import demo turns it off to show why.
+        public var resetsAfterSave = true
         /// Creates the default options.
         public init() {}
     }
@@ -36,6 +39,8 @@ public struct RecipeImporter: Sendable {
         public var imported: Int
         /// The file's size in bytes and how many of them were read, for a percentage.
         public var bytesRead: Int, totalBytes: Int
+        /// Managed objects alive in the process after the batch was saved (before any reset).
+        public var liveObjects: Int
     }
 
     /// What an import did.
@@ -114,12 +119,14 @@ public struct RecipeImporter: Sendable {
                         file: url.lastPathComponent, line: first,
                         message: "lines \(first)–\(batch.lastLineNumber) were not imported: \(error)"))
                 }
-                context.reset()
-                try store.setMetadata(String(batch.lastLineNumber), forKey: key)
+                let liveAfterSave = context.statistics.liveObjects
+                if options.resetsAfterSave { context.reset() }
+                if options.resumes { try store.setMetadata(String(batch.lastLineNumber), forKey: key) }
                 progress(Progress(lines: batch.lastLineNumber, imported: report.imported,
-                                  bytesRead: min(totalBytes, reader.bytesRead), totalBytes: totalBytes))
+                                  bytesRead: min(totalBytes, reader.bytesRead), totalBytes: totalBytes,
+                                  liveObjects: liveAfterSave))
             }
-            if !report.wasCancelled { try store.setMetadata(nil, forKey: key) }
+            if !report.wasCancelled && options.resumes { try store.setMetadata(nil, forKey: key) }
             report.errors.sort { $0.line < $1.line }
             report.statistics = context.statistics - before
             return report

@@ -11,6 +11,9 @@ struct UniquingCache {
     private var ids: [String: [String: ObjectID]] = [:]
     /// Objects created in the batch in progress, to learn their permanent IDs after the save.
     private var created: [(entity: String, name: String, object: ManagedObject)] = []
+    /// Without the cache: the objects created in the batch in progress, by name (the store
+    /// cannot find them until the batch is saved).
+    private var unsaved: [String: [String: ObjectID]] = [:]
 
     init(usesCache: Bool) { self.usesCache = usesCache }
 
@@ -51,10 +54,13 @@ struct UniquingCache {
     ) throws -> ManagedObject {
         if usesCache, let id = ids[entity]?[name] { return context.object(with: id) }
         if !usesCache {
-            // One fetch per lookup; unsaved objects of the batch are found in memory.
+            // One fetch per lookup, against the store; names created in this batch are
+            // remembered until it is saved.
+            if let id = unsaved[entity]?[name] { return context.object(with: id) }
             var request = FetchRequest(entityName: entity)
             request.predicate = try FetchPredicate("name == %@", name)
             request.fetchLimit = 1
+            request.includesPendingChanges = false
             if let found = try context.fetch(request).first { return found }
         }
         let object = try context.insert(entity)
@@ -63,6 +69,8 @@ struct UniquingCache {
             // Until saved, the new object is found by its temporary ID like any other.
             ids[entity, default: [:]][name] = object.objectID
             created.append((entity, name, object))
+        } else {
+            unsaved[entity, default: [:]][name] = object.objectID
         }
         return object
     }
@@ -71,11 +79,13 @@ struct UniquingCache {
     mutating func didSave() {
         for (entity, name, object) in created { ids[entity]?[name] = object.objectID }
         created.removeAll()
+        unsaved.removeAll()
     }
 
     /// Forgets the objects of a batch that was rolled back.
     mutating func didRollBack() {
         for (entity, name, _) in created { ids[entity]?[name] = nil }
         created.removeAll()
+        unsaved.removeAll()
     }
 }

@@ -15,6 +15,7 @@ extension RecipeShell {
         case "rollback": context.print(discardUnsavedChanges())
         case "search": try search(rest, context)
         case "import": try await importFile(rest, context)
+        case "demo": try await demo(rest, context)
         default:
             let known = Self.commands + ShellHelp.dotCommands
             var message = "unknown command '\(word)'"

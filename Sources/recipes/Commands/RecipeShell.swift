@@ -21,7 +21,7 @@ import RecipeCatalog
 
     /// The object commands; dot-commands are listed by ``ShellHelp``.
     static let commands = ["fetch", "count", "show", "insert", "update", "delete", "save", "rollback",
-                           "import", "search"]
+                           "import", "search", "demo"]
 
     init(catalog: Catalog, location: String, isDeterministic: Bool) {
         self.catalog = catalog

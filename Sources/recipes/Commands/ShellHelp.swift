@@ -15,6 +15,7 @@ enum ShellHelp {
         "  save | rollback                                  the prompt shows * while changes are unsaved",
         "  import FILE [--batch N]                          recipes (.jsonl) or the ingredient catalogue (.tsv)",
         "  search TEXT                                      recipes by name, ignoring case and accents",
+        "  demo [NAME] [--size N]                           the performance lessons, measured",
         "Dot-commands:",
         "  .help [COMMAND]  .schema [ENTITY]  .mode table|json|csv|line  .timer on|off",
         "  .stats  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open STORE  .echo on|off  .quit",

@@ -1,0 +1,165 @@
+import Foundation
+import ObjectGraph
+import Synchronization
+
+extension Demos {
+    static func prefetch(_ workspace: DemoWorkspace, _ deterministic: Bool) async throws -> DemoReport {
+        let catalog = try await workspace.makeCatalog("prefetch")
+        var rows: [[String]] = []
+        var first: Double?
+        for prefetches in [false, true] {
+            let context = PrivateContext(coordinator: catalog.coordinator)
+            let (statistics, seconds) = try await measure {
+                try await context.perform { context in
+                    let before = context.statistics
+                    var request = FetchRequest(entityName: CatalogModel.recipe)
+                    request.relationshipKeyPathsForPrefetching = prefetches ? ["chef"] : []
+                    for recipe in try context.fetch(request) { _ = (recipe as! Recipe).chef?.name }
+                    return context.statistics - before
+                }
+            }
+            let label = prefetches ? "relationshipKeyPathsForPrefetching = [\"chef\"]" : "no prefetching"
+            rows.append(DemoMeasurement(label: label, seconds: seconds, statistics: statistics).cells(deterministic, baseline: first))
+            first = first ?? seconds
+        }
+        return DemoReport(title: "prefetch: the chef of \(workspace.count) recipes", columns: measuredColumns, rows: rows,
+            explanation: "Without prefetching every chef is a fault fired with its own query (N+1); prefetching fetches them all in one.")
+    }
+
+    static func search(_ workspace: DemoWorkspace, _ deterministic: Bool) async throws -> DemoReport {
+        let catalog = try await workspace.makeCatalog("search")
+        let searches = ["name CONTAINS[cd] 'creme'", "name CONTAINS[cd] 'jalapeno'", "name CONTAINS[cd] 'soup'",
+                        "name BEGINSWITH[cd] 'cur'", "name ==[cd] 'curry de lamb'"]
+        var rows: [[String]] = []
+        for text in searches {
+            var matches: [Int] = []
+            var times: [Double] = []
+            for usesShadow in [true, false] {
+                let context = PrivateContext(coordinator: catalog.coordinator)
+                let (count, seconds) = try await measure {
+                    try await context.perform { context in
+                        var request = FetchRequest(entityName: CatalogModel.recipe, predicate: try FetchPredicate(text))
+                        request.usesCanonicalShadows = usesShadow
+                        return try context.fetchObjectIDs(request).count
+                    }
+                }
+                matches.append(count)
+                times.append(seconds)
+            }
+            precondition(matches[0] == matches[1], "the shadow column changed the result of \(text)")
+            rows.append([text, String(matches[0]),
+                         deterministic ? "-" : formatSeconds(times[0]), deterministic ? "-" : formatSeconds(times[1]),
+                         deterministic ? "-" : String(format: "%.1f×", times[1] / max(times[0], 1e-9))])
+        }
+        return DemoReport(title: "search: \(workspace.count) recipes",
+            columns: ["predicate", "matches", "with shadow", "folding every row", "ratio"], rows: rows,
+            explanation: "The shadow column holds the folded name, so [cd] searches compare plain text; prefix and equality searches also use its index.")
+    }
+
+    static func delete(_ workspace: DemoWorkspace, _ deterministic: Bool) async throws -> DemoReport {
+        var rows: [[String]] = []
+        var first: Double?
+        for variant in ["object by object", "prefetched, then object by object", "BatchDeleteRequest"] {
+            let catalog = try await workspace.makeCatalog("delete-\(rows.count)")
+            let context = PrivateContext(coordinator: catalog.coordinator)
+            let (statistics, seconds) = try await measure {
+                try await context.perform { context in
+                    let before = context.statistics
+                    switch variant {
+                    case "BatchDeleteRequest":
+                        try context.execute(BatchDeleteRequest(entityName: CatalogModel.recipe))
+                    default:
+                        var request = FetchRequest(entityName: CatalogModel.recipe)
+                        if variant.hasPrefix("prefetched") {
+                            request.relationshipKeyPathsForPrefetching = ["ingredients.ingredient", "photo", "chef", "cuisine"]
+                        }
+                        for recipe in try context.fetch(request) { context.delete(recipe) }
+                        try context.save()
+                    }
+                    return context.statistics - before
+                }
+            }
+            let remaining = try await context.perform { context in
+                try context.count(for: FetchRequest(entityName: CatalogModel.recipe))
+                    + context.count(for: FetchRequest(entityName: CatalogModel.recipeIngredient))
+            }
+            precondition(remaining == 0, "\(variant) left \(remaining) rows")
+            rows.append(DemoMeasurement(label: variant, seconds: seconds, statistics: statistics).cells(deterministic, baseline: first))
+            first = first ?? seconds
+        }
+        return DemoReport(title: "delete: \(workspace.count) recipes and their ingredient lines", columns: measuredColumns, rows: rows,
+            explanation: "Deleting objects one by one fires the faults on the other side of every relationship to keep inverses; prefetching loads them in a few queries; a batch delete applies the rules in SQL.")
+    }
+
+    static func refresh(_ workspace: DemoWorkspace) async throws -> DemoReport {
+        let catalog = try await workspace.makeCatalog("refresh")
+        let context = PrivateContext(coordinator: catalog.coordinator)
+        let rows = try await context.perform { context -> [[String]] in
+            let row = { (step: String) -> [String] in
+                let statistics = context.statistics
+                return [step, String(statistics.liveObjects), String(statistics.registeredObjects)]
+            }
+            var rows = [row("before the fetch")]
+            do {
+                let recipes = try context.fetch(FetchRequest(entityName: CatalogModel.recipe))
+                for recipe in recipes { for line in (recipe as! Recipe).ingredients { _ = line.quantity } }
+                rows.append(row("recipes fetched, lines walked"))
+            }
+            rows.append(row("result array dropped"))
+            context.refreshAllObjects()
+            rows.append(row("after refreshAllObjects()"))
+            return rows
+        }
+        return DemoReport(title: "refresh: \(workspace.count) recipes and their lines",
+            columns: ["step", "live objects", "registered"], rows: rows,
+            explanation: "A recipe holds its lines and each line its recipe, so dropping the results frees nothing; refreshing turns them back into faults and the cycles go.")
+    }
+
+    static func uniquing(_ workspace: DemoWorkspace, _ deterministic: Bool) async throws -> DemoReport {
+        var rows: [[String]] = []
+        var first: Double?
+        var counts: [[Int]] = []
+        for usesCache in [false, true] {
+            let catalog = try Catalog.open(at: workspace.directory.appendingPathComponent("uniquing-\(usesCache).sqlite").path)
+            var options = RecipeImporter.Options()
+            options.usesUniquingCache = usesCache
+            options.resumes = false
+            let (report, seconds) = try await measure {
+                try await RecipeImporter(options: options).importFile(workspace.file, into: PrivateContext(coordinator: catalog.coordinator))
+            }
+            let context = PrivateContext(coordinator: catalog.coordinator)
+            counts.append(try await context.perform { context in
+                try [CatalogModel.recipe, CatalogModel.chef, CatalogModel.cuisine, CatalogModel.ingredient].map {
+                    try context.count(for: FetchRequest(entityName: $0))
+                }
+            })
+            let label = usesCache ? "uniquing cache (one IN fetch per batch)" : "one fetch per lookup"
+            rows.append(DemoMeasurement(label: label, seconds: seconds, statistics: report.statistics).cells(deterministic, baseline: first))
+            first = first ?? seconds
+        }
+        precondition(counts[0] == counts[1], "the two imports made different catalogues: \(counts)")
+        return DemoReport(title: "uniquing: import \(workspace.count) recipes (\(counts[1][1]) chefs, \(counts[1][3]) ingredients)",
+            columns: measuredColumns, rows: rows,
+            explanation: "Both make the same catalogue with no duplicates; the cache asks the store once per batch for the names it has not seen.")
+    }
+
+    static func importing(_ workspace: DemoWorkspace, _ deterministic: Bool) async throws -> DemoReport {
+        var rows: [[String]] = []
+        for resets in [true, false] {
+            let catalog = try Catalog.open(at: workspace.directory.appendingPathComponent("import-\(resets).sqlite").path)
+            var options = RecipeImporter.Options()
+            options.resumes = false
+            options.resetsAfterSave = resets
+            let peak = Mutex(0)
+            let (_, seconds) = try await measure {
+                try await RecipeImporter(options: options).importFile(
+                    workspace.file, into: PrivateContext(coordinator: catalog.coordinator),
+                    progress: { step in peak.withLock { $0 = max($0, step.liveObjects) } })
+            }
+            rows.append([resets ? "save + reset every 1,000 (live after each save)" : "save every 1,000, never reset",
+                         deterministic ? "-" : formatSeconds(seconds), String(peak.withLock { $0 })])
+        }
+        return DemoReport(title: "import: \(workspace.count) recipes", columns: ["variant", "time", "peak live objects"], rows: rows,
+            explanation: "A saved object is no longer held by the context, but its relationships hold it in cycles; resetting after each save keeps memory flat.")
+    }
+}

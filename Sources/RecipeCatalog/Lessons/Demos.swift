@@ -1,0 +1,84 @@
+import Foundation
+import ObjectGraph
+
+/// The lessons of the design card, as demos that build their own data and measure both
+/// ways of doing one thing: `demo NAME` in the shell.
+///
+/// Every demo generates a deterministic catalogue into a temporary store of its own, so it
+/// runs the same from any catalogue; `size` scales it down (tests use small sizes). Counts
+/// (statements, faults, objects) are exact; times are wall-clock and left out when
+/// `deterministic` is set.
+public enum Demos {
+    /// The demos, with a one-line summary each.
+    public static let catalogue: [(name: String, summary: String, defaultSize: Int)] = [
+        ("prefetch", "touch the chef of every recipe, without and with relationship prefetching", 1_000),
+        ("search", "case- and accent-insensitive searches with and without the canonical shadow column", 300_000),
+        ("delete", "delete recipes with their lines: object by object, prefetched, and as a batch request", 10_000),
+        ("refresh", "relationships keep realized objects alive in cycles; refreshing breaks them", 10_000),
+        ("uniquing", "import twice: one fetch per chef/cuisine/ingredient lookup, or the uniquing cache", 20_000),
+        ("import", "import in batches with and without resetting the context after each save", 20_000),
+    ]
+
+    /// Runs the demo called `name`.
+    /// - Throws: an error naming the known demos for an unknown name.
+    public static func run(_ name: String, size: Int? = nil, deterministic: Bool = false) async throws -> DemoReport {
+        guard let entry = catalogue.first(where: { $0.name == name }) else {
+            throw ObjectGraphError(.invalidValue,
+                "unknown demo '\(name)'; the demos are: \(catalogue.map(\.name).joined(separator: ", "))")
+        }
+        let count = max(10, size ?? entry.defaultSize)
+        let workspace = try DemoWorkspace(count: count)
+        defer { workspace.remove() }
+        switch name {
+        case "prefetch": return try await prefetch(workspace, deterministic)
+        case "search": return try await search(workspace, deterministic)
+        case "delete": return try await delete(workspace, deterministic)
+        case "refresh": return try await refresh(workspace)
+        case "uniquing": return try await uniquing(workspace, deterministic)
+        default: return try await importing(workspace, deterministic)
+        }
+    }
+
+    static func formatSeconds(_ seconds: Double) -> String {
+        seconds < 1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds)
+    }
+
+    static let measuredColumns = ["variant", "time", "÷ first", "statements", "faults fired"]
+
+    static func measure<T>(_ body: () async throws -> T) async rethrows -> (T, Double) {
+        let start = ContinuousClock.now
+        let value = try await body()
+        let elapsed = ContinuousClock.now - start
+        return (value, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+}
+
+/// A temporary folder with a generated recipe file, where demos build their stores.
+struct DemoWorkspace: Sendable {
+    let directory: URL
+    let file: URL
+    let count: Int
+
+    init(count: Int) throws {
+        self.count = count
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        file = directory.appendingPathComponent("generated.jsonl")
+        var names: [String] = []
+        if let sample = Catalog.sampleDataDirectory {
+            names = (try? IngredientCatalogFile.load(from: sample.appendingPathComponent("ingredients.tsv")).map(\.name)) ?? []
+        }
+        try CatalogGenerator(seed: 7, ingredientNames: names).write(count: count, to: file)
+    }
+
+    /// A fresh catalogue filled with the generated recipes.
+    func makeCatalog(_ name: String) async throws -> Catalog {
+        let catalog = try Catalog.open(at: directory.appendingPathComponent(name + ".sqlite").path)
+        var options = RecipeImporter.Options()
+        options.resumes = false
+        _ = try await RecipeImporter(options: options).importFile(file, into: PrivateContext(coordinator: catalog.coordinator))
+        return catalog
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+}

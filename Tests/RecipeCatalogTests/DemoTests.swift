@@ -1,0 +1,55 @@
+import Testing
+@testable import RecipeCatalog
+
+/// Each lesson demo, small, asserting its counts (never its times).
+struct DemoTests {
+    func column(_ report: DemoReport, _ name: String) -> [String] {
+        let index = report.columns.firstIndex(of: name)!
+        return report.rows.map { $0[index] }
+    }
+
+    @Test func prefetchTurnsNPlusOneIntoTwo() async throws {
+        let report = try await Demos.run("prefetch", size: 200, deterministic: true)
+        let statements = column(report, "statements").compactMap(Int.init)
+        #expect(statements[0] > 150)   // one per distinct chef, plus the fetch
+        #expect(statements[1] == 2)
+        #expect(column(report, "time") == ["-", "-"])
+    }
+
+    @Test func searchGivesTheSameMatchesEitherWay() async throws {
+        let report = try await Demos.run("search", size: 500, deterministic: true)
+        #expect(report.rows.count == 5)   // the demo itself checks both ways agree
+        #expect(Int(column(report, "matches")[2])! > 0)
+    }
+
+    @Test func deleteCostsFewStatementsAsABatch() async throws {
+        let report = try await Demos.run("delete", size: 100, deterministic: true)
+        let statements = column(report, "statements").compactMap(Int.init)
+        let faults = column(report, "faults fired").compactMap(Int.init)
+        #expect(statements[2] <= 10 && faults[2] == 0)
+        #expect(faults[0] > faults[1] && statements[0] > statements[1])
+    }
+
+    @Test func refreshReleasesTheCycles() async throws {
+        let report = try await Demos.run("refresh", size: 100, deterministic: true)
+        let live = column(report, "live objects").compactMap(Int.init)
+        #expect(live[1] > 100 && live[2] == live[1])
+        #expect(live[3] == live[0])
+    }
+
+    @Test func uniquingMakesTheSameCatalogueWithFewerStatements() async throws {
+        let report = try await Demos.run("uniquing", size: 300, deterministic: true)
+        let statements = column(report, "statements").compactMap(Int.init)
+        #expect(statements[0] > statements[1])
+    }
+
+    @Test func resettingKeepsMemoryFlat() async throws {
+        let report = try await Demos.run("import", size: 3_000, deterministic: true)
+        let peaks = column(report, "peak live objects").compactMap(Int.init)
+        #expect(peaks[1] > 2 * peaks[0])
+    }
+
+    @Test func unknownDemosNameTheKnownOnes() async throws {
+        await #expect(throws: (any Error).self) { try await Demos.run("nope") }
+    }
+}

@@ -24,9 +24,10 @@ extension RecipeShell {
         }
     }
 
-    /// Parses `ENTITY [where P] [sort K [asc|desc], …] [limit N] [offset N]` into a request.
+    /// Parses `ENTITY [where P] [sort K [asc|desc], …] [limit N] [offset N] [prefetch K, …]
+    /// [batch N]` into a request.
     func request(from text: String, allowsWindow: Bool = true) throws -> FetchRequest {
-        let parts = CommandWords.clauses(text, keywords: ["where", "sort", "limit", "offset"])
+        let parts = CommandWords.clauses(text, keywords: ["where", "sort", "limit", "offset", "prefetch", "batch"])
         let entity = try entity(named: parts.head)
         var request = FetchRequest(entityName: entity.name)
         for (keyword, clause) in parts.clauses {
@@ -36,6 +37,12 @@ extension RecipeShell {
                 request.predicate = try FetchPredicate(clause)
             case "sort":
                 request.sortKeys = try clause.split(separator: ",").map { try Self.sortKey(String($0)) }
+            case "prefetch":
+                request.relationshipKeyPathsForPrefetching = clause.split(separator: ",").map { String($0).trimmed }
+                    .filter { !$0.isEmpty }
+            case "batch":
+                guard let size = Int(clause), size > 0 else { throw CommandError("'batch' needs a positive number, found '\(clause)'") }
+                request.fetchBatchSize = size
             case "limit", "offset":
                 guard allowsWindow else { throw CommandError("'\(keyword)' does not apply here") }
                 guard let number = Int(clause), number >= 0 else {

@@ -7,6 +7,7 @@ enum ShellHelp {
     static let overview = [
         "Object commands (predicates use Core Data's format syntax):",
         "  fetch ENTITY [where PREDICATE] [sort KEY [asc|desc], ...] [limit N] [offset N]",
+        "               [prefetch KEYPATH, ...] [batch N]",
         "  count ENTITY [where PREDICATE]",
         "  show ENTITY/pN | show ENTITY [where PREDICATE]   one object with its relationships",
         "  insert ENTITY key=value ...                      relationships take a name: chef=\"Ana\"",
@@ -30,7 +31,9 @@ enum ShellHelp {
             "  Prints the matching objects in the current .mode.",
             "  fetch Recipe where rating >= 4.5 AND cuisine.name == 'Thai' sort rating desc, name limit 5",
             "  fetch Recipe where ANY ingredients.ingredient.name == 'butter' limit 3",
-            "  fetch Recipe where name CONTAINS[cd] 'creme'"]
+            "  fetch Recipe where name CONTAINS[cd] 'creme'",
+            "  fetch Recipe limit 100 prefetch chef, cuisine   (one query per key path, not one per recipe)",
+            "  fetch Recipe batch 50                          (IDs first, values 50 at a time as they are read)"]
         case "count": return ["count ENTITY [where PREDICATE]", "  Counts without loading objects: count Chef"]
         case "show": return ["show ENTITY/pN | show ENTITY where PREDICATE",
                              "  One object, its to-one relationships and the first ten of each to-many one."]

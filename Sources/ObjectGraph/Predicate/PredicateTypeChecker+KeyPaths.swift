@@ -145,7 +145,8 @@ extension PredicateTypeChecker {
         let collection = CheckedCollection(scope: scope, hops: hops, relationship: relationship,
                                            innerScope: scopeEntities.count - 1)
         var closed = QuantifierSlot(isAllowed: false)
-        if let position = rest.firstIndex(where: { $0.hasPrefix("@") }) {
+        if let position = rest.firstIndex(where: { $0.hasPrefix("@") }),
+           position == 0 || !Self.crossesToMany(Array(rest[..<position]), from: destination) {
             let name = rest[position]
             guard let function = AggregateFunction(rawValue: name) else {
                 throw error(.type, "unknown aggregate '\(name)'", at: span,
@@ -195,5 +196,17 @@ extension PredicateTypeChecker {
                            span: span)
         }
         return try walk(scope: collection.innerScope, rest, span: span, &closed)
+    }
+
+    /// Whether `path` from `entity` goes through a to-many relationship (so an aggregate at
+    /// its end applies to that one: `ANY recipes.ingredients.@count > 2`).
+    static func crossesToMany(_ path: [String], from entity: EntityDescription) -> Bool {
+        var entity = entity
+        for name in path {
+            guard let relationship = entity.relationship(named: name) else { return false }
+            if relationship.isToMany { return true }
+            entity = relationship.destination
+        }
+        return false
     }
 }

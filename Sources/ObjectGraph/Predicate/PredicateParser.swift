@@ -378,7 +378,15 @@ struct PredicateParser {
         let start = current.span
         advance()
         try expect("(", context: "after CAST")
-        let valueToken = current
+        let negative = isPunctuation("-")
+        if negative { advance() }
+        var valueToken = current
+        switch (negative, valueToken.kind) {
+        case (true, .integer(let v)): valueToken.kind = .double(-Double(v))
+        case (true, .double(let v)): valueToken.kind = .double(-v)
+        case (true, _): throw error("expected a number after '-' in CAST", at: current.span)
+        default: break
+        }
         advance()
         try expect(",", context: "in CAST")
         guard case .string(let typeName) = current.kind else {

@@ -89,7 +89,20 @@ public struct PredicateSyntaxError: Error, Sendable, CustomStringConvertible {
     }
 
     /// A suggestion for `name` among `candidates`, as a note.
+    ///
+    /// Uses ``Swift/String/nearest(in:)``, and also counts two swapped neighbouring letters
+    /// as one typo (`nmae` → `name`).
     static func suggestion(for name: String, in candidates: [String]) -> String? {
-        name.nearest(in: candidates).map { "did you mean '\($0)'?" }
+        let guess = name.nearest(in: candidates) ?? candidates.sorted().first { isTransposition(name, $0) }
+        return guess.map { "did you mean '\($0)'?" }
+    }
+
+    /// Whether `a` becomes `b` by swapping one pair of adjacent characters (ignoring case).
+    static func isTransposition(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.lowercased()), y = Array(b.lowercased())
+        guard x.count == y.count, x != y else { return false }
+        let differences = x.indices.filter { x[$0] != y[$0] }
+        guard differences.count == 2, differences[1] == differences[0] + 1 else { return false }
+        return x[differences[0]] == y[differences[1]] && x[differences[1]] == y[differences[0]]
     }
 }

@@ -183,7 +183,7 @@ extension PredicateTypeChecker {
                                             function == .min || function == .max ? kind : .numeric), span: span)
         }
         guard slot.isAllowed, slot.collection == nil else {
-            if slot.collection != nil {
+            if slot.collection != nil || slot.isNested {
                 throw error(.type, "a comparison can go through only one to-many relationship", at: relationshipSpan,
                             note: "use SUBQUERY for nested collections")
             }
@@ -195,7 +195,8 @@ extension PredicateTypeChecker {
             return Checked(operand: .object(CheckedObjectReference(scope: collection.innerScope, hops: []), destination),
                            span: span)
         }
-        return try walk(scope: collection.innerScope, rest, span: span, &closed)
+        var nested = QuantifierSlot(isAllowed: false, isNested: true)
+        return try walk(scope: collection.innerScope, rest, span: span, &nested)
     }
 
     /// Whether `path` from `entity` goes through a to-many relationship (so an aggregate at

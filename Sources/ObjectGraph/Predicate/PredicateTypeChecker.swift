@@ -37,6 +37,8 @@ struct PredicateTypeChecker {
     /// The one to-many collection a quantified comparison may cross.
     struct QuantifierSlot {
         var isAllowed: Bool
+        /// Set while walking the rest of a key path past the bound collection.
+        var isNested = false
         var collection: CheckedCollection?
         var collectionSpan = SourceSpan.unknown
     }

@@ -77,7 +77,7 @@ public struct PredicateSyntaxError: Error, Sendable, CustomStringConvertible {
             if let note { text += "\n  = note: \(note)" }
             return text
         }
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = source.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         let sourceLine = line <= lines.count ? String(lines[line - 1]) : ""
         let printable = String(sourceLine.map { $0 == "\t" ? " " : $0 })
         let caretCount = max(1, min(length, printable.count - (column - 1) + 1))

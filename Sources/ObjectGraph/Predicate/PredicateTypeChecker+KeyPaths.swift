@@ -105,7 +105,6 @@ extension PredicateTypeChecker {
         var index = 0
         while index < components.count {
             let name = components[index]
-            let here = componentSpan(span, components, index)
             if let attribute = entity.attribute(named: name) {
                 guard index == components.count - 1 else {
                     let next = components[index + 1]
@@ -118,10 +117,11 @@ extension PredicateTypeChecker {
             }
             guard let relationship = entity.relationship(named: name) else {
                 if name.hasPrefix("@") {
-                    throw error(.type, "\(name) needs a to-many relationship before it", at: here,
+                    throw error(.type, "\(name) needs a to-many relationship before it", at: componentSpan(span, components, index),
                                 note: "such as ingredients.\(name)")
                 }
-                throw error(.unknownKey, "unknown key '\(name)' on entity '\(entity.name)'", at: here,
+                throw error(.unknownKey, "unknown key '\(name)' on entity '\(entity.name)'",
+                            at: componentSpan(span, components, index),
                             note: PredicateSyntaxError.suggestion(for: name, in: entity.propertyNames))
             }
             index += 1
@@ -131,7 +131,7 @@ extension PredicateTypeChecker {
                 continue
             }
             return try toMany(relationship, from: scope, hops: hops, rest: Array(components[index...]),
-                              span: span, relationshipSpan: here, &slot)
+                              span: span, relationshipSpan: componentSpan(span, components, index - 1), &slot)
         }
         return Checked(operand: .object(CheckedObjectReference(scope: scope, hops: hops), entity), span: span)
     }

@@ -276,7 +276,7 @@ struct PredicateTypeChecker {
         case (.null, _): return .null
         case (.bool(let v), .numeric): return .integer(v ? 1 : 0)
         case (.integer(let v), .numeric): return .integer(v)
-        case (.double(let v), .numeric): return .real(v)
+        case (.double(let v), .numeric): return v.isNaN ? .null : .real(v)  // SQLite binds NaN as NULL
         case (.string(let v), .string), (.string(let v), .url): return .text(v)
         case (.string(let v), .uuid): return UUID(uuidString: v).map { .text($0.uuidString) }
         case (.date(let v), .date): return .real(v.timeIntervalSince1970)

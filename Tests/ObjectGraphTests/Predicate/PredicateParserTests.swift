@@ -170,3 +170,14 @@ struct PredicateParserTests {
 
 /// A value of a type the predicate language has no literal for.
 struct Unsupported: Sendable {}
+
+@Suite("Predicate documentation examples")
+struct PredicateDocumentationTests {
+    @Test("The article's first example prints as shown")
+    func articleExample() throws {
+        let quick = try FetchPredicate("prepMinutes + cookMinutes <= %d AND name CONTAINS[cd] %@", 30, "soupe")
+        let byChef = try FetchPredicate("chef.name == $name").substituting(["name": "Ana"])
+        #expect((quick || byChef).description
+                == #"(((prepMinutes + cookMinutes) <= 30 AND name CONTAINS[cd] "soupe") OR chef.name == "Ana")"#)
+    }
+}

@@ -183,3 +183,24 @@ struct PredicateSQLTests {
         #expect(C.successor(of: "\u{10FFFF}") == nil)
     }
 }
+
+@Suite("Predicate edge values")
+struct PredicateEdgeValueTests {
+    @Test("NaN, infinity and huge integers agree in both back ends")
+    func edgeValues() throws {
+        let graph = RecipeDataset.make()
+        let backEnds = try BothBackEnds(graph)
+        for (format, argument) in [("rating == %@", Double.nan), ("rating != %@", Double.nan), ("rating < %@", Double.infinity),
+                                   ("rating > %@", -Double.infinity), ("prepMinutes * %@ > 0", Double.greatestFiniteMagnitude)]
+            as [(String, Double)] {
+            let result = try backEnds.run(FetchPredicate(format, argument), on: "Recipe")
+            #expect(result.memory == result.sql, "\(format) with \(argument)")
+        }
+        for format in ["prepMinutes * 9223372036854775807 > 0", "prepMinutes + 9223372036854775807 > 0",
+                       "-(prepMinutes - 9223372036854775807 - 2) > 0", "prepMinutes < 9223372036854775808",
+                       "rating * 1e308 * 10 > 0", "rating * 1e308 * 10 - rating * 1e308 * 10 == nil"] {
+            let result = try backEnds.run(FetchPredicate(format), on: "Recipe")
+            #expect(result.memory == result.sql, "\(format)")
+        }
+    }
+}

@@ -12,7 +12,7 @@
 /// ```swift
 /// let checked = try FetchPredicate("name BEGINSWITH %@", "Cr").checked(for: recipe)
 /// let condition = PredicateSQLCompiler.compile(checked, alias: "t0")
-/// // ("t0"."name" >= ? AND t0."name" < ? AND t0."name" IS NOT NULL)   ["Cr", "Cs"]
+/// // (t0."name" >= ? AND t0."name" < ? AND t0."name" IS NOT NULL)   ["Cr", "Cs"]
 /// ```
 /// Plain `attr == value`, `attr < value`, `attr IN {…}` and `attr BEGINSWITH value` on a
 /// column of the row keep a form SQLite can answer from an index.

@@ -78,11 +78,11 @@ extension PredicateTypeChecker {
     /// Where component `index` of a key path was written, when it can be found in the span.
     private func componentSpan(_ span: SourceSpan, _ components: [String], _ index: Int) -> SourceSpan {
         guard span.isKnown else { return span }
-        let characters = Array(source)
+        let characters = Array(source.unicodeScalars)
         let end = min(characters.count, span.start + span.length)
         var cursor = span.start
         for (position, component) in components.enumerated() {
-            let target = Array(component)
+            let target = Array(component.unicodeScalars)
             var found: Int?
             var start = cursor
             while start + target.count <= end {

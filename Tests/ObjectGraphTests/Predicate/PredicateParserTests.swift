@@ -181,3 +181,32 @@ struct PredicateDocumentationTests {
                 == #"(((prepMinutes + cookMinutes) <= 30 AND name CONTAINS[cd] "soupe") OR chef.name == "Ana")"#)
     }
 }
+
+@Suite("Predicate fuzz regressions")
+struct PredicateFuzzRegressionTests {
+    @Test("Combining marks after quotes, backslashes and escapes round-trip", arguments: [
+        "\\\u{301}w+", "pho\u{1b}\u{309}{309}", "\u{301}start", "end\"\u{301}", "tab\t\u{301}", "%\u{301}",
+    ])
+    func combiningMarks(value: String) throws {
+        let predicate = try FetchPredicate("name == %@", value)
+        let reparsed = try FetchPredicate(predicate.description)
+        #expect(reparsed == predicate, "\(predicate.description.debugDescription)")
+        guard case .comparison(let comparison) = reparsed.node, case .value(.string(let text), _) = comparison.rhs else {
+            Issue.record("not a string comparison"); return
+        }
+        #expect(Array(text.unicodeScalars) == Array(value.unicodeScalars))
+    }
+
+    @Test("Columns count characters even when the text has combining marks")
+    func columns() {
+        do {
+            _ = try FetchPredicate("name == \"e\u{301}\" ANDD x == 1")
+            Issue.record("expected an error")
+        } catch let error as PredicateSyntaxError {
+            #expect(error.location?.column == 13)
+            #expect(error.description.hasSuffix("\n  |             ^^^^ did you mean 'AND'?"))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}

@@ -451,7 +451,27 @@ struct PredicateParser {
             throw PredicateSyntaxError(.argument, "%K needs a non-empty key path string, such as \"chef.name\"",
                                        source: source, span: token.span)
         }
-        return (key.split(separator: ".").map(String.init), token.span)
+        let components = key.split(separator: ".").map(String.init)
+        for component in components where !Self.isKey(component) {
+            throw PredicateSyntaxError(.argument, "%K needs key names, and '\(component)' is not one",
+                                       note: "keys are letters, digits and _, not starting with a digit, or an aggregate such as @count",
+                                       source: source, span: token.span)
+        }
+        return (components, token.span)
+    }
+
+    /// Whether `name` can be written as a key: an identifier, or `@` and an identifier.
+    static func isKey(_ name: String) -> Bool {
+        var scalars = Substring(name).unicodeScalars[...]
+        if scalars.first == "@" { scalars = scalars.dropFirst() }
+        guard let first = scalars.first, first.properties.isAlphabetic || first == "_" else { return false }
+        return scalars.allSatisfy { scalar in
+            if scalar.properties.isAlphabetic || scalar == "_" || scalar.properties.numericType == .decimal { return true }
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark: return true
+            default: return false
+            }
+        }
     }
 
     private mutating func parseFormatArgument(_ specifier: Character) throws(PredicateSyntaxError) -> PredicateExpression {

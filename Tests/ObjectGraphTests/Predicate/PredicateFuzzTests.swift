@@ -25,6 +25,12 @@ struct PredicateFuzzTests {
         "\n", "\t", " ", "  ", "\r\n",
     ]
 
+    /// Arguments for format specifiers (several are key paths for `%K`).
+    static let arguments: [any Sendable] = [
+        3, "x", 2.5, true, Date(timeIntervalSince1970: 0), ["a", "b"], Optional<Int>.none as any Sendable,
+        "chef.name", "@count", "ingredients.@sum.quantity", "a b", "rating", Int64.min, Double.nan,
+    ]
+
     struct Statistics {
         var inputs = 0, parsed = 0, checked = 0, compared = 0
     }
@@ -54,7 +60,7 @@ struct PredicateFuzzTests {
             statistics.inputs += 1
             let argumentCount = input.contains("%") ? Int.random(in: 0...3, using: &rng) : 0
             let arguments: [any Sendable] = (0..<argumentCount).map { _ in
-                [3, "x", 2.5, true, Date(timeIntervalSince1970: 0), ["a", "b"], Optional<Int>.none as any Sendable][Int.random(in: 0..<7, using: &rng)]
+                Self.arguments[Int.random(in: 0..<Self.arguments.count, using: &rng)]
             }
             guard let predicate = try? FetchPredicate(format: input, argumentArray: arguments) else { continue }
             statistics.parsed += 1

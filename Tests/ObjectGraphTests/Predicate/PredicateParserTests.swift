@@ -197,6 +197,15 @@ struct PredicateFuzzRegressionTests {
         #expect(Array(text.unicodeScalars) == Array(value.unicodeScalars))
     }
 
+    @Test("Key paths that start with an aggregate print with SELF, and %K rejects non-keys")
+    func aggregateFirst() throws {
+        let predicate = try FetchPredicate("SELF.@count == 1 AND %K == 2", "@max.x")
+        #expect(predicate.description == "(SELF.@count == 1 AND SELF.@max.x == 2)")
+        #expect(try FetchPredicate(predicate.description) == predicate)
+        #expect(throws: PredicateSyntaxError.self) { try FetchPredicate("%K == 1", "my key") }
+        #expect(throws: PredicateSyntaxError.self) { try FetchPredicate("%K == 1", "1st") }
+    }
+
     @Test("Columns count characters even when the text has combining marks")
     func columns() {
         do {

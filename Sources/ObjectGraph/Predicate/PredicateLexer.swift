@@ -5,6 +5,7 @@ struct PredicateToken: Sendable, Equatable {
         case identifier(String)          // name, or #name (escaped keyword)
         case keyword(String)             // uppercased reserved word
         case integer(Int64)
+        case integerOverflow(String)     // decimal digits beyond Int64 (read as a double, or as Int64.min after '-')
         case double(Double)
         case string(String)
         case variable(String)            // $name
@@ -172,7 +173,7 @@ struct PredicateLexer {
             throw error("a number cannot run into a name", at: start, length: position - start + 1)
         }
         let literal = text(start..<position)
-        if !isDouble, let value = Int64(literal) { return .integer(value) }
+        if !isDouble { return Int64(literal).map { .integer($0) } ?? .integerOverflow(literal) }
         guard let value = Double(literal) else { throw error("invalid number '\(literal)'", at: start, length: position - start) }
         return .double(value)
     }

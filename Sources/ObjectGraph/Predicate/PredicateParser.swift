@@ -74,7 +74,7 @@ struct PredicateParser {
         switch token.kind {
         case .identifier(let name): "'\(name)'"
         case .keyword(let word): "'\(word)'"
-        case .integer, .double: "a number"
+        case .integer, .integerOverflow, .double: "a number"
         case .string: "a string"
         case .variable(let name): "'$\(name)'"
         case .collectionOperator(let name): "'\(name)'"
@@ -272,6 +272,12 @@ struct PredicateParser {
         let start = current.span
         try enter()
         advance()
+        if case .integerOverflow(let digits) = current.kind, Int64("-" + digits) == .min {
+            let span = start.through(current.span)
+            advance()
+            leave()
+            return .value(.integer(.min), span)
+        }
         let operand = try parseUnary()
         leave()
         let span = start.through(operand.span)
@@ -312,6 +318,10 @@ struct PredicateParser {
             advance()
             return .keyPath(base: nil, [name], token.span)
         case .integer(let v): advance(); return .value(.integer(v), token.span)
+        case .integerOverflow(let digits):
+            guard let value = Double(digits) else { throw error("invalid number", at: token.span) }
+            advance()
+            return .value(.double(value), token.span)
         case .double(let v): advance(); return .value(.double(v), token.span)
         case .string(let v): advance(); return .value(.string(v), token.span)
         case .variable(let name): advance(); return .variable(name, token.span)

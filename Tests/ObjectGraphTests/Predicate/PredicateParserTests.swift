@@ -206,6 +206,15 @@ struct PredicateFuzzRegressionTests {
         #expect(throws: PredicateSyntaxError.self) { try FetchPredicate("%K == 1", "1st") }
     }
 
+    @Test("Int64.min and integers beyond Int64 round-trip")
+    func extremeIntegers() throws {
+        let minimum = try FetchPredicate("a == %@", Int64.min)
+        #expect(minimum.description == "a == -9223372036854775808")
+        #expect(try FetchPredicate(minimum.description) == minimum)
+        #expect(try FetchPredicate("a == 9223372036854775808").description == "a == 9.223372036854776e+18")
+        #expect(try FetchPredicate("a == -9223372036854775809").description == "a == -9.223372036854776e+18")
+    }
+
     @Test("Columns count characters even when the text has combining marks")
     func columns() {
         do {

@@ -1,1 +1,11 @@
-print("recipes: the shell is not built yet")
+import Foundation
+import Glibc
+import RecipeCatalog
+
+// The entry point: `RecipesProgram` does the wiring; this file names the command layer and
+// the generator.
+let status = await RecipesProgram.run(
+    arguments: Array(CommandLine.arguments.dropFirst()),
+    makeHandler: { invocation in try await RecipeShell.open(invocation, output: StandardStreams()) },
+    generate: { count, seed, output in try await GenerateCommand.run(count: count, seed: seed, output: output) })
+exit(status)

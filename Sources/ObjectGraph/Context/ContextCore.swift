@@ -1,1 +1,295 @@
-final class ContextCore {}
+import Synchronization
+
+/// The confined engine behind ``MainContext`` and ``PrivateContext``: the object registry,
+/// change tracking, fault fulfilment, fetching and saving.
+///
+/// Not Sendable: each context wraps one core and touches it only on its own isolation
+/// domain. Objects point back to their core without retaining it; the core holds unchanged
+/// objects weakly (they unregister in `deinit`) and changed objects strongly until they
+/// are saved, rolled back or reset.
+final class ContextCore {
+    let coordinator: PersistentStoreCoordinator
+    let model: ObjectModel
+    /// The tag of this context's temporary IDs.
+    let serial: UInt32
+
+    /// Registered objects with permanent IDs, one table per inheritance tree (by root index).
+    // Hot state is touched once per fetched or inserted object; nothing re-enters it during
+    // an access, so the dynamic exclusivity checks are skipped (object-registry.md, item 4).
+    @exclusivity(unchecked) var tables: [ObjectTable]
+    /// Registered objects with temporary IDs, by key (they are also held strongly in `inserted`).
+    @exclusivity(unchecked) var temporaries = ObjectTable()
+    private var nextTemporaryKey: Int64 = 1
+
+    /// Changed objects, held strongly until save, rollback or reset. May hold objects whose
+    /// state has moved on (an inserted object later deleted); readers check `state`.
+    @exclusivity(unchecked) var inserted: [ManagedObject] = []
+    @exclusivity(unchecked) var updated: [ManagedObject] = []
+    @exclusivity(unchecked) var deleted: [ManagedObject] = []
+    /// Slot values of updated and deleted objects as last saved, for rollback and committed values.
+    var snapshots: [ObjectIdentifier: (slots: [Slot], wasFault: Bool)] = [:]
+
+    /// Groups of faults that load together (``FetchRequest/fetchBatchSize``), and the group of
+    /// each fault still waiting.
+    var batchGroups: [[ObjectID]] = []
+    var pendingBatch: [ObjectID: Int] = [:]
+
+    /// Counters for ``ContextStatistics``.
+    var faultsFired = 0
+    var relationshipFaultsFired = 0
+
+    private static let serials = Atomic<UInt32>(0)
+
+    init(coordinator: PersistentStoreCoordinator) {
+        self.coordinator = coordinator
+        self.model = coordinator.model
+        self.serial = Self.serials.add(1, ordering: .relaxed).newValue
+        self.tables = model.entities.map { $0.parent == nil ? ObjectTable() : ObjectTable(capacity: 0) }
+    }
+
+    deinit {
+        detachAll()
+        for table in tables { table.deallocate() }
+        temporaries.deallocate()
+    }
+
+    // MARK: Registry
+
+    /// The registered object for `id`, if any.
+    func registeredObject(for id: ObjectID) -> ManagedObject? {
+        if id.isTemporary {
+            return id.temporaryTag == serial ? temporaries.object(forKey: id.key) : nil
+        }
+        return tables[model.entities[Int(id.entityIndex)].root.index].object(forKey: id.key)
+    }
+
+    /// The registered object for `id`, or a new fault registered for it.
+    func object(for id: ObjectID) -> ManagedObject {
+        if let object = registeredObject(for: id) { return object }
+        let entity = model.entities[Int(id.entityIndex)]
+        let object = ManagedObject.make(entity: entity, id: id, context: self, state: .fault)
+        register(object)
+        return object
+    }
+
+    func register(_ object: ManagedObject) {
+        let id = object.objectID
+        if id.isTemporary {
+            temporaries.insert(object, forKey: id.key)
+        } else if let stale = tables[object.entity.root.index].insert(object, forKey: id.key), stale !== object {
+            stale.headerPointer.pointee.context = nil
+        }
+    }
+
+    /// Called from an object's `deinit`: forget it.
+    func objectWillDeallocate(_ id: ObjectID, _ object: ManagedObject) {
+        if id.isTemporary {
+            temporaries.remove(id.key, ifObject: object)
+        } else {
+            tables[model.entities[Int(id.entityIndex)].root.index].remove(id.key, ifObject: object)
+        }
+    }
+
+    /// Detaches every registered object and empties the registry.
+    ///
+    /// Detached objects keep their attribute values but let go of the objects their
+    /// relationships held, so realized relationships (which reference each other) do not
+    /// keep a reset context's objects alive in cycles.
+    func detachAll() {
+        func detach(_ object: ManagedObject) {
+            object.headerPointer.pointee.context = nil
+            object.releaseRelationships()
+        }
+        for index in tables.indices {
+            tables[index].forEach(detach)
+            tables[index].deallocate()
+            tables[index] = model.entities[index].parent == nil ? ObjectTable() : ObjectTable(capacity: 0)
+        }
+        temporaries.forEach(detach)
+        temporaries.deallocate()
+        temporaries = ObjectTable()
+        batchGroups.removeAll()
+        pendingBatch.removeAll()
+        for object in inserted + updated + deleted { detach(object) }
+    }
+
+    /// Every registered object, changed or not.
+    var registeredObjects: [ManagedObject] {
+        var result: [ManagedObject] = []
+        for table in tables { table.forEach { result.append($0) } }
+        temporaries.forEach { result.append($0) }
+        return result
+    }
+
+    var registeredObjectCount: Int { tables.reduce(temporaries.count) { $0 + $1.count } }
+
+    // MARK: Inserting and deleting
+
+    /// Inserts a new object of `entity`, with its attributes' default values.
+    func insert(_ entity: EntityDescription) -> ManagedObject {
+        precondition(!entity.isAbstract, "entity '\(entity.name)' is abstract: insert one of its sub-entities")
+        let id = ObjectID(entityIndex: entity.index, key: nextTemporaryKey, temporaryTag: serial)
+        nextTemporaryKey += 1
+        let object = ManagedObject.make(entity: entity, id: id, context: self, state: .inserted)
+        for attribute in entity.attributesWithDefaults {
+            object.slots[attribute.slot].value = Slot(attribute.defaultValue)
+            for target in attribute.derivedTargets {
+                object.slots[target.slot].value = Slot(Derivations.derive(attribute.defaultValue, target.derivation!.kind))
+            }
+        }
+        register(object)
+        inserted.append(object)
+        return object
+    }
+
+    /// Deletes `object`, applying its relationships' delete rules now (deny is checked at save).
+    func delete(_ object: ManagedObject) {
+        precondition(object.contextCore === self, "\(model.describe(object.objectID)) belongs to another context")
+        guard object.state != .deleted else { return }
+        object.fireFaultIfNeeded()
+        if object.state == .clean || object.state == .fault { objectWillBecomeUpdated(object, listed: false) }
+        object.headerPointer.pointee.stateBeforeDelete = object.state
+        object.state = .deleted
+        deleted.append(object)
+        for relationship in object.entity.relationships {
+            guard relationship.deleteRule == .cascade || relationship.deleteRule == .nullify else { continue }
+            let destinations = relationship.isToMany
+                ? object.objects(of: relationship)
+                : object.object(of: relationship).map { [$0] } ?? []
+            for destination in destinations where destination.state != .deleted {
+                if relationship.deleteRule == .cascade {
+                    delete(destination)
+                } else {
+                    destination.fireFaultIfNeeded()
+                    destination.inverseWillRemove(object, via: relationship.inverse)
+                }
+            }
+        }
+    }
+
+    // MARK: Change tracking
+
+    /// Records an object's saved values before its first change since the last save.
+    func objectWillBecomeUpdated(_ object: ManagedObject, listed: Bool = true) {
+        let key = ObjectIdentifier(object)
+        if snapshots[key] == nil {
+            let count = object.entity.slotCount
+            var slots: [Slot] = []
+            slots.reserveCapacity(count)
+            for index in 0..<count {
+                let slot = object.slots[index].value
+                if case .toMany(let storage) = slot { slots.append(.toMany(storage.copy())) } else { slots.append(slot) }
+            }
+            snapshots[key] = (slots, object.headerPointer.pointee.needsValues)
+        }
+        if listed { updated.append(object) }
+    }
+
+    /// The saved slot values of a changed object, or nil when it has no snapshot.
+    func snapshot(of object: ManagedObject) -> [Slot]? { snapshots[ObjectIdentifier(object)]?.slots }
+
+    var hasChanges: Bool {
+        inserted.contains { $0.state == .inserted } || updated.contains { $0.state == .updated }
+            || deleted.contains { $0.state == .deleted }
+    }
+
+    /// Puts an object back to its snapshot (or into a fault when it had none).
+    func restore(_ object: ManagedObject) {
+        if let (slots, wasFault) = snapshots.removeValue(forKey: ObjectIdentifier(object)) {
+            for (index, slot) in slots.enumerated() { object.slots[index].value = slot }
+            object.state = wasFault ? .fault : .clean
+            object.headerPointer.pointee.needsValues = wasFault
+        } else {
+            object.state = .clean
+        }
+        object.headerPointer.pointee.changedSlots = 0
+    }
+
+    // MARK: Faults
+
+    /// Loads a fault's values from the row cache or the store.
+    func fulfillFault(_ object: ManagedObject) {
+        if fulfillBatch(of: object) { return }
+        faultsFired += 1
+        let id = object.objectID
+        let store = coordinator.store(for: object.entity)
+        let layout = store.layout(for: object.entity)
+        var row = coordinator.rowCache.row(for: id)
+        if row == nil { row = try? store.fetchRow(id, layout: layout) }
+        // A row deleted elsewhere leaves an object with no values (Core Data's inaccessible fault).
+        if let row {
+            fill(object, from: row, layout: layout)
+        } else {
+            object.headerPointer.pointee.needsValues = false
+            if object.state == .fault { object.state = .clean }
+        }
+    }
+
+    /// Loads a fault's values from a row, keeping any slot changed before it loaded.
+    func fill(_ object: ManagedObject, from row: RowCache.Row, layout: TableLayout) {
+        if object.state == .fault {
+            layout.fill(object, from: row)
+            object.state = .clean
+        } else {
+            object.fillPreservingChanges(layout) { Slot(row[$0]) }
+        }
+        object.headerPointer.pointee.needsValues = false
+        linkToOnes(object)
+    }
+
+    /// Points loaded to-one relationships at their destinations when those are registered,
+    /// as Core Data does: realized objects then reference each other (and form the cycles
+    /// that ``refresh(_:mergeChanges:)`` breaks).
+    @inline(__always)
+    func linkToOnes(_ object: ManagedObject) {
+        for relationship in object.entity.toOneRelationships {
+            if case .objectID(let id) = object.slots[relationship.slot].value, let target = registeredObject(for: id) {
+                object.slots[relationship.slot].value = .object(target)
+            }
+        }
+    }
+
+    /// Loads a to-many relationship's destinations from the store.
+    func fulfillToManyFault(_ storage: ToManyStorage, of object: ManagedObject, relationship: RelationshipDescription) {
+        relationshipFaultsFired += 1
+        guard !object.objectID.isTemporary else {
+            storage.realize(stored: [])
+            return
+        }
+        let store = coordinator.store(for: relationship.destination)
+        let ids = (try? store.fetchDestinations(of: relationship, key: object.objectID.key)) ?? []
+        var stored = ids.map { self.object(for: $0) }
+        // Destinations whose inverse now points elsewhere (unsaved changes) are not members.
+        if !relationship.isManyToMany {
+            stored.removeAll { destination in
+                !destination.isFault && destination.slots[relationship.inverse.slot].value.destinationID != object.objectID
+            }
+        }
+        storage.realize(stored: stored)
+    }
+}
+
+extension ContextCore {
+    /// The registered object for `id`, with its values loaded, or an error when the store has none.
+    func existingObject(with id: ObjectID) throws -> ManagedObject {
+        if let object = registeredObject(for: id), !object.isFault { return object }
+        guard !id.isTemporary, model.entities.indices.contains(Int(id.entityIndex)) else {
+            throw ObjectGraphError(.objectNotFound, "no object \(model.describe(id)) in this context")
+        }
+        let entity = model.entities[Int(id.entityIndex)]
+        let store = coordinator.store(for: entity)
+        guard let row = try store.fetchRow(id, layout: store.layout(for: entity)),
+              case .integer(let index) = row[1], index == Int64(id.entityIndex) else {
+            throw ObjectGraphError(.objectNotFound, "the store has no object \(model.describe(id)); it may have been deleted")
+        }
+        let object = self.object(for: id)
+        if object.isFault { fill(object, from: row, layout: store.layout(for: entity)) }
+        return object
+    }
+
+    /// The objects in one state of change.
+    func changedObjects(_ state: ObjectState) -> Set<ManagedObject> {
+        let source = state == .inserted ? inserted : state == .updated ? updated : deleted
+        return Set(source.filter { $0.state == state })
+    }
+}

@@ -32,6 +32,8 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
 
     /// The object slot that holds this attribute's value (set when the model is resolved).
     public internal(set) var slot: Int = -1
+    /// Attributes derived from this one, kept up to date when it changes (set when the model is resolved).
+    var derivedTargets: [AttributeDescription] = []
     /// The entity that declares this attribute (set when the model is resolved).
     public internal(set) unowned(unsafe) var entity: EntityDescription! = nil
 

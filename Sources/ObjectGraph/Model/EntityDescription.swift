@@ -61,6 +61,12 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     var toOneRelationships: [RelationshipDescription] = []
     /// Derived attributes, by the name of their source attribute.
     var derivedAttributesBySource: [String: [AttributeDescription]] = [:]
+    /// Attributes that must have a value when saved.
+    var requiredAttributes: [AttributeDescription] = []
+    /// Attributes with a default value, applied on insert.
+    var attributesWithDefaults: [AttributeDescription] = []
+    /// To-many relationships.
+    var toManyRelationships: [RelationshipDescription] = []
 
     /// Declares an entity.
     public init(

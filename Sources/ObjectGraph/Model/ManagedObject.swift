@@ -1,5 +1,152 @@
-/// An object of the graph (placeholder until the object layer lands).
-open class ManagedObject: ManagedBuffer<ObjectHeader, ObjectSlot> {
-    /// The object's identity.
-    public var objectID: ObjectID { header.objectID }
+import Synchronization
+
+/// An object of the graph: one row of an entity, registered in one context.
+///
+/// An object is a single heap block: a small header (ID, entity, state, changed-slot mask)
+/// followed by one slot per attribute and relationship, so fetching thousands of objects
+/// costs one allocation each and no dictionaries. Read and write properties by key, or
+/// subclass with typed properties that go through the same slots:
+///
+/// ```swift
+/// final class Chef: ManagedObject {
+///     var name: String {
+///         get { self[attribute: "name"] }
+///         set { self[attribute: "name"] = newValue }
+///     }
+/// }
+/// let name = chef["name"] as? String   // generic access, as the shell uses it
+/// ```
+///
+/// A fetched object may be a *fault*: its values load the first time a property is read
+/// (``isFault``). Objects are confined to their context: pass ``objectID`` between contexts.
+///
+/// ## Topics
+/// - ``objectID``, ``entity``, ``isFault``
+/// - ``hasChanges``, ``isInserted``, ``isUpdated``, ``isDeleted``, ``changedValues()``
+/// - ``subscript(_:)``, ``value(forKey:)``, ``setValue(_:forKey:)``
+/// - ``objects(forKey:)``, ``add(_:toKey:)``, ``remove(_:fromKey:)``
+open class ManagedObject: ManagedBuffer<ObjectHeader, ObjectSlot>, Hashable, CustomStringConvertible {
+    /// Allocates an object of `entity`'s class with every slot empty.
+    static func make(
+        entity: EntityDescription, id: ObjectID, context: ContextCore?, state: ObjectState
+    ) -> ManagedObject {
+        let count = entity.slotCount
+        let buffer = entity.objectClass.create(minimumCapacity: count) { _ in
+            ObjectHeader(objectID: id, entity: entity, context: context.map { Unmanaged.passUnretained($0) },
+                         changedSlots: 0, state: state, stateBeforeDelete: .clean, needsValues: state == .fault)
+        }
+        let object = unsafeDowncast(buffer, to: ManagedObject.self)
+        object.withUnsafeMutablePointerToElements { $0.initialize(repeating: ObjectSlot(value: .null), count: count) }
+        ContextStatistics.live.add(1, ordering: .relaxed)
+        return object
+    }
+
+    deinit {
+        ContextStatistics.live.subtract(1, ordering: .relaxed)
+        withUnsafeMutablePointers { header, slots in
+            if let context = header.pointee.context {
+                context._withUnsafeGuaranteedRef { $0.objectWillDeallocate(header.pointee.objectID, self) }
+            }
+            slots.deinitialize(count: header.pointee.entity.slotCount)
+        }
+    }
+
+    // MARK: Header access (no exclusivity checks: the header lives in the object's own block)
+
+    @inline(__always) var headerPointer: UnsafeMutablePointer<ObjectHeader> {
+        withUnsafeMutablePointerToHeader { $0 }
+    }
+
+    @inline(__always) var slots: UnsafeMutablePointer<ObjectSlot> {
+        withUnsafeMutablePointerToElements { $0 }
+    }
+
+    @inline(__always) var state: ObjectState {
+        get { headerPointer.pointee.state }
+        set { headerPointer.pointee.state = newValue }
+    }
+
+    @inline(__always) var contextCore: ContextCore? {
+        headerPointer.pointee.context?.takeUnretainedValue()
+    }
+
+    // MARK: Identity and state
+
+    /// The object's identity; temporary until the object is first saved.
+    public var objectID: ObjectID { headerPointer.pointee.objectID }
+
+    /// The object's entity.
+    public var entity: EntityDescription { headerPointer.pointee.entity }
+
+    /// Whether the object's values have not been loaded yet; reading any property loads them.
+    public var isFault: Bool { headerPointer.pointee.needsValues }
+
+    /// Whether the object was inserted and not yet saved.
+    public var isInserted: Bool { state == .inserted }
+
+    /// Whether the object has unsaved changes to its values.
+    public var isUpdated: Bool { state == .updated }
+
+    /// Whether the object was deleted and the deletion is not yet saved.
+    public var isDeleted: Bool { state == .deleted }
+
+    /// Whether the object is inserted, updated or deleted since the last save.
+    public var hasChanges: Bool { state == .inserted || state == .updated || state == .deleted }
+
+    /// Whether the object still belongs to a context (false after `reset()` or when its
+    /// context is gone; such an object keeps its values but can no longer load faults).
+    public var isRegistered: Bool { headerPointer.pointee.context != nil }
+
+    /// Loads the object's values if it is a fault.
+    @inline(__always) func fireFaultIfNeeded() {
+        if headerPointer.pointee.needsValues, let context = contextCore { context.fulfillFault(self) }
+    }
+
+    /// Loads values from a row into the slots that did not change while the object was a fault.
+    func fillPreservingChanges(_ layout: TableLayout, column: (Int) -> Slot) {
+        let count = entity.slotCount
+        let changed = (0..<count).filter { hasChangedSlot($0) }
+        let kept = changed.map { slots[$0].value }
+        layout.fill(self, column: column)
+        for (index, slot) in zip(changed, kept) { slots[index].value = slot }
+    }
+
+    /// Marks `slot` changed and makes the object updated (keeping a snapshot for rollback).
+    func willChange(slot: Int) {
+        switch state {
+        case .clean, .fault:
+            contextCore?.objectWillBecomeUpdated(self)
+            state = .updated
+        case .inserted, .updated, .deleted:
+            break
+        }
+        headerPointer.pointee.changedSlots |= slot < 63 ? (1 << UInt64(slot)) : (1 << 63)
+    }
+
+    /// Whether `slot` changed since the last save.
+    func hasChangedSlot(_ slot: Int) -> Bool {
+        headerPointer.pointee.changedSlots & (slot < 63 ? (1 << UInt64(slot)) : (1 << 63)) != 0
+    }
+
+    // MARK: Hashable (identity)
+
+    /// Objects are equal only to themselves.
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+
+    /// Hashes the object's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// `Recipe/p42 (fault)` or `Recipe/p42 {name: "Phở", …}`.
+    open var description: String {
+        let id = entity.model.describe(objectID)
+        if isFault { return "\(id) (fault)" }
+        let values = entity.attributes.prefix(4).map { attribute -> String in
+            let value = attribute.type.swiftValue(from: slots[attribute.slot].value.storedValue)
+            return "\(attribute.name): \(value.map { "\($0)" } ?? "nil")"
+        }
+        return "\(id) {\(values.joined(separator: ", "))\(entity.attributes.count > 4 ? ", …" : "")}"
+    }
 }
+
+// Managed objects are confined to their context (ManagedBuffer is not Sendable, so neither
+// are they): pass `objectID` between contexts instead.

@@ -115,7 +115,12 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
                     "derived attribute '\(entity.name).\(attribute.name)' needs a String source attribute '\(source)'")
             }
             entity.derivedAttributesBySource[source, default: []].append(attribute)
+            if !sourceAttribute.derivedTargets.contains(where: { $0 === attribute }) {
+                sourceAttribute.derivedTargets.append(attribute)
+            }
         }
+        entity.requiredAttributes = attributes.filter { !$0.isOptional && !$0.isTransient }
+        entity.attributesWithDefaults = attributes.filter { !$0.defaultValue.isNull }
         for subentity in entity.subentities { try resolveTree(subentity, root: root) }
         entity.selfAndDescendants = [entity] + entity.subentities.flatMap(\.selfAndDescendants)
     }
@@ -160,6 +165,7 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         }
         // Sub-entities see inherited relationships with the slots their parent gave them.
         entity.toOneRelationships = entity.relationships.filter { !$0.isToMany }
+        entity.toManyRelationships = entity.relationships.filter { $0.isToMany }
     }
 
     private static func checkIndexes(_ entity: EntityDescription) throws {

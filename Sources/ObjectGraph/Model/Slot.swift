@@ -51,19 +51,55 @@ enum Slot {
 }
 
 /// The objects of one to-many relationship of one object; `objects == nil` is a fault.
+///
+/// Changes made while the relationship is a fault are kept as pending additions and
+/// removals and applied when it fires, so maintaining an inverse never runs a query.
+/// `added` and `removed` also record the changes since the last save, which is what a
+/// many-to-many relationship writes to its join table.
 final class ToManyStorage {
     /// The destination objects, or nil until the relationship is first touched.
     var objects: [ManagedObject]?
+    /// Objects added since the last save.
+    var added: [ManagedObject] = []
+    /// IDs of objects removed since the last save.
+    var removed: [ObjectID] = []
 
     init(objects: [ManagedObject]?) { self.objects = objects }
 
     /// A copy for snapshots, so later edits do not change the snapshot.
-    func copy() -> ToManyStorage { ToManyStorage(objects: objects) }
+    func copy() -> ToManyStorage {
+        let copy = ToManyStorage(objects: objects)
+        copy.added = added
+        copy.removed = removed
+        return copy
+    }
+
+    func add(_ object: ManagedObject) {
+        if objects != nil {
+            guard !objects!.contains(where: { $0 === object }) else { return }
+            objects!.append(object)
+        }
+        removed.removeAll { $0 == object.objectID }
+        if !added.contains(where: { $0 === object }) { added.append(object) }
+    }
+
+    func remove(_ object: ManagedObject) {
+        objects?.removeAll { $0 === object }
+        added.removeAll { $0 === object }
+        if !removed.contains(object.objectID) { removed.append(object.objectID) }
+    }
+
+    /// Realizes a fault from the stored destinations plus the pending changes.
+    func realize(stored: [ManagedObject]) {
+        var result = stored.filter { object in !removed.contains(object.objectID) }
+        for object in added where !result.contains(where: { $0 === object }) { result.append(object) }
+        objects = result
+    }
 }
 
 /// Where an object stands in its life cycle.
 enum ObjectState: UInt8 {
-    /// Registered, values not loaded yet.
+    /// Registered and unchanged, values not loaded yet.
     case fault
     /// Loaded, unchanged since the last save or fetch.
     case clean
@@ -83,13 +119,22 @@ public struct ObjectSlot {
 /// The fixed part of every object's single heap block; the slots follow it. Not API: its
 /// contents are internal.
 public struct ObjectHeader {
+    // Field order packs the header into 56 bytes: the 16-byte ID, three words, two bytes.
     var objectID: ObjectID
-    let entity: EntityDescription
+    // Entities live as long as their model, and a model is never freed (entities and model
+    // reference each other), so an unretained reference is always valid and costs no refcounting.
+    unowned(unsafe) let entity: EntityDescription
     /// The context that registered the object; nil once detached (reset, or the context is gone).
     var context: Unmanaged<ContextCore>?
-    var state: ObjectState
     /// One bit per slot (slots past 63 share the last bit) changed since the last save.
     var changedSlots: UInt64
+    /// The permanent key a save in progress gives an inserted object.
+    var plannedKey: Int64 = 0
+    var state: ObjectState
     /// The state before the object was deleted (to undo a delete on rollback).
     var stateBeforeDelete: ObjectState
+    /// Whether the attribute and to-one slots still wait to be loaded. True for a fault, and
+    /// for a fault that was changed without being loaded (an inverse relationship maintained
+    /// on it): its state is then `updated` while its values still load on first access.
+    var needsValues: Bool
 }

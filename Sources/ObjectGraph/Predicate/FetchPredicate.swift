@@ -18,7 +18,7 @@
 /// - ``&&(_:_:)``, ``||(_:_:)``, ``!(_:)``
 public struct FetchPredicate: Sendable, Equatable, CustomStringConvertible {
     /// The syntax tree.
-    let node: PredicateNode
+    var node: PredicateNode
     /// The text the tree was parsed from, for error messages; nil once composed or substituted.
     let source: String?
 

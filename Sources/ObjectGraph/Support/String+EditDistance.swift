@@ -22,7 +22,7 @@ extension String {
 
     /// The candidate closest to this string, if it is close enough to be a likely typo.
     func nearest(in candidates: [String]) -> String? {
-        let limit = Swift.max(1, Swift.min(3, count / 3))
+        let limit = Swift.min(3, Swift.max(2, count / 3))
         var best: (name: String, distance: Int)?
         for candidate in candidates {
             let distance = editDistance(to: candidate)

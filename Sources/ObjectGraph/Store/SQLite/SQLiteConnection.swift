@@ -9,11 +9,15 @@ import Foundation
 final class SQLiteConnection {
     private let handle: OpaquePointer
     let path: String
-    private var statementCache: [String: SQLiteStatement] = [:]
-    /// Counts statements, rows and transactions for ``StoreStatistics``.
-    var statistics = ConnectionStatistics()
+    // Touched once per statement; the connection is confined and nothing re-enters these
+    // during an access, so the dynamic exclusivity checks are skipped.
+    @exclusivity(unchecked) private var statementCache: [String: SQLiteStatement] = [:]
+    /// Counts statements, rows and transactions for ``ContextStatistics``.
+    @exclusivity(unchecked) var statistics = ConnectionStatistics()
     /// Receives every statement when SQL logging is on.
     var trace: (@Sendable (SQLTraceEvent) -> Void)?
+    /// Whether traced statements also carry their query plan.
+    var tracesQueryPlans = false
 
     /// Opens (or creates) the database at `path`; `":memory:"` is a private in-memory database.
     init(path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5)) throws(SQLiteError) {
@@ -67,7 +71,7 @@ final class SQLiteConnection {
     /// Runs one or more statements that return no rows and take no arguments.
     func execute(_ sql: String) throws(SQLiteError) {
         statistics.statements += 1
-        trace?(SQLTraceEvent(sql: sql, arguments: [], rows: 0, duration: .zero))
+        trace?(SQLTraceEvent(sql: sql, arguments: [], rows: 0, duration: .zero, plan: []))
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == SQLITE_OK else {
             throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
@@ -163,4 +167,6 @@ public struct SQLTraceEvent: Sendable {
     public var rows: Int
     /// How long the statement ran.
     public var duration: Duration
+    /// SQLite's query plan, when plans are traced (debug level 3).
+    public var plan: [String]
 }

@@ -6,6 +6,8 @@ final class SQLiteStatement {
     private let handle: OpaquePointer
     private let connection: SQLiteConnection
     let sql: String
+    /// The values bound since the last reset, kept only while SQL is traced.
+    private var tracedArguments: [StoredValue] = []
 
     init(handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
         self.handle = handle
@@ -19,6 +21,7 @@ final class SQLiteStatement {
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        if !tracedArguments.isEmpty { tracedArguments.removeAll() }
     }
 
     /// The number of result columns.
@@ -32,6 +35,10 @@ final class SQLiteStatement {
     /// Binds one value to the 1-based placeholder `index`.
     @inline(__always)
     func bind(_ value: StoredValue, at index: Int32) throws(SQLiteError) {
+        if connection.trace != nil {
+            while tracedArguments.count < Int(index) { tracedArguments.append(.null) }
+            tracedArguments[Int(index) - 1] = value
+        }
         let code: Int32
         switch value {
         case .null: code = sqlite3_bind_null(handle, index)
@@ -66,15 +73,31 @@ final class SQLiteStatement {
     @discardableResult
     func run() throws(SQLiteError) -> Int {
         connection.statistics.statements += 1
+        guard connection.trace != nil else {
+            while try step() {}
+            return connection.changes
+        }
+        let start = ContinuousClock.now
         while try step() {}
+        report(rows: 0, since: start)
         return connection.changes
     }
 
+    /// Hands one executed statement to the connection's trace.
+    private func report(rows: Int, since start: ContinuousClock.Instant) {
+        guard let trace = connection.trace else { return }
+        let duration = ContinuousClock.now - start
+        let plan = connection.tracesQueryPlans ? ((try? queryPlan(arguments: tracedArguments)) ?? []) : []
+        trace(SQLTraceEvent(sql: sql, arguments: tracedArguments, rows: rows, duration: duration, plan: plan))
+    }
+
     /// Steps through every row, handing a reader for it to `body`.
-    func forEachRow(_ body: (borrowing SQLiteRow) throws -> Void) throws(SQLiteError) {
+    func forEachRow(_ body: (SQLiteRow) throws -> Void) throws(SQLiteError) {
         connection.statistics.statements += 1
+        let start = ContinuousClock.now
         var count = 0
         let row = SQLiteRow(handle: handle)
+        defer { if connection.trace != nil { report(rows: count, since: start) } }
         do {
             while try step() {
                 count += 1
@@ -94,6 +117,9 @@ final class SQLiteStatement {
 
     /// SQLite's query plan for this statement, one line per step (`EXPLAIN QUERY PLAN`).
     func queryPlan(arguments: [StoredValue]) throws(SQLiteError) -> [String] {
+        let trace = connection.trace
+        connection.trace = nil  // the plan's own statement is not traced
+        defer { connection.trace = trace }
         let explain = try connection.makeStatement("EXPLAIN QUERY PLAN " + sql)
         try explain.bind(arguments)
         var lines: [String] = []
@@ -159,7 +185,7 @@ nonisolated(unsafe) private let emptyCString: UnsafePointer<CChar> = {
 }()
 
 /// Reads the columns of the current row; valid only inside ``SQLiteStatement/forEachRow(_:)``.
-struct SQLiteRow: ~Copyable {
+struct SQLiteRow {
     fileprivate let handle: OpaquePointer
 
     var columnCount: Int { Int(sqlite3_column_count(handle)) }

@@ -1,0 +1,19 @@
+// swift-tools-version:6.1
+// Release-mode benchmarks, kept in their own package so `make test` never builds them.
+// Run with `make bench` from the repository root.
+import PackageDescription
+
+let package = Package(
+    name: "ObjectGraphBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "ObjectGraph", path: "..")],
+    targets: [
+        // The raw-C baseline talks to SQLite directly: that is what makes it a baseline.
+        .systemLibrary(name: "CSQLiteBaseline", providers: [.apt(["libsqlite3-dev"])]),
+        .executableTarget(
+            name: "ObjectGraphBenchmarks",
+            dependencies: [.product(name: "ObjectGraph", package: "ObjectGraph"), "CSQLiteBaseline"],
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
+    ],
+    swiftLanguageModes: [.v6]
+)

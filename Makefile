@@ -1,0 +1,27 @@
+# The two commands of the README, and the extras.
+#   make run    builds the shell and opens it on the bundled sample catalogue
+#   make test   runs every test
+# Both install what they need first (Scripts/setup.sh).
+
+SWIFT ?= swift
+ARGS ?=
+
+.PHONY: run test bench fuzz setup clean
+
+run: setup
+	$(SWIFT) build -c release --product recipes
+	.build/release/recipes $(ARGS)
+
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+# Release-mode benchmarks against raw sqlite3 C calls (a separate package; never part of `make test`).
+bench: setup
+	cd Benchmarks && $(SWIFT) run -c release ObjectGraphBenchmarks $(ARGS)
+
+setup:
+	@bash Scripts/setup.sh
+
+clean:
+	rm -rf .build Benchmarks/.build

@@ -1,0 +1,102 @@
+/// Batch requests: work done straight in the store, then merged into live contexts.
+extension ContextCore {
+    func execute(_ request: BatchInsertRequest) throws -> BatchResult {
+        let entity = try model.requireEntity(named: request.entityName)
+        guard !entity.isAbstract else {
+            throw ObjectGraphError(.invalidValue, "entity '\(entity.name)' is abstract: insert one of its sub-entities")
+        }
+        var result = BatchResult()
+        result.insertedIDs = try coordinator.store(for: entity).batchInsert(entity, rows: request.objects)
+        return result
+    }
+
+    func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
+        let entity = try model.requireEntity(named: request.entityName)
+        var values: [String: StoredValue] = [:]
+        for (key, value) in request.propertiesToUpdate {
+            guard let attribute = entity.attribute(named: key), !attribute.isTransient, attribute.derivation == nil else {
+                throw ObjectGraphError.unknownKey(key, entity: entity)
+            }
+            guard let stored = attribute.type.storedValue(from: value) else {
+                throw ObjectGraphError(.invalidValue, "\(value) is not a \(attribute.type.displayName) for '\(entity.name).\(key)'")
+            }
+            if stored.isNull && !attribute.isOptional {
+                throw ObjectGraphError(.validation, "required attribute '\(key)' cannot be set to nil; nothing was updated")
+            }
+            values[key] = stored
+        }
+        let store = coordinator.store(for: entity)
+        var result = BatchResult()
+        result.updatedIDs = try store.batchUpdate(entity, select: try keySelect(request.entityName, request.predicate, entity),
+                                                 values: values)
+        mergeChanges(from: result)
+        return result
+    }
+
+    func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
+        let entity = try model.requireEntity(named: request.entityName)
+        let store = coordinator.store(for: entity)
+        var result = BatchResult()
+        (result.deletedIDs, result.nullifiedIDs) = try store.batchDelete(
+            entity, select: try keySelect(request.entityName, request.predicate, entity))
+        mergeChanges(from: result)
+        return result
+    }
+
+    private func keySelect(_ name: String, _ predicate: FetchPredicate?, _ entity: EntityDescription) throws -> SQLFragment {
+        let request = FetchRequest(entityName: name, predicate: predicate)
+        return FetchSQL.select(coordinator.store(for: entity).layout(for: entity), entity: entity,
+                               includesSubentities: true, condition: try condition(for: request, entity: entity),
+                               orderBy: [], limit: 0, offset: 0, columns: .keys)
+    }
+
+    /// Brings registered objects up to date with changes made outside this context.
+    ///
+    /// Updated and nullified objects turn back into faults (keeping unsaved changes), so their
+    /// next access reads the store; deleted objects leave the context and leave the
+    /// relationships of the objects that held them.
+    func mergeChanges(from result: BatchResult) {
+        coordinator.rowCache.remove(result.updatedIDs + result.deletedIDs + result.nullifiedIDs)
+        for id in result.updatedIDs + result.nullifiedIDs {
+            guard let object = registeredObject(for: id), object.state != .deleted else { continue }
+            refresh(object, mergeChanges: true)
+        }
+        guard !result.deletedIDs.isEmpty else { return }
+        let gone = Set(result.deletedIDs)
+        var removed: [ManagedObject] = []
+        for id in result.deletedIDs {
+            guard let object = registeredObject(for: id) else { continue }
+            removed.append(object)
+            objectWillDeallocate(id, object)
+            object.headerPointer.pointee.context = nil
+            object.releaseRelationships()
+            object.state = .clean
+        }
+        if !removed.isEmpty {
+            let identifiers = Set(removed.map(ObjectIdentifier.init))
+            inserted.removeAll { identifiers.contains(ObjectIdentifier($0)) }
+            updated.removeAll { identifiers.contains(ObjectIdentifier($0)) }
+            deleted.removeAll { identifiers.contains(ObjectIdentifier($0)) }
+        }
+        for object in registeredObjects {
+            for relationship in object.entity.toManyRelationships {
+                guard case .toMany(let storage) = object.slots[relationship.slot].value else { continue }
+                storage.objects?.removeAll { gone.contains($0.objectID) }
+                storage.added.removeAll { gone.contains($0.objectID) }
+            }
+            for relationship in object.entity.toOneRelationships {
+                if let id = object.slots[relationship.slot].value.destinationID, gone.contains(id) {
+                    object.slots[relationship.slot].value = .null
+                }
+            }
+        }
+    }
+
+    /// Turns every registered object without unsaved changes back into a fault (and keeps
+    /// the unsaved changes of the others), releasing the objects their relationships held.
+    func refreshAllObjects() {
+        for object in registeredObjects where object.state != .inserted && object.state != .deleted {
+            refresh(object, mergeChanges: true)
+        }
+    }
+}

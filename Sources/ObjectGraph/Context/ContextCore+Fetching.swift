@@ -1,0 +1,169 @@
+extension ContextCore {
+    /// Fetches the objects matching `request`.
+    func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+        let entity = try model.requireEntity(named: request.entityName)
+        let store = coordinator.store(for: entity)
+        let layout = store.layout(for: entity)
+        let pending = request.includesPendingChanges ? pendingChanges(in: entity, request) : []
+        // With unsaved changes in play the window is applied after merging them in memory.
+        let windowInSQL = pending.isEmpty
+        let readsKeysOnly = !request.includesPropertyValues || request.fetchBatchSize > 0
+        let select = FetchSQL.select(
+            layout, entity: entity, includesSubentities: request.includesSubentities,
+            condition: try condition(for: request, entity: entity),
+            orderBy: try orderBy(request.sortKeys, entity: entity),
+            limit: windowInSQL ? request.fetchLimit : 0, offset: windowInSQL ? request.fetchOffset : 0,
+            columns: readsKeysOnly ? .keys : .full)
+        let handling: SQLiteStore.RowHandling = readsKeysOnly ? .keysOnly
+            : request.returnsObjectsAsFaults ? .cache(coordinator.rowCache) : .populate
+        var objects = try store.fetchObjects(select, layout: layout, handling: handling, register: registerFetched)
+        if case .populate = handling, entity.root.selfAndDescendants.contains(where: { !$0.toOneRelationships.isEmpty }) {
+            for object in objects { linkToOnes(object) }
+        }
+        if !pending.isEmpty {
+            objects = try merge(objects, pending: pending, request: request, entity: entity)
+        }
+        if request.fetchBatchSize > 0 && request.includesPropertyValues {
+            groupIntoBatches(objects, size: request.fetchBatchSize)
+        }
+        if !request.relationshipKeyPathsForPrefetching.isEmpty {
+            try prefetch(request.relationshipKeyPathsForPrefetching, from: objects, entity: entity)
+        }
+        return objects
+    }
+
+    /// The registered object for a fetched row's ID (a new fault when there is none), and
+    /// whether it still needs its values.
+    func registerFetched(_ id: ObjectID) -> (object: ManagedObject, needsValues: Bool) {
+        let entity = model.entities[Int(id.entityIndex)]
+        let table = entity.root.index
+        if let object = tables[table].object(forKey: id.key) {
+            return (object, object.headerPointer.pointee.needsValues)
+        }
+        let object = ManagedObject.make(entity: entity, id: id, context: self, state: .fault)
+        tables[table].insert(object, forKey: id.key)
+        return (object, true)
+    }
+
+    /// Counts the objects matching `request` without creating any.
+    func count(for request: FetchRequest) throws -> Int {
+        let entity = try model.requireEntity(named: request.entityName)
+        if request.includesPendingChanges, !pendingChanges(in: entity, request).isEmpty {
+            var unwindowed = request
+            unwindowed.returnsObjectsAsFaults = true
+            unwindowed.relationshipKeyPathsForPrefetching = []
+            return try fetch(unwindowed).count
+        }
+        let store = coordinator.store(for: entity)
+        var count = try store.count(FetchSQL.count(
+            store.layout(for: entity), entity: entity, includesSubentities: request.includesSubentities,
+            condition: try condition(for: request, entity: entity)))
+        if request.fetchOffset > 0 { count = max(0, count - request.fetchOffset) }
+        if request.fetchLimit > 0 { count = min(count, request.fetchLimit) }
+        return count
+    }
+
+    /// The IDs of the objects matching `request`; no objects are created unless unsaved
+    /// changes have to be taken into account.
+    func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
+        let entity = try model.requireEntity(named: request.entityName)
+        if request.includesPendingChanges, !pendingChanges(in: entity, request).isEmpty {
+            var plain = request
+            plain.relationshipKeyPathsForPrefetching = []
+            plain.includesPropertyValues = false
+            return try fetch(plain).map(\.objectID)
+        }
+        let store = coordinator.store(for: entity)
+        return try store.fetchIDs(FetchSQL.select(
+            store.layout(for: entity), entity: entity, includesSubentities: request.includesSubentities,
+            condition: try condition(for: request, entity: entity),
+            orderBy: try orderBy(request.sortKeys, entity: entity),
+            limit: request.fetchLimit, offset: request.fetchOffset, columns: .keys))
+    }
+
+    /// The chosen properties of the matching rows, as dictionaries; saved values only.
+    func fetchDictionaries(_ request: FetchRequest) throws -> [[String: Any?]] {
+        let entity = try model.requireEntity(named: request.entityName)
+        let store = coordinator.store(for: entity)
+        let keys = request.propertiesToFetch.isEmpty
+            ? entity.attributes.filter { !$0.isTransient }.map(\.name) : request.propertiesToFetch
+        var columns: [SQLFragment] = []
+        var types: [AttributeType] = []
+        for key in keys {
+            let path = key.split(separator: ".").map(String.init)
+            if path.count == 1 {
+                guard let attribute = entity.attribute(named: key), !attribute.isTransient else {
+                    throw ObjectGraphError.unknownKey(key, entity: entity)
+                }
+                columns.append("\(column: attribute.name, of: FetchSQL.alias)")
+                types.append(attribute.type)
+            } else {
+                columns.append(try PredicateSQLCompiler.compileKeyPath(path, entity: entity, alias: FetchSQL.alias))
+                types.append(try Self.attributeType(at: path, from: entity))
+            }
+        }
+        let select = FetchSQL.selectColumns(
+            columns, layout: store.layout(for: entity), entity: entity,
+            includesSubentities: request.includesSubentities, distinct: request.returnsDistinctResults,
+            condition: try condition(for: request, entity: entity),
+            orderBy: try orderBy(request.sortKeys, entity: entity, totalOrder: !request.returnsDistinctResults),
+            limit: request.fetchLimit, offset: request.fetchOffset)
+        return try store.fetchValues(select).map { row in
+            var dictionary: [String: Any?] = [:]
+            for (index, key) in keys.enumerated() { dictionary[key] = types[index].swiftValue(from: row[index]) }
+            return dictionary
+        }
+    }
+
+    private static func attributeType(at path: [String], from entity: EntityDescription) throws -> AttributeType {
+        var current = entity
+        for key in path.dropLast() {
+            guard let relationship = current.relationship(named: key), !relationship.isToMany else {
+                throw ObjectGraphError.unknownKey(key, entity: current)
+            }
+            current = relationship.destination
+        }
+        guard let attribute = current.attribute(named: path.last!) else {
+            throw ObjectGraphError.unknownKey(path.last!, entity: current)
+        }
+        return attribute.type
+    }
+
+    /// Changed objects of `entity` (and, when asked, its sub-entities) that a fetch must account for.
+    private func pendingChanges(in entity: EntityDescription, _ request: FetchRequest) -> [ManagedObject] {
+        func relevant(_ object: ManagedObject) -> Bool {
+            request.includesSubentities ? object.entity.isKind(of: entity) : object.entity === entity
+        }
+        var result: [ManagedObject] = []
+        for object in inserted where object.state == .inserted && relevant(object) { result.append(object) }
+        for object in updated where object.state == .updated && relevant(object) { result.append(object) }
+        for object in deleted where object.state == .deleted && relevant(object) { result.append(object) }
+        return result
+    }
+
+    /// Merges unsaved changes into store results: drops deleted objects, re-checks changed
+    /// ones in memory, adds matching inserted ones, then sorts and applies the window.
+    private func merge(
+        _ stored: [ManagedObject], pending: [ManagedObject], request: FetchRequest, entity: EntityDescription
+    ) throws -> [ManagedObject] {
+        let matcher = try memoryMatcher(for: request, entity: entity)
+        var seen = Set(stored.map(ObjectIdentifier.init))
+        var result = stored.filter { object in
+            switch object.state {
+            case .deleted: return false
+            case .updated: return matcher(object)
+            default: return true
+            }
+        }
+        for object in pending where object.state == .inserted || object.state == .updated {
+            if !seen.contains(ObjectIdentifier(object)) && matcher(object) {
+                result.append(object)
+                seen.insert(ObjectIdentifier(object))
+            }
+        }
+        result = try sortInMemory(result, by: request.sortKeys, entity: entity)
+        if request.fetchOffset > 0 { result = Array(result.dropFirst(request.fetchOffset)) }
+        if request.fetchLimit > 0 { result = Array(result.prefix(request.fetchLimit)) }
+        return result
+    }
+}

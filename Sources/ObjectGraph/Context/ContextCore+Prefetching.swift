@@ -1,0 +1,116 @@
+/// Prefetching relationships and loading faults in batches: fewer, larger queries.
+extension ContextCore {
+    /// Fetches the destinations of relationship key paths for `objects`, one query per key
+    /// path level (two for a many-to-many level), and realizes the relationships.
+    func prefetch(_ paths: [String], from objects: [ManagedObject], entity: EntityDescription) throws {
+        var children: [String: [String]] = [:]
+        var order: [String] = []
+        for path in paths {
+            let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
+            guard let first = parts.first else { continue }
+            if children[first] == nil { order.append(first) }
+            children[first, default: []] += parts.count > 1 ? [parts[1]] : []
+        }
+        for key in order {
+            guard let relationship = entity.relationship(named: key) else {
+                throw ObjectGraphError.unknownKey(key, entity: entity)
+            }
+            let sources = objects.filter { $0.entity.isKind(of: relationship.entity) }
+            let destinations = relationship.isToMany
+                ? try prefetchToMany(relationship, for: sources)
+                : try prefetchToOne(relationship, for: sources)
+            if let rest = children[key], !rest.isEmpty, !destinations.isEmpty {
+                try prefetch(rest, from: destinations, entity: relationship.destination)
+            }
+        }
+    }
+
+    private func prefetchToOne(_ relationship: RelationshipDescription, for sources: [ManagedObject]) throws -> [ManagedObject] {
+        for source in sources { source.fireFaultIfNeeded() }
+        var keys: [Int64] = []
+        var seen = Set<Int64>()
+        for source in sources {
+            guard let id = source.slots[relationship.slot].value.destinationID, !id.isTemporary else { continue }
+            if let registered = registeredObject(for: id), !registered.isFault { continue }
+            if seen.insert(id.key).inserted { keys.append(id.key) }
+        }
+        // Keep the fetched objects alive until the relationships hold them.
+        let fetched = keys.isEmpty ? [] : try fetchPopulated(relationship.destination, keys: keys)
+        var destinations: [ManagedObject] = []
+        for source in sources {
+            if let destination = source.object(of: relationship) { destinations.append(destination) }
+        }
+        withExtendedLifetime(fetched) {}
+        return destinations
+    }
+
+    private func prefetchToMany(_ relationship: RelationshipDescription, for sources: [ManagedObject]) throws -> [ManagedObject] {
+        let pending = sources.filter { !$0.objectID.isTemporary && !$0.isRealized(relationship) }
+        guard !pending.isEmpty else { return sources.flatMap { $0.objects(of: relationship) } }
+        relationshipFaultsFired += pending.count
+        let keys = pending.map(\.objectID.key)
+        var groups: [Int64: [ManagedObject]] = [:]
+        if relationship.isManyToMany {
+            let pairs = try coordinator.store(for: relationship.destination).fetchJoinPairs(of: relationship, sourceKeys: keys)
+            let destinationKeys = Array(Set(pairs.map(\.destination)))
+            let destinations = try fetchPopulated(relationship.destination, keys: destinationKeys)
+            let byKey = Dictionary(destinations.map { ($0.objectID.key, $0) }) { first, _ in first }
+            for (source, destination) in pairs {
+                if let object = byKey[destination] { groups[source, default: []].append(object) }
+            }
+        } else {
+            let store = coordinator.store(for: relationship.destination)
+            let layout = store.layout(for: relationship.destination)
+            let select = FetchSQL.selectDestinations(of: relationship, sourceKeys: keys, layout: layout)
+            let destinations = try store.fetchObjects(select, layout: layout, handling: .populate, register: registerFetched)
+            for destination in destinations { linkToOnes(destination) }
+            let inverseSlot = relationship.inverse.slot
+            for destination in destinations {
+                guard let owner = destination.slots[inverseSlot].value.destinationID else { continue }
+                groups[owner.key, default: []].append(destination)
+            }
+        }
+        for source in pending {
+            let stored = groups[source.objectID.key] ?? []
+            source.storage(of: relationship).realize(stored: stored)
+        }
+        return sources.flatMap { $0.objects(of: relationship) }
+    }
+
+    /// Fetches the rows with `keys` of `entity`'s table, populated, in one query.
+    @discardableResult
+    func fetchPopulated(_ entity: EntityDescription, keys: [Int64]) throws -> [ManagedObject] {
+        let store = coordinator.store(for: entity)
+        let layout = store.layout(for: entity)
+        let objects = try store.fetchObjects(FetchSQL.selectRows(layout, keys: keys), layout: layout,
+                                             handling: .populate, register: registerFetched)
+        for object in objects { linkToOnes(object) }
+        return objects
+    }
+
+    // MARK: Batches
+
+    /// Records that `objects` load their values together, `size` at a time.
+    func groupIntoBatches(_ objects: [ManagedObject], size: Int) {
+        var start = 0
+        while start < objects.count {
+            let group = batchGroups.count
+            let members = objects[start..<min(objects.count, start + size)].map(\.objectID)
+            batchGroups.append(members)
+            for id in members { pendingBatch[id] = group }
+            start += size
+        }
+    }
+
+    /// Loads the whole batch of `object` if it belongs to one; returns whether it did.
+    func fulfillBatch(of object: ManagedObject) -> Bool {
+        guard !pendingBatch.isEmpty, let group = pendingBatch[object.objectID] else { return false }
+        let members = batchGroups[group]
+        for id in members { pendingBatch[id] = nil }
+        if pendingBatch.isEmpty { batchGroups.removeAll() }
+        let keys = members.filter { registeredObject(for: $0)?.isFault ?? false }.map(\.key)
+        guard let loaded = try? fetchPopulated(object.entity.root, keys: keys) else { return false }
+        faultsFired += loaded.count
+        return !object.isFault
+    }
+}

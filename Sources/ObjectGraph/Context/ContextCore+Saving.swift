@@ -1,0 +1,211 @@
+/// The IDs a save wrote: what other contexts need to merge its changes.
+public struct SaveResult: Sendable {
+    /// Objects inserted by the save, with their permanent IDs.
+    public var insertedIDs: [ObjectID] = []
+    /// Objects whose changes the save wrote.
+    public var updatedIDs: [ObjectID] = []
+    /// Objects the save deleted.
+    public var deletedIDs: [ObjectID] = []
+}
+
+extension ContextCore {
+    /// Validates and writes every change in one transaction; on failure nothing changes.
+    func save() throws -> SaveResult {
+        // Each object is listed once: on insert, on its first change, on delete.
+        let insertedNow = inserted.filter { $0.state == .inserted }
+        let updatedNow = updated.filter { $0.state == .updated }
+        let deletedNow = deleted.filter { $0.state == .deleted }
+        guard !(insertedNow.isEmpty && updatedNow.isEmpty && deletedNow.isEmpty) else { return SaveResult() }
+        try validate(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
+
+        // Objects inserted and deleted before any save never reach the store.
+        let deletedStored = deletedNow.filter {
+            $0.headerPointer.pointee.stateBeforeDelete != .inserted
+        }
+        for (store, group) in groupedByStore(insertedNow, updatedNow, deletedStored) {
+            try store.save(inserted: group.0, updated: group.1, deleted: group.2)
+        }
+
+        var result = SaveResult()
+        for object in insertedNow {
+            let old = object.objectID
+            if old.isTemporary {
+                let id = ObjectID(entityIndex: Int(old.entityIndex), key: object.headerPointer.pointee.plannedKey)
+                temporaries.remove(old.key, ifObject: object)
+                object.headerPointer.pointee.objectID = id
+                register(object)
+            }
+            result.insertedIDs.append(object.objectID)
+            markSaved(object)
+        }
+        for object in updatedNow {
+            result.updatedIDs.append(object.objectID)
+            markSaved(object)
+        }
+        for object in deletedNow {
+            if object.headerPointer.pointee.stateBeforeDelete != .inserted { result.deletedIDs.append(object.objectID) }
+            objectWillDeallocate(object.objectID, object)
+            object.headerPointer.pointee.context = nil
+        }
+        coordinator.rowCache.remove(result.updatedIDs + result.deletedIDs)
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+        snapshots.removeAll()
+        return result
+    }
+
+    private func markSaved(_ object: ManagedObject) {
+        object.state = .clean
+        object.headerPointer.pointee.changedSlots = 0
+        for relationship in object.entity.toManyRelationships {
+            if case .toMany(let storage) = object.slots[relationship.slot].value {
+                storage.added.removeAll()
+                storage.removed.removeAll()
+            }
+        }
+    }
+
+    private func groupedByStore(
+        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]
+    ) -> [(SQLiteStore, ([ManagedObject], [ManagedObject], [ManagedObject]))] {
+        let stores = coordinator.stores
+        if stores.count == 1 { return [(stores[0], (inserted, updated, deleted))] }
+        return stores.map { store in
+            func mine(_ object: ManagedObject) -> Bool { coordinator.store(for: object.entity) === store }
+            return (store, (inserted.filter(mine), updated.filter(mine), deleted.filter(mine)))
+        }
+    }
+
+    // MARK: Validation
+
+    private func validate(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) throws {
+        var problems: [String] = []
+        func name(_ object: ManagedObject) -> String {
+            let label = object.entity.attributes.first { $0.type == .string && $0.name == "name" }
+                .flatMap { object.slots[$0.slot].value.storedValue == .null ? nil : object.slots[$0.slot].value.storedValue }
+            if case .text(let text)? = label { return "\(object.entity.name) '\(text)'" }
+            return object.objectID.isTemporary ? "new \(object.entity.name)" : model.describe(object.objectID)
+        }
+        for object in inserted + updated {
+            let isNew = object.state == .inserted
+            for attribute in object.entity.requiredAttributes {
+                guard isNew || object.hasChangedSlot(attribute.slot) else { continue }
+                if object.slots[attribute.slot].value.storedValue.isNull {
+                    problems.append("\(name(object)): required attribute '\(attribute.name)' is nil")
+                }
+            }
+            for relationship in object.entity.relationships {
+                guard isNew || object.hasChangedSlot(relationship.slot) else { continue }
+                if relationship.isToMany {
+                    guard relationship.minCount > 0 || relationship.maxCount > 0 else { continue }
+                    let count = object.objects(of: relationship).count
+                    if count < relationship.minCount {
+                        problems.append("\(name(object)): '\(relationship.name)' needs at least \(relationship.minCount) objects, has \(count)")
+                    }
+                    if relationship.maxCount > 0 && count > relationship.maxCount {
+                        problems.append("\(name(object)): '\(relationship.name)' allows at most \(relationship.maxCount) objects, has \(count)")
+                    }
+                } else if !relationship.isOptional, object.slots[relationship.slot].value.destinationID == nil {
+                    problems.append("\(name(object)): required relationship '\(relationship.name)' is nil")
+                } else if let destination = object.slots[relationship.slot].value.destinationID,
+                          let target = registeredObject(for: destination), target.state == .deleted {
+                    problems.append("\(name(object)): '\(relationship.name)' points to a deleted \(target.entity.name)")
+                }
+            }
+        }
+        for object in deleted {
+            for relationship in object.entity.relationships where relationship.deleteRule == .deny {
+                let remaining = relationship.isToMany
+                    ? object.objects(of: relationship).filter { $0.state != .deleted }
+                    : object.object(of: relationship).map { $0.state == .deleted ? [] : [$0] } ?? []
+                if !remaining.isEmpty {
+                    problems.append("cannot delete \(name(object)): '\(relationship.name)' denies deletion while it holds \(remaining.count) \(relationship.destination.name) object\(remaining.count == 1 ? "" : "s")")
+                }
+            }
+        }
+        if !problems.isEmpty {
+            throw ObjectGraphError(.validation, problems.joined(separator: "; ") + "; nothing was saved")
+        }
+    }
+
+    // MARK: Permanent IDs
+
+    /// Gives inserted objects permanent IDs now, before they are saved.
+    func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        let pending = objects.filter { $0.objectID.isTemporary && $0.contextCore === self }
+        guard !pending.isEmpty else { return }
+        for store in coordinator.stores {
+            let mine = pending.filter { coordinator.store(for: $0.entity) === store }
+            if !mine.isEmpty { try store.reservePermanentKeys(for: mine) }
+        }
+        for object in pending {
+            let old = object.objectID
+            temporaries.remove(old.key, ifObject: object)
+            object.headerPointer.pointee.objectID = ObjectID(
+                entityIndex: Int(old.entityIndex), key: object.headerPointer.pointee.plannedKey)
+            register(object)
+        }
+    }
+
+    // MARK: Rollback, reset, refresh
+
+    /// Discards every unsaved change: inserted objects leave the context, the others get
+    /// their saved values back.
+    func rollback() {
+        for object in inserted where object.state == .inserted
+            || (object.state == .deleted && object.headerPointer.pointee.stateBeforeDelete == .inserted) {
+            objectWillDeallocate(object.objectID, object)
+            object.headerPointer.pointee.context = nil
+        }
+        for object in updated + deleted where !(object.state == .deleted
+            && object.headerPointer.pointee.stateBeforeDelete == .inserted) {
+            restore(object)
+        }
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+        snapshots.removeAll()
+    }
+
+    /// Forgets every object: registered objects are detached and keep their current values.
+    func reset() {
+        detachAll()
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+        snapshots.removeAll()
+    }
+
+    /// Turns an object back into a fault, releasing the objects its relationships held.
+    ///
+    /// With `mergeChanges` an updated object keeps its unsaved changes and reloads the rest;
+    /// without it, unsaved changes are discarded.
+    func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        guard object.contextCore === self, object.state != .inserted, object.state != .deleted else { return }
+        if object.state == .updated && mergeChanges {
+            let count = object.entity.slotCount
+            let store = coordinator.store(for: object.entity)
+            let layout = store.layout(for: object.entity)
+            let changed = (0..<count).filter { object.hasChangedSlot($0) }
+            let kept = changed.map { object.slots[$0].value }
+            // Reload unchanged values; relationship slots go back to IDs, breaking cycles.
+            for index in 0..<count where !changed.contains(index) { object.slots[index].value = .null }
+            if let row = try? store.fetchRow(object.objectID, layout: layout) {
+                let saved = Array(zip(changed, kept))
+                layout.fill(object, from: row)
+                for (index, slot) in saved { object.slots[index].value = slot }
+            }
+            return
+        }
+        if object.state == .updated {
+            snapshots[ObjectIdentifier(object)] = nil
+            updated.removeAll { $0 === object }
+        }
+        object.releaseRelationships()
+        for index in 0..<object.entity.slotCount { object.slots[index].value = .null }
+        object.headerPointer.pointee.changedSlots = 0
+        object.headerPointer.pointee.needsValues = true
+        object.state = .fault
+    }
+}

@@ -1,0 +1,57 @@
+import Synchronization
+
+/// Counters that make the cost of object-graph work visible: statements run, rows read,
+/// faults fired, objects registered and alive.
+///
+/// Take one before and one after some work and subtract (``ContextStatistics/-(_:_:)``)
+/// to see what the work cost; the shell's `.stats` prints them.
+public struct ContextStatistics: Sendable, Equatable {
+    /// SQL statements the store ran.
+    public var statements = 0
+    /// Rows the store read.
+    public var rows = 0
+    /// Transactions the store committed.
+    public var transactions = 0
+    /// Object faults fired (values loaded on first access).
+    public var faultsFired = 0
+    /// To-many relationship faults fired.
+    public var relationshipFaultsFired = 0
+    /// Objects registered in the context now.
+    public var registeredObjects = 0
+    /// Managed objects alive in the process now, in any context or none.
+    public var liveObjects = 0
+
+    /// Zero counters.
+    public init() {}
+
+    /// The difference of counters; the gauges (registered, live) keep `lhs`'s values.
+    public static func - (lhs: ContextStatistics, rhs: ContextStatistics) -> ContextStatistics {
+        var result = lhs
+        result.statements -= rhs.statements
+        result.rows -= rhs.rows
+        result.transactions -= rhs.transactions
+        result.faultsFired -= rhs.faultsFired
+        result.relationshipFaultsFired -= rhs.relationshipFaultsFired
+        return result
+    }
+
+    /// Managed objects alive in the process.
+    static let live = Atomic<Int>(0)
+}
+
+extension ContextCore {
+    var statistics: ContextStatistics {
+        var result = ContextStatistics()
+        for store in coordinator.stores {
+            let counts = store.connectionStatistics
+            result.statements += counts.statements
+            result.rows += counts.rows
+            result.transactions += counts.transactions
+        }
+        result.faultsFired = faultsFired
+        result.relationshipFaultsFired = relationshipFaultsFired
+        result.registeredObjects = registeredObjectCount
+        result.liveObjects = ContextStatistics.live.load(ordering: .relaxed)
+        return result
+    }
+}

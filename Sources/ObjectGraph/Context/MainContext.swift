@@ -1,0 +1,85 @@
+/// A context for the main actor: the one user-facing code reads and edits objects in.
+///
+/// ```swift
+/// let context = MainContext(coordinator: coordinator)
+/// let chef = context.insert("Chef")
+/// chef["name"] = "Zoë Ångström"
+/// try context.save()
+/// ```
+/// Objects fetched here stay on the main actor; hand their ``ObjectID``s to a
+/// ``PrivateContext`` for background work, and back.
+@MainActor
+public final class MainContext {
+    let core: ContextCore
+
+    /// Creates a context on `coordinator`'s stores.
+    public init(coordinator: PersistentStoreCoordinator) { core = ContextCore(coordinator: coordinator) }
+
+    /// The model of the context's coordinator.
+    public var model: ObjectModel { core.model }
+    /// The coordinator whose stores this context reads and writes.
+    public var coordinator: PersistentStoreCoordinator { core.coordinator }
+
+    /// Inserts a new object of the entity called `entityName`, with default values.
+    /// - Throws: ``ObjectGraphError`` `unknownEntity`.
+    public func insert(_ entityName: String) throws -> ManagedObject {
+        core.insert(try model.requireEntity(named: entityName))
+    }
+    /// Inserts a new object of `entity`.
+    public func insert(_ entity: EntityDescription) -> ManagedObject { core.insert(entity) }
+    /// Deletes an object; delete rules apply now, the row goes at the next save.
+    public func delete(_ object: ManagedObject) { core.delete(object) }
+    /// Fetches the objects matching `request`, including unsaved changes.
+    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] { try core.fetch(request) }
+    /// The IDs of the objects matching `request`, without creating objects.
+    public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] { try core.fetchObjectIDs(request) }
+    /// The chosen properties (``FetchRequest/propertiesToFetch``) of the matching rows as
+    /// dictionaries, optionally distinct; saved values only, no objects created.
+    public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: Any?]] {
+        try core.fetchDictionaries(request)
+    }
+    /// Counts the objects matching `request` without creating them.
+    public func count(for request: FetchRequest) throws -> Int { try core.count(for: request) }
+    /// Writes every change in one transaction; on failure the store and the context are unchanged.
+    @discardableResult public func save() throws -> SaveResult { try core.save() }
+    /// Discards every unsaved change.
+    public func rollback() { core.rollback() }
+    /// Forgets every object; registered objects are detached and keep their values.
+    public func reset() { core.reset() }
+    /// Turns an object back into a fault (keeping unsaved changes with `mergeChanges`).
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) { core.refresh(object, mergeChanges: mergeChanges) }
+    /// Turns every registered object back into a fault (keeping unsaved changes), releasing
+    /// the objects their relationships held: the way to break relationship cycles.
+    public func refreshAllObjects() { core.refreshAllObjects() }
+    /// Inserts rows straight into the store; no objects are created.
+    @discardableResult public func execute(_ request: BatchInsertRequest) throws -> BatchResult { try core.execute(request) }
+    /// Updates rows straight in the store; this context's objects are refreshed.
+    @discardableResult public func execute(_ request: BatchUpdateRequest) throws -> BatchResult { try core.execute(request) }
+    /// Deletes rows straight in the store, applying delete rules in SQL; this context's objects are updated.
+    @discardableResult public func execute(_ request: BatchDeleteRequest) throws -> BatchResult { try core.execute(request) }
+    /// Brings this context's objects up to date with a batch request run elsewhere.
+    public func mergeChanges(from result: BatchResult) { core.mergeChanges(from: result) }
+    /// The object for an ID: the registered one, or a fault that loads when touched.
+    public func object(with id: ObjectID) -> ManagedObject { core.object(for: id) }
+    /// The object for an ID, loaded now.
+    /// - Throws: ``ObjectGraphError`` `objectNotFound` when the store has no such object.
+    public func existingObject(with id: ObjectID) throws -> ManagedObject { try core.existingObject(with: id) }
+    /// Gives inserted objects permanent IDs before they are saved.
+    public func obtainPermanentIDs(for objects: [ManagedObject]) throws { try core.obtainPermanentIDs(for: objects) }
+    /// Whether anything was inserted, updated or deleted since the last save.
+    public var hasChanges: Bool { core.hasChanges }
+    /// Objects inserted and not yet saved.
+    public var insertedObjects: Set<ManagedObject> { core.changedObjects(.inserted) }
+    /// Objects changed and not yet saved.
+    public var updatedObjects: Set<ManagedObject> { core.changedObjects(.updated) }
+    /// Objects deleted and not yet saved.
+    public var deletedObjects: Set<ManagedObject> { core.changedObjects(.deleted) }
+    /// Every object registered in the context.
+    public var registeredObjects: [ManagedObject] { core.registeredObjects }
+    /// The SQL, values and query plan that fetching (or, with `counting`, counting) `request` runs.
+    public func explain(_ request: FetchRequest, counting: Bool = false) throws -> QueryExplanation {
+        try core.explain(request, counting: counting)
+    }
+    /// Counters of the work done so far.
+    public var statistics: ContextStatistics { core.statistics }
+}

@@ -1,0 +1,55 @@
+/// A description of the objects to fetch: an entity, a filter, an order and a window.
+///
+/// ```swift
+/// var request = FetchRequest(entityName: "Recipe")
+/// request.sortKeys = [SortKey("name")]
+/// request.fetchLimit = 20
+/// let recipes = try context.fetch(request)
+/// ```
+public struct FetchRequest: Sendable {
+    /// The entity to fetch.
+    public var entityName: String
+    /// Which objects to fetch; all of them when nil.
+    public var predicate: FetchPredicate?
+    /// The order of the results; unspecified (store order) when empty.
+    public var sortKeys: [SortKey] = []
+    /// The most objects to return; 0 means no limit.
+    public var fetchLimit: Int = 0
+    /// How many matching objects to skip first.
+    public var fetchOffset: Int = 0
+    /// Whether objects of sub-entities are included.
+    public var includesSubentities: Bool = true
+    /// Whether objects come back as faults whose values wait in the row cache (the default),
+    /// or fully populated in the same query.
+    public var returnsObjectsAsFaults: Bool = true
+    /// Whether unsaved inserts, updates and deletes of the context are taken into account.
+    public var includesPendingChanges: Bool = true
+    /// Whether objects come back with their values (the default). With `false` only their
+    /// IDs are read; each object's values load, with one query, when it first fires.
+    public var includesPropertyValues: Bool = true
+    /// Relationship key paths (`chef`, `ingredients`, `ingredients.ingredient`) whose
+    /// destinations are fetched along with the results: one extra query per key path,
+    /// never one per object.
+    public var relationshipKeyPathsForPrefetching: [String] = []
+    /// When positive, the fetch reads only IDs up front and returned objects load their
+    /// values this many at a time, one query per batch, as they are first touched.
+    ///
+    /// - Complexity: one `SELECT` of row IDs, then one `SELECT` per batch touched.
+    public var fetchBatchSize: Int = 0
+    /// For ``MainContext/fetchDictionaries(_:)``: the attributes (or to-one key paths such
+    /// as `chef.name`) to read; every stored attribute when empty.
+    public var propertiesToFetch: [String] = []
+    /// For ``MainContext/fetchDictionaries(_:)``: whether equal rows are returned once.
+    public var returnsDistinctResults: Bool = false
+    /// Whether `[cd]` comparisons on attributes with a canonical shadow attribute are answered
+    /// from the shadow (see ``AttributeDescription/Derivation/canonical``). Switch it off to
+    /// measure what the shadow saves.
+    public var usesCanonicalShadows: Bool = true
+
+    /// Creates a request for the objects of an entity that match `predicate`.
+    public init(entityName: String, predicate: FetchPredicate? = nil, sortKeys: [SortKey] = []) {
+        self.entityName = entityName
+        self.predicate = predicate
+        self.sortKeys = sortKeys
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+
+extension ManagedObject {
+    /// Reads or writes a property by name, as Core Data's `value(forKey:)` does.
+    ///
+    /// Attributes read as `Int`, `Double`, `Bool`, `String`, `Date`, `Data`, `UUID` or `URL`
+    /// (nil when unset); a to-one relationship as `ManagedObject?`; a to-many one as
+    /// `[ManagedObject]`. An unknown key or a value of the wrong type is a programming
+    /// error and traps; use ``value(forKey:)`` and ``setValue(_:forKey:)`` to get errors instead.
+    public subscript(key: String) -> Any? {
+        get {
+            do { return try value(forKey: key) } catch { preconditionFailure("\(error)") }
+        }
+        set {
+            do { try setValue(newValue, forKey: key) } catch { preconditionFailure("\(error)") }
+        }
+    }
+
+    /// The value of an attribute or relationship.
+    /// - Throws: ``ObjectGraphError`` with code ``ObjectGraphError/Code/unknownKey``.
+    public func value(forKey key: String) throws -> Any? {
+        let entity = self.entity
+        if let attribute = entity.attributesByName[key] {
+            return attribute.type.swiftValue(from: storedValue(of: attribute))
+        }
+        if let relationship = entity.relationshipsByName[key] {
+            return relationship.isToMany
+                ? objects(of: relationship) as Any?
+                : object(of: relationship) as Any?
+        }
+        throw ObjectGraphError.unknownKey(key, entity: entity)
+    }
+
+    /// Sets an attribute or relationship, keeping inverse relationships consistent.
+    ///
+    /// Numbers convert between integer widths and to `Double`; a to-many relationship takes
+    /// an array of objects and replaces its contents.
+    /// - Throws: ``ObjectGraphError`` with code ``ObjectGraphError/Code/unknownKey`` or
+    ///   ``ObjectGraphError/Code/invalidValue``.
+    public func setValue(_ value: Any?, forKey key: String) throws {
+        let entity = self.entity
+        if let attribute = entity.attributesByName[key] {
+            guard let stored = attribute.type.storedValue(from: value) else {
+                throw ObjectGraphError(.invalidValue,
+                    "\(type(of: value!)) value \(value!) does not fit '\(entity.name).\(key)' of type \(attribute.type.displayName)")
+            }
+            setStoredValue(stored, of: attribute)
+            return
+        }
+        if let relationship = entity.relationshipsByName[key] {
+            if relationship.isToMany {
+                guard let objects = (value as? [ManagedObject]) ?? (value == nil ? [] : nil) else {
+                    throw ObjectGraphError(.invalidValue, "'\(entity.name).\(key)' needs an array of objects")
+                }
+                try checkDestination(objects, of: relationship)
+                replaceObjects(of: relationship, with: objects)
+            } else {
+                guard value == nil || value is ManagedObject else {
+                    throw ObjectGraphError(.invalidValue, "'\(entity.name).\(key)' needs an object or nil")
+                }
+                let object = value as? ManagedObject
+                try checkDestination(object.map { [$0] } ?? [], of: relationship)
+                setObject(object, of: relationship)
+            }
+            return
+        }
+        throw ObjectGraphError.unknownKey(key, entity: entity)
+    }
+
+    /// Sets an attribute from text typed by a person (`prepMinutes=20`, `published=2024-03-01`).
+    /// - Throws: ``ObjectGraphError`` for an unknown key, a relationship, or text that does not parse.
+    public func setValue(parsing text: String, forKey key: String) throws {
+        guard let attribute = entity.attributesByName[key] else {
+            if entity.relationshipsByName[key] != nil {
+                throw ObjectGraphError(.invalidValue, "'\(key)' is a relationship; set it to an object, not text")
+            }
+            throw ObjectGraphError.unknownKey(key, entity: entity)
+        }
+        setStoredValue(try attribute.type.parse(text, key: key), of: attribute)
+    }
+
+    /// The changed properties and their new values since the last save.
+    public func changedValues() -> [String: Any?] {
+        var result: [String: Any?] = [:]
+        for attribute in entity.attributes where hasChangedSlot(attribute.slot) {
+            result[attribute.name] = attribute.type.swiftValue(from: slots[attribute.slot].value.storedValue)
+        }
+        for relationship in entity.relationships where hasChangedSlot(relationship.slot) {
+            result[relationship.name] = try? value(forKey: relationship.name)
+        }
+        return result
+    }
+
+    /// The values of the given attributes as last saved or fetched (the current ones when unchanged).
+    public func committedValues(forKeys keys: [String]) -> [String: Any?] {
+        var result: [String: Any?] = [:]
+        let snapshot = contextCore?.snapshot(of: self)
+        for key in keys {
+            guard let attribute = entity.attributesByName[key] else { continue }
+            let slot = snapshot?[attribute.slot] ?? slots[attribute.slot].value
+            result[key] = attribute.type.swiftValue(from: slot.storedValue)
+        }
+        return result
+    }
+
+    // MARK: Typed access for subclasses
+
+    /// Reads or writes an attribute by its description: the fastest typed access, for code
+    /// that looks the attribute up once (importers, generated accessors).
+    ///
+    /// ```swift
+    /// let name = model.entity(named: "Chef")!.attribute(named: "name")!
+    /// chef[name] = "Ana"
+    /// ```
+    public subscript<Value: AttributeValue>(attribute: AttributeDescription) -> Value {
+        get { Value(storedValue: storedValue(of: attribute)) }
+        set { setStoredValue(newValue.storedValue, of: attribute) }
+    }
+
+    /// Reads an attribute as a Swift type, for typed properties of subclasses.
+    ///
+    /// ```swift
+    /// var servings: Int { self[attribute: "servings"] }
+    /// var rating: Double? { self[attribute: "rating"] }
+    /// ```
+    public subscript<Value: AttributeValue>(attribute key: String) -> Value {
+        get {
+            guard let attribute = entity.attributesByName[key] else {
+                preconditionFailure("\(ObjectGraphError.unknownKey(key, entity: entity))")
+            }
+            return Value(storedValue: storedValue(of: attribute))
+        }
+        set {
+            guard let attribute = entity.attributesByName[key] else {
+                preconditionFailure("\(ObjectGraphError.unknownKey(key, entity: entity))")
+            }
+            setStoredValue(newValue.storedValue, of: attribute)
+        }
+    }
+
+    /// Reads or writes a to-one relationship as a typed object, for subclasses.
+    public subscript<Destination: ManagedObject>(toOne key: String) -> Destination? {
+        get { object(of: requireRelationship(key, toMany: false)).map { unsafeDowncast($0, to: Destination.self) } }
+        set { setObject(newValue, of: requireRelationship(key, toMany: false)) }
+    }
+
+    /// Reads a to-many relationship as typed objects, for subclasses.
+    public subscript<Destination: ManagedObject>(toMany key: String) -> [Destination] {
+        objects(of: requireRelationship(key, toMany: true)).map { unsafeDowncast($0, to: Destination.self) }
+    }
+
+    private func requireRelationship(_ key: String, toMany: Bool) -> RelationshipDescription {
+        guard let relationship = entity.relationshipsByName[key], relationship.isToMany == toMany else {
+            preconditionFailure("'\(entity.name)' has no \(toMany ? "to-many" : "to-one") relationship '\(key)'")
+        }
+        return relationship
+    }
+
+    func checkDestination(_ objects: [ManagedObject], of relationship: RelationshipDescription) throws {
+        for object in objects {
+            guard object.entity.isKind(of: relationship.destination) else {
+                throw ObjectGraphError(.invalidValue,
+                    "'\(entity.name).\(relationship.name)' holds \(relationship.destination.name) objects, not \(object.entity.name)")
+            }
+            guard object.contextCore === contextCore else {
+                preconditionFailure("""
+                    \(object.entity.model.describe(object.objectID)) belongs to another context than \
+                    \(entity.model.describe(objectID)). Pass its objectID across contexts and call \
+                    object(with:) on the receiving context instead.
+                    """)
+            }
+        }
+    }
+
+    // MARK: Slots
+
+    /// The stored value of an attribute, loading the object first if it is a fault.
+    @inline(__always)
+    func storedValue(of attribute: AttributeDescription) -> StoredValue {
+        fireFaultIfNeeded()
+        return slots[attribute.slot].value.storedValue
+    }
+
+    /// Sets an attribute's stored value, records the change and updates derived attributes.
+    func setStoredValue(_ value: StoredValue, of attribute: AttributeDescription) {
+        fireFaultIfNeeded()
+        if !attribute.isTransient { willChange(slot: attribute.slot) }
+        for target in attribute.derivedTargets {
+            willChange(slot: target.slot)
+            slots[target.slot].value = Slot(Derivations.derive(value, target.derivation!.kind))
+        }
+        slots[attribute.slot].value = Slot(value)
+    }
+}
+
+/// Computes derived attribute values.
+enum Derivations {
+    static func derive(_ value: StoredValue, _ kind: AttributeDescription.Derivation) -> StoredValue {
+        guard case .text(let text) = value else { return .null }
+        switch kind {
+        case .canonical: return .text(text.canonicalFolded())
+        }
+    }
+}

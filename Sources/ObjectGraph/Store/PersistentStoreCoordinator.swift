@@ -1,0 +1,70 @@
+public import Foundation
+import Synchronization
+
+/// Holds a model and the stores its objects live in, and the row cache its contexts share.
+///
+/// ```swift
+/// let coordinator = PersistentStoreCoordinator(model: model)
+/// try coordinator.addStore(at: "recipes.sqlite")
+/// let context = MainContext(coordinator: coordinator)
+/// ```
+/// Create one coordinator per store file per process and share it between contexts.
+public final class PersistentStoreCoordinator: Sendable {
+    /// The model every store of this coordinator uses.
+    public let model: ObjectModel
+    let rowCache = RowCache()
+    private let storeList = Mutex<[(store: SQLiteStore, configuration: Set<String>?)]>([])
+
+    /// Creates a coordinator with no stores yet.
+    public init(model: ObjectModel) { self.model = model }
+
+    /// Opens (or creates) a SQLite store file and adds it.
+    ///
+    /// - Parameters:
+    ///   - path: the file; `":memory:"` makes an in-memory store.
+    ///   - configuration: the entity names kept in this store; nil for every entity not
+    ///     claimed by another store.
+    /// - Throws: ``ObjectGraphError`` (`notADatabase`, `storeLocked`, `modelMismatch`, `storeFailure`).
+    @discardableResult
+    public func addStore(
+        at path: String, configuration: [String]? = nil, options: SQLiteStore.Options = .init()
+    ) throws -> SQLiteStore {
+        let store = try SQLiteStore(path: path, model: model, options: options)
+        storeList.withLock { $0.append((store, configuration.map(Set.init))) }
+        return store
+    }
+
+    /// Adds an empty in-memory store (gone when the coordinator is).
+    @discardableResult
+    public func addInMemoryStore() throws -> SQLiteStore { try addStore(at: ":memory:") }
+
+    /// The stores, in the order they were added.
+    public var stores: [SQLiteStore] { storeList.withLock { $0.map(\.store) } }
+
+    /// The store that keeps `entity`'s objects.
+    func store(for entity: EntityDescription) -> SQLiteStore {
+        storeList.withLock { list in
+            if let match = list.first(where: { $0.configuration?.contains(entity.root.name) ?? false }) {
+                return match.store
+            }
+            guard let fallback = list.first(where: { $0.configuration == nil }) ?? list.first else {
+                preconditionFailure("the coordinator has no store: call addStore(at:) before using a context")
+            }
+            return fallback.store
+        }
+    }
+
+    /// The ID named by a URI from ``ObjectID/uriRepresentation(storeIdentifier:model:)``, if it
+    /// names an object of one of this coordinator's stores.
+    public func objectID(forURI uri: URL) -> ObjectID? {
+        guard let (id, identifier) = ObjectID.parse(uri: uri, model: model),
+              stores.contains(where: { $0.identifier == identifier }) else { return nil }
+        return id
+    }
+
+    /// The URI form of an object's ID, naming the store that keeps it.
+    public func uri(for id: ObjectID) -> URL {
+        let store = store(for: model.entities[Int(id.entityIndex)])
+        return id.uriRepresentation(storeIdentifier: store.identifier, model: model)
+    }
+}

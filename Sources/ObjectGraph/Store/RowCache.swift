@@ -1,0 +1,36 @@
+import Synchronization
+
+/// Recently fetched rows, shared by every context of a coordinator, so firing a fault
+/// usually needs no query.
+///
+/// A default fetch (objects returned as faults) puts each row here; a fault takes its
+/// values from here and falls back to the store. Saves replace or remove the rows they
+/// change. The cache is bounded: past ``limit`` rows it starts over, so it never holds a
+/// whole large store in memory.
+final class RowCache: Sendable {
+    /// A row's column values, in its table layout's order.
+    typealias Row = [StoredValue]
+
+    private let rows = Mutex<[ObjectID: Row]>([:])
+    /// The most rows kept before the cache is emptied.
+    let limit: Int
+
+    init(limit: Int = 200_000) { self.limit = limit }
+
+    func row(for id: ObjectID) -> Row? { rows.withLock { $0[id] } }
+
+    func store(_ newRows: [(ObjectID, Row)]) {
+        rows.withLock { rows in
+            if rows.count + newRows.count > limit { rows.removeAll(keepingCapacity: true) }
+            for (id, row) in newRows.prefix(limit) { rows[id] = row }
+        }
+    }
+
+    func remove(_ ids: some Sequence<ObjectID>) {
+        rows.withLock { rows in for id in ids { rows[id] = nil } }
+    }
+
+    func removeAll() { rows.withLock { $0.removeAll() } }
+
+    var count: Int { rows.withLock { $0.count } }
+}

@@ -1,0 +1,137 @@
+/// Builds the SELECT statements of fetches.
+enum FetchSQL {
+    /// What a fetch reads of each row.
+    enum Columns {
+        /// `_pk`, `_ent` and every column of the table.
+        case full
+        /// `_pk` and `_ent` only.
+        case keys
+    }
+
+    static let alias = "t0"
+
+    /// `SELECT … FROM "T" AS t0 WHERE … ORDER BY … LIMIT … OFFSET …`.
+    static func select(
+        _ layout: TableLayout, entity: EntityDescription, includesSubentities: Bool,
+        condition: SQLFragment?, orderBy: [SQLFragment], limit: Int, offset: Int, columns: Columns
+    ) -> SQLFragment {
+        var names = ["_pk", "_ent"]
+        if case .full = columns { names += layout.columns }
+        let list = names.map { "\(alias).\(SQLIdentifier($0).quoted)" }.joined(separator: ", ")
+        var sql: SQLFragment = "SELECT \(raw: list) FROM \(table: layout.table) AS \(raw: alias)"
+        sql.append(whereClause(entity: entity, includesSubentities: includesSubentities, condition: condition))
+        if !orderBy.isEmpty { sql.append(" ORDER BY " + SQLFragment.joined(orderBy, separator: ", ")) }
+        if limit > 0 || offset > 0 {
+            sql.append(" LIMIT \(.integer(Int64(limit > 0 ? limit : -1))) OFFSET \(.integer(Int64(offset)))")
+        }
+        return sql
+    }
+
+    /// `SELECT [DISTINCT] e1, e2 … FROM "T" AS t0 WHERE … ORDER BY … LIMIT …`, for dictionary results.
+    static func selectColumns(
+        _ columns: [SQLFragment], layout: TableLayout, entity: EntityDescription, includesSubentities: Bool,
+        distinct: Bool, condition: SQLFragment?, orderBy: [SQLFragment], limit: Int, offset: Int
+    ) -> SQLFragment {
+        var sql: SQLFragment = "SELECT \(raw: distinct ? "DISTINCT " : "")"
+        sql.append(SQLFragment.joined(columns, separator: ", "))
+        sql.append(" FROM \(table: layout.table) AS \(raw: alias)")
+        sql.append(whereClause(entity: entity, includesSubentities: includesSubentities, condition: condition))
+        if !orderBy.isEmpty { sql.append(" ORDER BY " + SQLFragment.joined(orderBy, separator: ", ")) }
+        if limit > 0 || offset > 0 {
+            sql.append(" LIMIT \(.integer(Int64(limit > 0 ? limit : -1))) OFFSET \(.integer(Int64(offset)))")
+        }
+        return sql
+    }
+
+    /// The full rows with the given keys, in key order: one statement for any number of
+    /// keys (they travel as one JSON array).
+    static func selectRows(_ layout: TableLayout, keys: [Int64]) -> SQLFragment {
+        let list = (["_pk", "_ent"] + layout.columns).map { "\(alias).\(SQLIdentifier($0).quoted)" }.joined(separator: ", ")
+        return "SELECT \(raw: list) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\"_pk\" IN (SELECT value FROM json_each(\(keyList(keys)))) ORDER BY \(raw: alias).\"_pk\""
+    }
+
+    /// The full rows of the destinations of a one-to-many relationship for several sources.
+    static func selectDestinations(of relationship: RelationshipDescription, sourceKeys: [Int64], layout: TableLayout) -> SQLFragment {
+        let list = (["_pk", "_ent"] + layout.columns).map { "\(alias).\(SQLIdentifier($0).quoted)" }.joined(separator: ", ")
+        let column = SQLIdentifier(SchemaNaming.column(for: relationship.inverse)).quoted
+        var sql: SQLFragment = "SELECT \(raw: list) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\(raw: column) IN (SELECT value FROM json_each(\(keyList(sourceKeys))))"
+        if let restriction = SchemaNaming.entityRestriction(for: relationship.destination, alias: alias) {
+            sql.append(" AND " + restriction)
+        }
+        let order = relationship.orderKey.map { ", \(alias).\(SQLIdentifier($0).quoted)" } ?? ""
+        sql.append(" ORDER BY \(raw: alias).\(raw: column)\(raw: order), \(raw: alias).\"_pk\"")
+        return sql
+    }
+
+    /// The (source, destination) key pairs of a many-to-many relationship for several sources.
+    static func selectJoinPairs(of relationship: RelationshipDescription, sourceKeys: [Int64]) -> SQLFragment {
+        let join = SchemaNaming.joinTable(for: relationship)
+        let source = SQLIdentifier(join.sourceColumn).quoted, destination = SQLIdentifier(join.destinationColumn).quoted
+        return "SELECT \(raw: source), \(raw: destination) FROM \(table: join.table) WHERE \(raw: source) IN (SELECT value FROM json_each(\(keyList(sourceKeys)))) ORDER BY \(raw: source), \(raw: destination)"
+    }
+
+    /// `_pk`, `_ent` of the rows of a table whose `column` holds one of the keys.
+    static func selectReferencing(_ layout: TableLayout, column: String, keys: StoredValue) -> SQLFragment {
+        "SELECT \(raw: alias).\"_pk\", \(raw: alias).\"_ent\" FROM \(table: layout.table) AS \(raw: alias) WHERE \(column: column, of: alias) IN (SELECT value FROM json_each(\(keys)))"
+    }
+
+    /// The rows that the given rows of `layout` point to through `column` (key and the
+    /// destination's entity when recorded, else the declared one).
+    static func selectReferenced(_ layout: TableLayout, column: String, keys: StoredValue) -> SQLFragment {
+        let relationship = layout.root.selfAndDescendants.lazy.compactMap { $0.relationship(named: column) }.first!
+        let entityExpression = SchemaNaming.entityColumn(for: relationship).map { "\(alias).\(SQLIdentifier($0).quoted)" }
+            ?? String(relationship.destination.index)
+        return "SELECT \(column: column, of: alias), \(raw: entityExpression) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\"_pk\" IN (SELECT value FROM json_each(\(keys))) AND \(column: column, of: alias) IS NOT NULL"
+    }
+
+    /// Keys as one bound JSON array.
+    static func keyList(_ keys: [Int64]) -> StoredValue {
+        .text("[" + keys.map(String.init).joined(separator: ",") + "]")
+    }
+
+    /// `SELECT count(*) FROM "T" AS t0 WHERE …`.
+    static func count(
+        _ layout: TableLayout, entity: EntityDescription, includesSubentities: Bool, condition: SQLFragment?
+    ) -> SQLFragment {
+        var sql: SQLFragment = "SELECT count(*) FROM \(table: layout.table) AS \(raw: alias)"
+        sql.append(whereClause(entity: entity, includesSubentities: includesSubentities, condition: condition))
+        return sql
+    }
+
+    /// The full row of one object.
+    static func selectRow(table: String, columns: [String]) -> String {
+        let list = (["_pk", "_ent"] + columns).map { SQLIdentifier($0).quoted }.joined(separator: ", ")
+        return "SELECT \(list) FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" = ?"
+    }
+
+    /// The keys of the destinations of a to-many relationship of one object, in order.
+    static func selectDestinations(of relationship: RelationshipDescription) -> String {
+        let destination = relationship.destination!
+        let table = SQLIdentifier(SchemaNaming.table(for: destination)).quoted
+        let restriction = SchemaNaming.entityRestriction(for: destination, alias: alias).map { " AND " + $0.sql } ?? ""
+        let order = relationship.orderKey.map { " ORDER BY \(alias).\(SQLIdentifier($0).quoted), \(alias).\"_pk\"" }
+            ?? " ORDER BY \(alias).\"_pk\""
+        if relationship.isManyToMany {
+            let join = SchemaNaming.joinTable(for: relationship)
+            return """
+                SELECT \(alias)."_pk", \(alias)."_ent" FROM \(SQLIdentifier(join.table).quoted) AS j \
+                JOIN \(table) AS \(alias) ON \(alias)."_pk" = j.\(SQLIdentifier(join.destinationColumn).quoted) \
+                WHERE j.\(SQLIdentifier(join.sourceColumn).quoted) = ?\(restriction)\(order)
+                """
+        }
+        let column = SQLIdentifier(SchemaNaming.column(for: relationship.inverse)).quoted
+        return "SELECT \(alias).\"_pk\", \(alias).\"_ent\" FROM \(table) AS \(alias) WHERE \(alias).\(column) = ?\(restriction)\(order)"
+    }
+
+    private static func whereClause(
+        entity: EntityDescription, includesSubentities: Bool, condition: SQLFragment?
+    ) -> SQLFragment {
+        var parts: [SQLFragment] = []
+        if let restriction = SchemaNaming.entityRestriction(
+            for: entity, alias: alias, includesSubentities: includesSubentities) {
+            parts.append(restriction)
+        }
+        if let condition { parts.append("(" + condition + ")") }
+        return parts.isEmpty ? SQLFragment() : " WHERE " + SQLFragment.joined(parts, separator: " AND ")
+    }
+}

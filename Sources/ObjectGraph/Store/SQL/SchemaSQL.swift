@@ -1,0 +1,126 @@
+/// The SQL that creates and describes a store's schema and its bookkeeping tables.
+enum SchemaSQL {
+    /// The key/value metadata table: model version hashes, the store's UUID, caller keys.
+    static let createMetadata = """
+        CREATE TABLE IF NOT EXISTS "_metadata" ("key" TEXT PRIMARY KEY NOT NULL, "value" TEXT) WITHOUT ROWID
+        """
+    /// The highest primary key handed out per table (so reserved keys are never reused).
+    static let createPrimaryKeys = """
+        CREATE TABLE IF NOT EXISTS "_primarykeys" ("name" TEXT PRIMARY KEY NOT NULL, "max" INTEGER NOT NULL) WITHOUT ROWID
+        """
+    static let selectMetadata = #"SELECT "key", "value" FROM "_metadata""#
+    static let upsertMetadata = #"INSERT INTO "_metadata" ("key", "value") VALUES (?, ?) ON CONFLICT("key") DO UPDATE SET "value" = excluded."value""#
+    static let deleteMetadata = #"DELETE FROM "_metadata" WHERE "key" = ?"#
+    static let userTables = #"SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"#
+
+    /// Reserves `count` keys in `table`, past both the recorded maximum and the largest key present.
+    static func reserveKeys(table: String) -> String {
+        let quoted = SQLIdentifier(table).quoted
+        return """
+            INSERT INTO "_primarykeys" ("name", "max")
+            VALUES (?1, (SELECT coalesce(max("_pk"), 0) FROM \(quoted)) + ?2)
+            ON CONFLICT("name") DO UPDATE SET "max" =
+                max("max", (SELECT coalesce(max("_pk"), 0) FROM \(quoted))) + ?2
+            RETURNING "max"
+            """
+    }
+
+    /// The statements that create one tree's table, its join tables and its indexes.
+    static func create(_ layout: TableLayout) -> [String] {
+        let root = layout.root
+        let tree = root.selfAndDescendants
+        var definitions = ["\"_pk\" INTEGER PRIMARY KEY", "\"_ent\" INTEGER NOT NULL"]
+        var statements: [String] = []
+        var indexed: [[String]] = []
+        for entity in tree {
+            for attribute in entity.declaredAttributes where !attribute.isTransient {
+                definitions.append("\(SQLIdentifier(attribute.name).quoted) \(attribute.type.storageClass)")
+                if attribute.isIndexed { indexed.append([attribute.name]) }
+            }
+        }
+        for entity in tree {
+            for relationship in entity.declaredRelationships {
+                if relationship.isToMany {
+                    if relationship.isManyToMany, SchemaNaming.joinTable(for: relationship).sourceColumn == "_source" {
+                        let join = SQLIdentifier(SchemaNaming.joinTable(for: relationship).table).quoted
+                        statements.append("""
+                            CREATE TABLE \(join) ("_source" INTEGER NOT NULL, "_destination" INTEGER NOT NULL, \
+                            PRIMARY KEY ("_source", "_destination")) WITHOUT ROWID
+                            """)
+                        statements.append("CREATE INDEX \(SQLIdentifier("_join_index_" + relationship.entity.name + "_" + relationship.name).quoted) ON \(join) (\"_destination\", \"_source\")")
+                    }
+                    continue
+                }
+                definitions.append("\(SQLIdentifier(relationship.name).quoted) INTEGER")
+                if let entityColumn = SchemaNaming.entityColumn(for: relationship) {
+                    definitions.append("\(SQLIdentifier(entityColumn).quoted) INTEGER")
+                }
+                // Every foreign key is indexed: to-many faults and deletes search by it.
+                indexed.append([relationship.name])
+            }
+            indexed += entity.indexes
+        }
+        for entity in tree {
+            for keys in entity.uniquenessConstraints {
+                definitions.append("UNIQUE (\(keys.map { SQLIdentifier($0).quoted }.joined(separator: ", ")))")
+            }
+        }
+        if tree.count > 1 { indexed.append(["_ent"]) }
+        let table = SQLIdentifier(layout.table).quoted
+        statements.insert("CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))", at: 0)
+        var seen: Set<[String]> = []
+        for keys in indexed where seen.insert(keys).inserted {
+            let name = SQLIdentifier("_index_\(layout.table)_\(keys.joined(separator: "_"))").quoted
+            statements.append("CREATE INDEX \(name) ON \(table) (\(keys.map { SQLIdentifier($0).quoted }.joined(separator: ", ")))")
+        }
+        return statements
+    }
+
+    /// `INSERT INTO t (_pk, _ent, c1, …) VALUES (?, ?, ?, …)` over every column of the layout.
+    static func insert(table: String, columns: [String]) -> String {
+        let names = (["_pk", "_ent"] + columns).map { SQLIdentifier($0).quoted }
+        let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        return "INSERT INTO \(SQLIdentifier(table).quoted) (\(names.joined(separator: ", "))) VALUES (\(marks))"
+    }
+
+    /// `UPDATE t SET c1 = ?, … WHERE _pk = ?` for the given columns.
+    static func update(_ layout: TableLayout, columns: [String]) -> String {
+        let assignments = columns.map { "\(SQLIdentifier($0).quoted) = ?" }.joined(separator: ", ")
+        return "UPDATE \(SQLIdentifier(layout.table).quoted) SET \(assignments) WHERE \"_pk\" = ?"
+    }
+
+    static func delete(table: String) -> String {
+        "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" = ?"
+    }
+
+    /// `UPDATE t SET c1 = ?, … WHERE _pk IN (json_each(?))`.
+    static func updateRows(table: String, columns: [String]) -> String {
+        let assignments = columns.map { "\(SQLIdentifier($0).quoted) = ?" }.joined(separator: ", ")
+        return "UPDATE \(SQLIdentifier(table).quoted) SET \(assignments) WHERE \"_pk\" IN (SELECT value FROM json_each(?))"
+    }
+
+    /// `DELETE FROM t WHERE _pk IN (json_each(?))`.
+    static func deleteRows(table: String) -> String {
+        "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" IN (SELECT value FROM json_each(?))"
+    }
+
+    /// Clears reference columns of the rows whose keys are in the bound JSON array.
+    static func nullify(table: String, columns: [String]) -> String {
+        let assignments = columns.map { "\(SQLIdentifier($0).quoted) = NULL" }.joined(separator: ", ")
+        return "UPDATE \(SQLIdentifier(table).quoted) SET \(assignments) WHERE \"_pk\" IN (SELECT value FROM json_each(?))"
+    }
+
+    static func insertJoin(_ table: String) -> String {
+        "INSERT OR IGNORE INTO \(SQLIdentifier(table).quoted) (\"_source\", \"_destination\") VALUES (?, ?)"
+    }
+
+    static func deleteJoin(_ table: String) -> String {
+        "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \"_source\" = ? AND \"_destination\" = ?"
+    }
+
+    /// Deletes every join row of a deleted object, on either side.
+    static func deleteJoinRows(_ table: String, column: String, keyList: Bool = false) -> String {
+        let condition = keyList ? "IN (SELECT value FROM json_each(?))" : "= ?"
+        return "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \(SQLIdentifier(column).quoted) \(condition)"
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+extension SQLiteStore {
+    /// Inserts rows of `entity`, one transaction; derived attributes are computed here too.
+    func batchInsert(_ entity: EntityDescription, rows: [[String: any Sendable]]) throws -> [ObjectID] {
+        let layout = layout(for: entity)
+        var prepared: [[Int: StoredValue]] = []
+        for (index, row) in rows.enumerated() {
+            var values: [Int: StoredValue] = [:]
+            for attribute in entity.attributes where !attribute.isTransient {
+                values[layout.columnIndex[attribute.name]!] = attribute.defaultValue
+            }
+            for (key, value) in row {
+                guard let attribute = entity.attribute(named: key), !attribute.isTransient else {
+                    throw ObjectGraphError.unknownKey(key, entity: entity)
+                }
+                guard let stored = attribute.type.storedValue(from: value) else {
+                    throw ObjectGraphError(.invalidValue, "row \(index + 1): \(value) is not a \(attribute.type.displayName) for '\(key)'")
+                }
+                values[layout.columnIndex[key]!] = stored
+                for target in attribute.derivedTargets {
+                    values[layout.columnIndex[target.name]!] = Derivations.derive(stored, target.derivation!.kind)
+                }
+            }
+            for attribute in entity.requiredAttributes where values[layout.columnIndex[attribute.name]!]?.isNull ?? true {
+                throw ObjectGraphError(.validation, "row \(index + 1): required attribute '\(attribute.name)' is missing; nothing was inserted")
+            }
+            prepared.append(values)
+        }
+        return try perform { connection in
+            try connection.inTransaction {
+                let reserve = try connection.cachedStatement(SchemaSQL.reserveKeys(table: layout.table))
+                try reserve.bind([.text(layout.table), .integer(Int64(rows.count))])
+                var maximum: Int64 = 0
+                try reserve.forEachRow { maximum = $0.int64(at: 0) }
+                var key = maximum - Int64(rows.count) + 1
+                var ids: [ObjectID] = []
+                let statement = try connection.cachedStatement(layout.insertSQL)
+                for values in prepared {
+                    statement.reset()
+                    try statement.bind(.integer(key), at: 1)
+                    try statement.bind(.integer(Int64(entity.index)), at: 2)
+                    for (column, value) in values { try statement.bind(value, at: Int32(column + 1)) }
+                    try statement.run()
+                    ids.append(ObjectID(entityIndex: entity.index, key: key))
+                    key += 1
+                }
+                return ids
+            }
+        }
+    }
+
+    /// Sets `values` on the rows selected by `select` (which returns `_pk`, `_ent`).
+    func batchUpdate(_ entity: EntityDescription, select: SQLFragment, values: [String: StoredValue]) throws -> [ObjectID] {
+        let layout = layout(for: entity)
+        var assignments: [(String, StoredValue)] = []
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            assignments.append((key, value))
+            for target in entity.attribute(named: key)?.derivedTargets ?? [] {
+                assignments.append((target.name, Derivations.derive(value, target.derivation!.kind)))
+            }
+        }
+        return try perform { connection in
+            try connection.inTransaction {
+                let ids = try keys(select, connection)
+                guard !ids.isEmpty else { return [] }
+                let statement = try connection.cachedStatement(SchemaSQL.updateRows(table: layout.table, columns: assignments.map(\.0)))
+                try statement.bind(assignments.map(\.1) + [FetchSQL.keyList(ids.map(\.key))])
+                try statement.run()
+                return ids
+            }
+        }
+    }
+
+    /// Deletes the rows selected by `select` and applies every delete rule in SQL.
+    func batchDelete(_ entity: EntityDescription, select: SQLFragment) throws -> (deleted: [ObjectID], nullified: [ObjectID]) {
+        try perform { connection in
+            try connection.inTransaction {
+                var deleted: [ObjectID] = []
+                var nullified: [ObjectID] = []
+                try deleteRows(try keys(select, connection), connection, deleted: &deleted, nullified: &nullified)
+                return (deleted, nullified)
+            }
+        }
+    }
+
+    private func keys(_ select: SQLFragment, _ connection: SQLiteConnection) throws -> [ObjectID] {
+        let statement = try connection.cachedStatement(select.sql)
+        try statement.bind(select.arguments)
+        var ids: [ObjectID] = []
+        try statement.forEachRow { ids.append(ObjectID(entityIndex: Int($0.int64(at: 1)), key: $0.int64(at: 0))) }
+        return ids
+    }
+
+    /// Deletes rows (grouped by concrete entity), cascading and nullifying by the model's rules.
+    private func deleteRows(
+        _ ids: [ObjectID], _ connection: SQLiteConnection, deleted: inout [ObjectID], nullified: inout [ObjectID]
+    ) throws {
+        let fresh = ids.filter { id in !deleted.contains(id) }
+        guard !fresh.isEmpty else { return }
+        deleted += fresh
+        let byEntity = Dictionary(grouping: fresh, by: \.entityIndex)
+        for (entityIndex, group) in byEntity.sorted(by: { $0.key < $1.key }) {
+            let entity = model.entities[Int(entityIndex)]
+            let keys = FetchSQL.keyList(group.map(\.key))
+            for relationship in entity.relationships {
+                let destination = relationship.destination!
+                let destinationLayout = layout(for: destination)
+                if relationship.isManyToMany {
+                    let join = SchemaNaming.joinTable(for: relationship)
+                    try run(SchemaSQL.deleteJoinRows(join.table, column: join.sourceColumn, keyList: true), [keys], connection)
+                    continue
+                }
+                // The destinations that point back at the deleted rows through the inverse's column,
+                // or (for a to-one whose inverse is to-many or stored here) the rows this one points to.
+                let select: SQLFragment
+                if relationship.isToMany || relationship.inverse.isToMany == false {
+                    guard !relationship.inverse.isToMany else { continue }
+                    select = FetchSQL.selectReferencing(destinationLayout, column: relationship.inverse.name, keys: keys)
+                } else {
+                    // A to-one with a to-many inverse: nothing points here; cascade follows our column.
+                    guard relationship.deleteRule == .cascade else { continue }
+                    select = FetchSQL.selectReferenced(layout(for: entity), column: relationship.name, keys: keys)
+                }
+                let targets = try self.keys(select, connection).filter { !deleted.contains($0) }
+                guard !targets.isEmpty else { continue }
+                switch relationship.deleteRule {
+                case .cascade:
+                    try deleteRows(targets, connection, deleted: &deleted, nullified: &nullified)
+                case .nullify:
+                    if relationship.isToMany || !relationship.inverse.isToMany {
+                        let columns = [relationship.inverse.name] + (SchemaNaming.entityColumn(for: relationship.inverse).map { [$0] } ?? [])
+                        try run(SchemaSQL.nullify(table: destinationLayout.table, columns: columns),
+                                [FetchSQL.keyList(targets.map(\.key))], connection)
+                        nullified += targets
+                    }
+                case .deny:
+                    throw ObjectGraphError(.validation,
+                        "cannot delete \(entity.name): '\(relationship.name)' denies deletion while it holds \(targets.count) \(destination.name) object\(targets.count == 1 ? "" : "s"); nothing was deleted")
+                case .noAction:
+                    break
+                }
+            }
+            try run(SchemaSQL.deleteRows(table: layout(for: entity).table), [keys], connection)
+        }
+    }
+
+    private func run(_ sql: String, _ arguments: [StoredValue], _ connection: SQLiteConnection) throws {
+        let statement = try connection.cachedStatement(sql)
+        try statement.bind(arguments)
+        try statement.run()
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// How much SQL a store reports as it runs.
+public enum SQLDebugLevel: Int, Sendable, Comparable, CaseIterable {
+    /// Nothing.
+    case off = 0
+    /// Each statement, the rows it returned and its time.
+    case statements = 1
+    /// Also the values bound to its placeholders.
+    case values = 2
+    /// Also SQLite's query plan.
+    case plans = 3
+
+    /// Orders levels by how much they report.
+    public static func < (lhs: SQLDebugLevel, rhs: SQLDebugLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// What a fetch would run, for `.explain`: the SQL, its values and SQLite's plan.
+public struct QueryExplanation: Sendable {
+    /// The SQL text with `?` placeholders.
+    public var sql: String
+    /// The values bound to the placeholders.
+    public var arguments: [StoredValue]
+    /// SQLite's query plan, one line per step, indented by depth.
+    public var plan: [String]
+}
+
+extension SQLiteStore {
+    /// Reports every statement at `level` to `handler`, or stops reporting with `.off`.
+    ///
+    /// The environment variable `OBJECTGRAPH_SQL_DEBUG=1|2|3` switches this on for every
+    /// store at open, writing to standard error.
+    /// ```swift
+    /// store.setSQLDebugLevel(.values) { line in print(line) }
+    /// ```
+    public func setSQLDebugLevel(
+        _ level: SQLDebugLevel, includesTimings: Bool = true, handler: @escaping @Sendable (String) -> Void
+    ) {
+        let trace: (@Sendable (SQLTraceEvent) -> Void)?
+        if level == .off {
+            trace = nil
+        } else {
+            trace = { event in
+                for line in SQLiteStore.format(event, level: level, includesTimings: includesTimings) { handler(line) }
+            }
+        }
+        connection.withConnection { connection in
+            connection.tracesQueryPlans = level >= .plans
+            connection.trace = trace
+        }
+    }
+
+    /// The lines one traced statement prints at `level`.
+    static func format(_ event: SQLTraceEvent, level: SQLDebugLevel, includesTimings: Bool = true) -> [String] {
+        let milliseconds = Double(event.duration.components.attoseconds) / 1e15
+            + Double(event.duration.components.seconds) * 1000
+        var lines = ["sql: \(event.sql)"]
+        if level >= .values, !event.arguments.isEmpty {
+            lines.append("  values: " + event.arguments.map(Self.describe).joined(separator: ", "))
+        }
+        let rows = "  \(event.rows) row\(event.rows == 1 ? "" : "s")"
+        lines.append(includesTimings ? rows + String(format: " in %.3f ms", milliseconds) : rows)
+        if level >= .plans { lines += event.plan.map { "  plan: " + $0 } }
+        return lines
+    }
+
+    static func describe(_ value: StoredValue) -> String {
+        switch value {
+        case .null: "NULL"
+        case .integer(let v): String(v)
+        case .real(let v): String(v)
+        case .text(let v): "'" + v.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let v): "<\(v.count) bytes>"
+        }
+    }
+
+    /// Applies `OBJECTGRAPH_SQL_DEBUG` from the environment.
+    func applyEnvironmentDebugLevel() {
+        guard let text = ProcessInfo.processInfo.environment["OBJECTGRAPH_SQL_DEBUG"],
+              let raw = Int(text), let level = SQLDebugLevel(rawValue: min(3, max(0, raw))), level != .off else { return }
+        setSQLDebugLevel(level) { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    }
+}
+
+extension ContextCore {
+    /// The SQL, values and plan of the statement `fetch(request)` would run.
+    func explain(_ request: FetchRequest, counting: Bool = false) throws -> QueryExplanation {
+        let entity = try model.requireEntity(named: request.entityName)
+        let store = coordinator.store(for: entity)
+        let layout = store.layout(for: entity)
+        let condition = try condition(for: request, entity: entity)
+        let select = counting
+            ? FetchSQL.count(layout, entity: entity, includesSubentities: request.includesSubentities, condition: condition)
+            : FetchSQL.select(layout, entity: entity, includesSubentities: request.includesSubentities,
+                              condition: condition, orderBy: try orderBy(request.sortKeys, entity: entity),
+                              limit: request.fetchLimit, offset: request.fetchOffset, columns: .full)
+        return QueryExplanation(sql: select.sql, arguments: select.arguments, plan: try store.queryPlan(select))
+    }
+}

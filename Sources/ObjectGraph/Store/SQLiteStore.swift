@@ -1,0 +1,197 @@
+import Foundation
+import Synchronization
+
+/// A persistent store in one SQLite file (or in memory), shared by every context of a coordinator.
+///
+/// The store creates its schema from the model on first open (one table per inheritance
+/// tree, see ``SchemaNaming``), keeps store metadata in a key/value table (the model's
+/// version hashes, the store's UUID, and anything a caller sets), runs in WAL mode and
+/// caches prepared statements. Open it through a ``PersistentStoreCoordinator``.
+///
+/// - Throws on open: ``ObjectGraphError`` with code `notADatabase` (not SQLite, or SQLite
+///   but not a store of this framework), `storeLocked` (another process holds the lock past
+///   the busy timeout), `modelMismatch` (made with another model: the message names the
+///   entities that differ) or `storeFailure` (the file cannot be opened).
+public final class SQLiteStore: Sendable {
+    /// Options for opening a store.
+    public struct Options: Sendable {
+        /// How long to wait for another process's lock before failing with `storeLocked`.
+        public var busyTimeout: Duration = .seconds(5)
+        /// Creates options with the defaults.
+        public init() {}
+    }
+
+    /// The file's path, or `:memory:`.
+    public let path: String
+    /// The store's UUID, kept in its metadata; object URIs name it.
+    public let identifier: String
+    /// The model the store was opened with.
+    public let model: ObjectModel
+    let connection: SerialConnection
+    let layouts: [TableLayout]
+    /// The layout of each entity's table, by entity index.
+    private let layoutByEntity: [TableLayout]
+    private let metadataCache: Mutex<[String: String]>
+
+    /// Opens or creates the store at `path` for `model`.
+    init(path: String, model: ObjectModel, options: Options = Options()) throws {
+        self.path = path
+        self.model = model
+        let opened: SQLiteConnection
+        do {
+            opened = try SQLiteConnection(path: path, busyTimeout: options.busyTimeout)
+        } catch {
+            throw ObjectGraphError(.storeFailure,
+                "cannot open the store at '\(path)': \(error.message). Check that the directory exists and is writable.",
+                underlying: error)
+        }
+        var layouts: [TableLayout] = []
+        for entity in model.entities where entity.parent == nil { layouts.append(TableLayout(root: entity)) }
+        self.layouts = layouts
+        self.layoutByEntity = model.entities.map { entity in layouts.first { $0.root === entity.root }! }
+        let metadata = try Self.prepare(opened, path: path, model: model, layouts: layouts)
+        self.identifier = metadata[MetadataKey.storeUUID] ?? ""
+        self.metadataCache = Mutex(metadata)
+        self.connection = SerialConnection(opened)
+        applyEnvironmentDebugLevel()
+    }
+
+    /// Keys the store itself keeps in its metadata.
+    enum MetadataKey {
+        static let storeUUID = "_storeUUID"
+        static let versionHashes = "_versionHashes"
+    }
+
+    func layout(for entity: EntityDescription) -> TableLayout { layoutByEntity[entity.index] }
+
+    // MARK: Metadata
+
+    /// The store's metadata: keys the store keeps (starting with `_`) and keys callers set.
+    public var metadata: [String: String] { metadataCache.withLock { $0 } }
+
+    /// Sets (or, with nil, removes) a metadata value, saved at once in its own transaction.
+    ///
+    /// A resumable import records its position here, so a later run continues where it stopped.
+    public func setMetadata(_ value: String?, forKey key: String) throws {
+        try perform { connection in
+            try connection.inTransaction {
+                if let value {
+                    let statement = try connection.cachedStatement(SchemaSQL.upsertMetadata)
+                    try statement.bind([.text(key), .text(value)])
+                    try statement.run()
+                } else {
+                    let statement = try connection.cachedStatement(SchemaSQL.deleteMetadata)
+                    try statement.bind([.text(key)])
+                    try statement.run()
+                }
+            }
+        }
+        metadataCache.withLock { $0[key] = value }
+    }
+
+    // MARK: Access
+
+    /// Runs `body` with the connection, turning SQLite errors into framework errors.
+    func perform<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        do {
+            return try connection.withConnection(body)
+        } catch let error as SQLiteError {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    static func translate(_ error: SQLiteError, path: String) -> ObjectGraphError {
+        switch error.primaryCode {
+        case 5, 6:  // SQLITE_BUSY, SQLITE_LOCKED
+            return ObjectGraphError(.storeLocked,
+                "the store at '\(path)' is locked by another connection or process; close the other program or try again",
+                underlying: error)
+        case 26:  // SQLITE_NOTADB
+            return ObjectGraphError(.notADatabase,
+                "'\(path)' is not a SQLite database; open a store file made by this framework, or a new path",
+                underlying: error)
+        case 11:  // SQLITE_CORRUPT
+            return ObjectGraphError(.notADatabase,
+                "the store at '\(path)' is corrupt (\(error.message)); restore it from a backup", underlying: error)
+        default:
+            return ObjectGraphError(.storeFailure, "store '\(path)': \(error.message)", underlying: error)
+        }
+    }
+
+    /// Statistics counted by the store's connection.
+    var connectionStatistics: ConnectionStatistics { connection.withConnection { $0.statistics } }
+
+    // MARK: Opening
+
+    private static func prepare(
+        _ connection: SQLiteConnection, path: String, model: ObjectModel, layouts: [TableLayout]
+    ) throws -> [String: String] {
+        do {
+            if path != ":memory:" && !path.isEmpty {
+                try connection.execute("PRAGMA journal_mode = WAL")
+            }
+            try connection.execute("PRAGMA synchronous = NORMAL")
+            try SQLFunctions.register(on: connection)
+            let tables = Set(try connection.rows(SchemaSQL.userTables).compactMap { row -> String? in
+                if case .text(let name) = row[0] { return name }
+                return nil
+            })
+            if tables.isEmpty {
+                try connection.inTransaction {
+                    try connection.execute(SchemaSQL.createMetadata)
+                    try connection.execute(SchemaSQL.createPrimaryKeys)
+                    for layout in layouts {
+                        for statement in SchemaSQL.create(layout) { try connection.execute(statement) }
+                    }
+                    let insert = try connection.cachedStatement(SchemaSQL.upsertMetadata)
+                    for (key, value) in [(MetadataKey.storeUUID, UUID().uuidString),
+                                         (MetadataKey.versionHashes, encode(model.versionHashes))] {
+                        insert.reset()
+                        try insert.bind([.text(key), .text(value)])
+                        try insert.run()
+                    }
+                }
+            } else if !tables.contains("_metadata") {
+                throw ObjectGraphError(.notADatabase,
+                    "'\(path)' is a SQLite database but not an ObjectGraph store (it has no metadata table); open another path")
+            }
+            var metadata: [String: String] = [:]
+            for row in try connection.rows(SchemaSQL.selectMetadata) {
+                if case .text(let key) = row[0], case .text(let value) = row[1] { metadata[key] = value }
+            }
+            let stored = decode(metadata[MetadataKey.versionHashes] ?? "")
+            try checkModel(model, against: stored, path: path)
+            return metadata
+        } catch let error as SQLiteError {
+            throw translate(error, path: path)
+        }
+    }
+
+    private static func checkModel(_ model: ObjectModel, against stored: [String: String], path: String) throws {
+        let current = model.versionHashes
+        guard stored != current else { return }
+        var differences: [String] = []
+        for name in Set(current.keys).union(stored.keys).sorted() {
+            switch (stored[name], current[name]) {
+            case (nil, _): differences.append("\(name) (new in the model)")
+            case (_, nil): differences.append("\(name) (only in the store)")
+            default: differences.append("\(name) (changed)")
+            }
+        }
+        throw ObjectGraphError(.modelMismatch,
+            "the store at '\(path)' was made with a different model; entities that differ: \(differences.joined(separator: ", ")). Migrate the store or open a new path.")
+    }
+
+    private static func encode(_ hashes: [String: String]) -> String {
+        hashes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+    }
+
+    private static func decode(_ text: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in text.split(separator: ";") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { result[String(parts[0])] = String(parts[1]) }
+        }
+        return result
+    }
+}

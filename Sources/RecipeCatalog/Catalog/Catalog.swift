@@ -1,0 +1,103 @@
+public import Foundation
+public import ObjectGraph
+
+/// A recipe catalogue: a coordinator with the catalogue model and one store, and the ways
+/// to fill and search it.
+///
+/// ```swift
+/// let catalog = try Catalog.open(at: "recipes.sqlite")
+/// try await catalog.loadSampleData(from: Catalog.sampleDataDirectory!)
+/// let context = await MainContext(coordinator: catalog.coordinator)
+/// ```
+public final class Catalog: Sendable {
+    /// The coordinator every context of this catalogue uses.
+    public let coordinator: PersistentStoreCoordinator
+    /// The catalogue's store.
+    public let store: SQLiteStore
+
+    private init(coordinator: PersistentStoreCoordinator, store: SQLiteStore) {
+        self.coordinator = coordinator
+        self.store = store
+    }
+
+    /// Opens (or creates, empty) the catalogue stored at `path`.
+    /// - Throws: ``ObjectGraphError`` when the file is not a catalogue, is locked, or cannot be opened.
+    public static func open(at path: String) throws -> Catalog {
+        let coordinator = PersistentStoreCoordinator(model: try CatalogModel.make())
+        let store = try coordinator.addStore(at: path)
+        return Catalog(coordinator: coordinator, store: store)
+    }
+
+    /// An empty catalogue in memory.
+    public static func inMemory() throws -> Catalog { try open(at: ":memory:") }
+
+    /// The path of the catalogue `recipes` opens by default:
+    /// `$XDG_DATA_HOME/recipes/catalog.sqlite`, or `~/.local/share/recipes/catalog.sqlite`.
+    public static var defaultPath: String {
+        let environment = ProcessInfo.processInfo.environment
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (home + "/.local/share")
+        return base + "/recipes/catalog.sqlite"
+    }
+
+    /// The bundled `SampleData` folder: `$RECIPES_SAMPLE_DATA`, or the one in this source checkout.
+    public static var sampleDataDirectory: URL? {
+        var candidates: [URL] = []
+        if let configured = ProcessInfo.processInfo.environment["RECIPES_SAMPLE_DATA"], !configured.isEmpty {
+            candidates.append(URL(fileURLWithPath: configured))
+        }
+        // Sources/RecipeCatalog/Catalog/Catalog.swift → the repository root.
+        candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("SampleData"))
+        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("recipes.jsonl").path) }
+    }
+
+    /// Imports the USDA ingredient catalogue (`ingredients.tsv`); names already present are skipped.
+    /// - Returns: the number of ingredients inserted.
+    public func importIngredients(from url: URL, batchSize: Int = 2_000) async throws -> Int {
+        let entries = try IngredientCatalogFile.load(from: url)
+        let context = PrivateContext(coordinator: coordinator)
+        return try await context.perform { context in
+            let entity = context.model.entity(named: CatalogModel.ingredient)!
+            var inserted = 0
+            for start in stride(from: 0, to: entries.count, by: batchSize) {
+                let batch = entries[start..<min(entries.count, start + batchSize)]
+                var request = FetchRequest(entityName: CatalogModel.ingredient)
+                request.predicate = try FetchPredicate("name IN %@", batch.map(\.name))
+                request.returnsObjectsAsFaults = false
+                let existing = Set(try context.fetch(request).map { $0[attribute: "name"] as String })
+                for entry in batch where !existing.contains(entry.name) {
+                    let ingredient = context.insert(entity)
+                    ingredient[attribute: "name"] = entry.name
+                    ingredient[attribute: "foodGroup"] = entry.foodGroup as String?
+                    ingredient[attribute: "usdaNumber"] = entry.usdaNumber as String?
+                    for (key, value) in [("kcal", entry.kcal), ("proteinG", entry.proteinG), ("fatG", entry.fatG),
+                                         ("carbohydrateG", entry.carbohydrateG), ("fiberG", entry.fiberG),
+                                         ("sugarG", entry.sugarG), ("sodiumMg", entry.sodiumMg)] {
+                        ingredient[attribute: key] = value
+                    }
+                    inserted += 1
+                }
+                try context.save()
+                context.reset()
+            }
+            return inserted
+        }
+    }
+
+    /// Fills the catalogue from a `SampleData` folder: the ingredient catalogue, then the recipes.
+    public func loadSampleData(from directory: URL) async throws -> RecipeImporter.Report {
+        _ = try await importIngredients(from: directory.appendingPathComponent("ingredients.tsv"))
+        let context = PrivateContext(coordinator: coordinator)
+        return try await RecipeImporter().importFile(directory.appendingPathComponent("recipes.jsonl"), into: context)
+    }
+
+    /// The request behind `search TEXT`: recipes whose name contains the text, ignoring case
+    /// and accents, by name. The framework answers it from the `nameCanonical` shadow.
+    public static func searchRequest(_ text: String) throws -> FetchRequest {
+        FetchRequest(entityName: CatalogModel.recipe,
+                     predicate: try FetchPredicate("name CONTAINS[cd] %@", text),
+                     sortKeys: [SortKey("name")])
+    }
+}

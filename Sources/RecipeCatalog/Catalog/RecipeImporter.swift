@@ -1,0 +1,196 @@
+public import Foundation
+public import ObjectGraph
+
+/// Imports recipe files into a catalogue off the main actor, in batches that are saved and
+/// then forgotten, so memory stays flat however large the file.
+///
+/// Chefs, cuisines and ingredients are found or created through a uniquing cache: one `IN`
+/// fetch per entity per batch for the names not seen yet, never one fetch per row. Recipes
+/// whose `id` is already in the catalogue are skipped, so importing a file twice changes
+/// nothing. Each saved batch records its last line in the store's metadata; an import that
+/// was stopped (Ctrl-C, a crash) continues after that line when run again.
+///
+/// ```swift
+/// let report = try await RecipeImporter(options: .init()).importFile(url, into: context)
+/// print(report.imported, report.errors.count)
+/// ```
+public struct RecipeImporter: Sendable {
+    /// How an import runs.
+    public struct Options: Sendable {
+        /// Recipes per save (and per reset of the context).
+        public var batchSize = 1_000
+        /// Whether chefs, cuisines and ingredients are found through the uniquing cache
+        /// (one `IN` fetch per batch) or with one fetch per lookup (the slow way, for the lesson).
+        public var usesUniquingCache = true
+        /// Whether a previously stopped import of the same file continues after its last saved line.
+        public var resumes = true
+        /// Creates the default options.
+        public init() {}
+    }
+
+    /// Progress, reported after every batch.
+    public struct Progress: Sendable {
+        /// Lines read so far.
+        public var lines: Int
+        /// Recipes saved so far.
+        public var imported: Int
+        /// The file's size in bytes and how many of them were read, for a percentage.
+        public var bytesRead: Int, totalBytes: Int
+    }
+
+    /// What an import did.
+    public struct Report: Sendable {
+        /// Recipes saved.
+        public var imported = 0
+        /// Recipes skipped because their `id` was already in the catalogue.
+        public var skippedExisting = 0
+        /// Lines that could not be imported, with file and line number.
+        public var errors: [ImportLineError] = []
+        /// Lines read (blank lines included).
+        public var lines = 0
+        /// The line a resumed import started after (0 for a fresh import).
+        public var resumedAfterLine = 0
+        /// Whether the import stopped early because it was cancelled; every saved batch stays.
+        public var wasCancelled = false
+        /// Statements, rows and transactions the import ran.
+        public var statistics = ContextStatistics()
+    }
+
+    /// The options.
+    public var options: Options
+
+    /// Creates an importer.
+    public init(options: Options = Options()) { self.options = options }
+
+    /// The metadata key that records how far an import of `url` got.
+    public static func resumeKey(for url: URL) -> String { "import:" + url.standardizedFileURL.path }
+
+    /// Imports a JSON Lines recipe file.
+    ///
+    /// - Parameters:
+    ///   - isCancelled: polled between batches; when it returns true the import stops after
+    ///     saving nothing more (the batch in progress is rolled back).
+    ///   - progress: called after each batch.
+    /// - Throws: ``ImportFileError`` when the file cannot be read; store errors while saving.
+    ///   Bad lines are not thrown: they are in the report.
+    public func importFile(
+        _ url: URL, into context: PrivateContext,
+        isCancelled: @escaping @Sendable () -> Bool = { false },
+        progress: @escaping @Sendable (Progress) -> Void = { _ in }
+    ) async throws -> Report {
+        let options = self.options
+        let store = context.coordinator.stores[0]
+        let key = Self.resumeKey(for: url)
+        let resumeAfter = options.resumes ? Int(store.metadata[key] ?? "") ?? 0 : 0
+        let totalBytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        return try await context.perform { context in
+            var report = Report()
+            report.resumedAfterLine = resumeAfter
+            let before = context.statistics
+            let reader = try RecipeFileReader(url: url, batchSize: options.batchSize)
+            var uniquing = UniquingCache(usesCache: options.usesUniquingCache)
+            while let batch = try reader.nextBatch() {
+                report.lines = batch.lastLineNumber
+                if isCancelled() {
+                    report.wasCancelled = true
+                    break
+                }
+                guard batch.lastLineNumber > resumeAfter else { continue }
+                let records = batch.records.filter { $0.lineNumber > resumeAfter }
+                report.errors += batch.errors.filter { $0.line > resumeAfter }
+                do {
+                    let outcome = try Self.insert(records, file: url.lastPathComponent, into: context, uniquing: &uniquing)
+                    try context.save()
+                    uniquing.didSave()
+                    report.imported += outcome.inserted
+                    report.skippedExisting += outcome.skipped
+                    report.errors += outcome.errors
+                } catch {
+                    // The batch is lost, nothing else: report its lines and go on.
+                    context.rollback()
+                    uniquing.didRollBack()
+                    let first = records.first?.lineNumber ?? batch.lastLineNumber
+                    report.errors.append(ImportLineError(
+                        file: url.lastPathComponent, line: first,
+                        message: "lines \(first)–\(batch.lastLineNumber) were not imported: \(error)"))
+                }
+                context.reset()
+                try store.setMetadata(String(batch.lastLineNumber), forKey: key)
+                progress(Progress(lines: batch.lastLineNumber, imported: report.imported,
+                                  bytesRead: min(totalBytes, reader.bytesRead), totalBytes: totalBytes))
+            }
+            if !report.wasCancelled { try store.setMetadata(nil, forKey: key) }
+            report.errors.sort { $0.line < $1.line }
+            report.statistics = context.statistics - before
+            return report
+        }
+    }
+
+    /// Inserts one batch of records; returns how many were inserted and skipped.
+    static func insert(
+        _ records: [RecipeRecord], file: String, into context: isolated PrivateContext,
+        uniquing: inout UniquingCache
+    ) throws -> (inserted: Int, skipped: Int, errors: [ImportLineError]) {
+        var errors: [ImportLineError] = []
+        // Skip ids already saved, and repeats inside the batch.
+        let existing = try existingSourceIDs(records.map(\.sourceID), context: context)
+        var seen: [String: Int] = [:]
+        var fresh: [RecipeRecord] = []
+        var skipped = 0
+        for record in records {
+            if existing.contains(record.sourceID) {
+                skipped += 1
+            } else if let first = seen[record.sourceID] {
+                errors.append(ImportLineError(file: file, line: record.lineNumber,
+                    message: "id \"\(record.sourceID)\" repeats line \(first); the later line was skipped"))
+            } else {
+                seen[record.sourceID] = record.lineNumber
+                fresh.append(record)
+            }
+        }
+        try uniquing.prepare(for: fresh, in: context)
+        let model = context.model
+        let recipeEntity = model.entity(named: CatalogModel.recipe)!
+        let lineEntity = model.entity(named: CatalogModel.recipeIngredient)!
+        let photoEntity = model.entity(named: CatalogModel.recipePhoto)!
+        for record in fresh {
+            let recipe = context.insert(recipeEntity) as! Recipe
+            recipe.name = record.name
+            recipe.sourceID = record.sourceID
+            recipe.instructions = record.instructions
+            recipe.course = record.course
+            recipe.prepMinutes = record.prepMinutes
+            recipe.cookMinutes = record.cookMinutes
+            recipe.servings = record.servings
+            recipe.rating = record.rating
+            recipe.published = record.published
+            if let name = record.chef { recipe.chef = try uniquing.chef(named: name, in: context) }
+            if let name = record.cuisine { recipe.cuisine = try uniquing.cuisine(named: name, in: context) }
+            for (position, line) in record.ingredients.enumerated() {
+                let item = context.insert(lineEntity) as! RecipeIngredient
+                item.quantity = line.quantity
+                item.unit = line.unit
+                item.displayOrder = position
+                item.recipe = recipe
+                item.ingredient = try uniquing.ingredient(named: line.name, in: context)
+            }
+            recipe.ingredientCount = record.ingredients.count
+            if let data = record.photo {
+                let photo = context.insert(photoEntity) as! RecipePhoto
+                photo.data = data
+                photo.recipe = recipe
+                recipe.hasPhoto = true
+            }
+        }
+        return (fresh.count, skipped, errors)
+    }
+
+    /// The source IDs among `ids` that the catalogue already has: one `IN` fetch.
+    private static func existingSourceIDs(_ ids: [String], context: isolated PrivateContext) throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        var request = FetchRequest(entityName: CatalogModel.recipe)
+        request.predicate = try FetchPredicate("sourceID IN %@", ids)
+        request.returnsObjectsAsFaults = false
+        return Set(try context.fetch(request).map { ($0 as! Recipe).sourceID })
+    }
+}

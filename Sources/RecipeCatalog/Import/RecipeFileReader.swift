@@ -1,0 +1,185 @@
+public import Foundation
+
+/// Reads a JSON Lines recipe file in batches, streaming it from disk.
+///
+/// The reader holds one chunk of the file at a time (1 MiB by default), so a
+/// 150 MB file of 300,000 lines is read in constant memory. Each call to
+/// ``nextBatch()`` returns up to ``batchSize`` lines' worth of results: the
+/// records that parsed and an ``ImportLineError`` for each line that did not.
+/// A bad line never stops the reading. Blank lines are skipped; a UTF-8 byte
+/// order mark and Windows line ends are accepted.
+///
+/// ```swift
+/// let reader = try RecipeFileReader(url: URL(filePath: "SampleData/recipes.jsonl"))
+/// while let batch = try reader.nextBatch() {
+///     try importer.insert(batch.records)
+///     problems += batch.errors
+/// }
+/// ```
+///
+/// A reader is not `Sendable`: it owns a file handle and a position. Create it
+/// on the task that reads.
+///
+/// - Complexity: O(n) in the size of the file; each byte is looked at a small
+///   constant number of times.
+public final class RecipeFileReader {
+    /// The file being read.
+    public let url: URL
+    /// The maximum number of non-blank lines per batch.
+    public let batchSize: Int
+
+    private let fileName: String
+    private let handle: FileHandle
+    private let chunkSize: Int
+    private var buffer: [UInt8] = []
+    private var consumed = 0
+    private var lineNumber = 0
+    private var reachedEnd = false
+    private var finished = false
+    /// Bytes read from the file so far (for a progress percentage).
+    public private(set) var bytesRead = 0
+
+    /// Opens `url` for reading.
+    ///
+    /// - Parameters:
+    ///   - url: a file URL.
+    ///   - batchSize: the number of non-blank lines per batch; at least 1.
+    ///   - chunkSize: the number of bytes read from disk at a time.
+    /// - Throws: ``ImportFileError`` when the file cannot be opened.
+    public init(url: URL, batchSize: Int = 1_000, chunkSize: Int = 1 << 20) throws(ImportFileError) {
+        self.url = url
+        self.batchSize = max(1, batchSize)
+        self.chunkSize = max(1, chunkSize)
+        self.fileName = url.lastPathComponent
+        do {
+            handle = try FileHandle(forReadingFrom: url)
+        } catch {
+            throw ImportFileError(path: url.path, message: "cannot open file: \(error.localizedDescription)")
+        }
+    }
+
+    deinit {
+        try? handle.close()
+    }
+
+    /// Returns the next batch, or `nil` once the whole file has been read.
+    ///
+    /// - Throws: ``ImportFileError`` when reading from disk fails. Problems with
+    ///   the content are never thrown; they are in ``RecipeBatch/errors``.
+    public func nextBatch() throws(ImportFileError) -> RecipeBatch? {
+        if finished { return nil }
+        var records: [RecipeRecord] = []
+        var errors: [ImportLineError] = []
+        records.reserveCapacity(batchSize)
+        var lines = 0
+        while lines < batchSize {
+            let (found, complete) = processBufferedLines(limit: batchSize - lines, into: &records, &errors)
+            lines += found
+            if lines >= batchSize { break }
+            if !complete {
+                // No full line left in the buffer.
+                if reachedEnd {
+                    lines += processFinalLine(into: &records, &errors)
+                    finished = true
+                    break
+                }
+                try readChunk()
+            }
+        }
+        if finished && records.isEmpty && errors.isEmpty { return nil }
+        return RecipeBatch(records: records, errors: errors, lastLineNumber: lineNumber)
+    }
+
+    /// Reads the rest of the file and returns all its records and errors at once.
+    ///
+    /// Convenient for small files such as the sample data; use ``nextBatch()`` for large ones.
+    public static func readAll(url: URL) throws(ImportFileError) -> RecipeBatch {
+        let reader = try RecipeFileReader(url: url, batchSize: 10_000)
+        var all = RecipeBatch(records: [], errors: [], lastLineNumber: 0)
+        while let batch = try reader.nextBatch() {
+            all.records += batch.records
+            all.errors += batch.errors
+            all.lastLineNumber = batch.lastLineNumber
+        }
+        return all
+    }
+
+    // MARK: Internals
+
+    /// Appends the next chunk of the file to the buffer, dropping consumed bytes.
+    private func readChunk() throws(ImportFileError) {
+        if consumed > 0 {
+            buffer.removeSubrange(0..<consumed)
+            consumed = 0
+        }
+        let data: Data?
+        do {
+            data = try handle.read(upToCount: chunkSize)
+        } catch {
+            throw ImportFileError(path: url.path, message: "cannot read file: \(error.localizedDescription)")
+        }
+        guard let data, !data.isEmpty else {
+            reachedEnd = true
+            return
+        }
+        bytesRead += data.count
+        buffer.append(contentsOf: data)
+    }
+
+    /// Parses complete lines from the buffer; returns how many non-blank lines it
+    /// handled and whether it stopped for the limit (`true`) or for lack of a newline (`false`).
+    private func processBufferedLines(
+        limit: Int, into records: inout [RecipeRecord], _ errors: inout [ImportLineError]
+    ) -> (lines: Int, complete: Bool) {
+        var handled = 0
+        var position = consumed
+        let result: Bool = buffer.withUnsafeBufferPointer { all in
+            while handled < limit {
+                var end = position
+                while end < all.count && all[end] != 0x0A { end += 1 }
+                guard end < all.count else { return false }
+                lineNumber += 1
+                if handleLine(UnsafeBufferPointer(rebasing: all[position..<end]),
+                              isUnterminatedLastLine: false, into: &records, &errors) {
+                    handled += 1
+                }
+                position = end + 1
+            }
+            return true
+        }
+        consumed = position
+        return (handled, result)
+    }
+
+    /// Handles the bytes after the last newline, if any; returns 1 if it was a non-blank line.
+    private func processFinalLine(into records: inout [RecipeRecord], _ errors: inout [ImportLineError]) -> Int {
+        guard consumed < buffer.count else { return 0 }
+        lineNumber += 1
+        let counted = buffer.withUnsafeBufferPointer { all in
+            handleLine(UnsafeBufferPointer(rebasing: all[consumed...]),
+                       isUnterminatedLastLine: true, into: &records, &errors)
+        }
+        consumed = buffer.count
+        return counted ? 1 : 0
+    }
+
+    /// Parses one line; returns `false` for a blank line.
+    private func handleLine(
+        _ raw: UnsafeBufferPointer<UInt8>, isUnterminatedLastLine: Bool,
+        into records: inout [RecipeRecord], _ errors: inout [ImportLineError]
+    ) -> Bool {
+        var line = raw
+        if line.last == 0x0D { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
+        if lineNumber == 1, line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
+            line = UnsafeBufferPointer(rebasing: line.dropFirst(3))
+        }
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return false }
+        var parser = RecipeLineParser(bytes: line, isUnterminatedLastLine: isUnterminatedLastLine)
+        do {
+            records.append(try parser.parseRecord(lineNumber: lineNumber))
+        } catch {
+            errors.append(ImportLineError(file: fileName, line: lineNumber, message: error.message))
+        }
+        return true
+    }
+}

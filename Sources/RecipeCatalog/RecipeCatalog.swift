@@ -1,1 +1,0 @@
-// The recipe domain on top of ObjectGraph; see CatalogModel.swift.

@@ -1,0 +1,101 @@
+/// Splits command text into words and clauses, honouring quotes.
+///
+/// `insert Recipe name="Crème brûlée" servings=4` gives the words `insert`, `Recipe`,
+/// `name=Crème brûlée`, `servings=4`; `fetch Recipe where rating > 4 sort name limit 5`
+/// gives the clauses `where` → `rating > 4`, `sort` → `name`, `limit` → `5`.
+enum CommandWords {
+    /// Whitespace-separated words; quotes group (and are removed), `\` escapes inside quotes.
+    static func split(_ text: String) throws -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quote: Character?
+        var inWord = false
+        var iterator = text.makeIterator()
+        while let character = iterator.next() {
+            if let open = quote {
+                if character == "\\", let next = iterator.next() {
+                    current.append(next)
+                } else if character == open {
+                    quote = nil
+                } else {
+                    current.append(character)
+                }
+            } else if character == "\"" || character == "'" {
+                quote = character
+                inWord = true
+            } else if character.isWhitespace {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(character)
+                inWord = true
+            }
+        }
+        if quote != nil { throw CommandError("unterminated quote in: \(text)") }
+        if inWord { words.append(current) }
+        return words
+    }
+
+    /// Splits `text` at the top-level keywords (outside quotes and parentheses), case-insensitively.
+    ///
+    /// - Returns: the text before the first keyword, and each keyword's text in order.
+    static func clauses(_ text: String, keywords: Set<String>) -> (head: String, clauses: [(keyword: String, text: String)]) {
+        var cuts: [(keyword: String, start: String.Index, end: String.Index)] = []
+        var quote: Character?
+        var depth = 0
+        var index = text.startIndex
+        var previousIsSpace = true
+        while index < text.endIndex {
+            let character = text[index]
+            if let open = quote {
+                if character == "\\" { index = text.index(after: index) } else if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "(" || character == "{" {
+                depth += 1
+            } else if character == ")" || character == "}" {
+                depth -= 1
+            } else if depth == 0, previousIsSpace, character.isLetter {
+                var end = index
+                while end < text.endIndex, text[end].isLetter { end = text.index(after: end) }
+                let word = text[index..<end].lowercased()
+                if keywords.contains(word), end == text.endIndex || text[end].isWhitespace {
+                    cuts.append((word, index, end))
+                    index = end
+                    previousIsSpace = false
+                    continue
+                }
+            }
+            if index < text.endIndex {
+                previousIsSpace = text[index].isWhitespace
+                index = text.index(after: index)
+            }
+        }
+        guard let first = cuts.first else { return (text.trimmed, []) }
+        var result: [(String, String)] = []
+        for (position, cut) in cuts.enumerated() {
+            let end = position + 1 < cuts.count ? cuts[position + 1].start : text.endIndex
+            result.append((cut.keyword, String(text[cut.end..<end]).trimmed))
+        }
+        return (String(text[..<first.start]).trimmed, result)
+    }
+
+    /// `key=value` into its two parts.
+    static func assignment(_ word: String) throws -> (key: String, value: String) {
+        guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
+            throw CommandError("expected key=value, found '\(word)'")
+        }
+        return (String(word[..<equals]), String(word[word.index(after: equals)...]))
+    }
+}
+
+extension String {
+    /// The text without leading and trailing whitespace.
+    var trimmed: String {
+        var text = Substring(self)
+        while let first = text.first, first.isWhitespace { text.removeFirst() }
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return String(text)
+    }
+}

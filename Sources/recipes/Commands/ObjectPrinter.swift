@@ -1,0 +1,170 @@
+import Foundation
+import ObjectGraph
+
+/// Renders objects in the shell's output modes.
+///
+/// Every mode shows the object's ID (`objectID`, such as `Recipe/p42`), its stored
+/// attributes in model order and its to-one relationships, by the destination's `name`
+/// when it has one, otherwise by its ID. JSON shows dates in ISO 8601 and data in base64.
+struct ObjectPrinter {
+    let mode: OutputMode
+    /// The widest a table cell gets before it is cut with `…`.
+    var maximumCellWidth = 32
+
+    /// One printable value.
+    enum Value {
+        case null, bool(Bool), integer(Int), number(Double), text(String), date(Date), data(Data)
+    }
+
+    /// The keys shown for an entity: the ID, stored attributes, to-one relationships.
+    /// Table mode leaves out derived attributes (search shadows such as `nameCanonical`),
+    /// which repeat another column; the other modes show every stored attribute.
+    static func keys(for entity: EntityDescription, mode: OutputMode = .json) -> [String] {
+        ["objectID"] + entity.attributes.filter { !$0.isTransient && (mode != .table || $0.derivation == nil) }.map(\.name)
+            + entity.relationships.filter { !$0.isToMany }.map(\.name)
+    }
+
+    /// The value of `key` of `object`, as printed.
+    static func value(of object: ManagedObject, key: String) -> Value {
+        if key == "objectID" { return .text(object.entity.model.describe(object.objectID)) }
+        if let attribute = object.entity.attribute(named: key) {
+            guard let value = try? object.value(forKey: key) else { return .null }
+            switch (attribute.type, value) {
+            case (.boolean, let v as Bool): return .bool(v)
+            case (_, let v as Int): return .integer(v)
+            case (_, let v as Double): return .number(v)
+            case (_, let v as String): return .text(v)
+            case (_, let v as Date): return .date(v)
+            case (_, let v as Data): return .data(v)
+            case (_, let v as UUID): return .text(v.uuidString)
+            case (_, let v as URL): return .text(v.absoluteString)
+            default: return .null
+            }
+        }
+        guard let destination = (try? object.value(forKey: key)) as? ManagedObject else { return .null }
+        return .text(label(of: destination, excluding: object.entity.relationship(named: key)?.inverseName))
+    }
+
+    /// An object's name when its entity has a `name` attribute; otherwise the label of the
+    /// first object it points to by a to-one relationship (a recipe line reads as its
+    /// ingredient); otherwise its ID.
+    static func label(of object: ManagedObject, excluding inverse: String? = nil) -> String {
+        if object.entity.attribute(named: "name") != nil, let name = (try? object.value(forKey: "name")) as? String {
+            return name
+        }
+        for relationship in object.entity.relationships where !relationship.isToMany && relationship.name != inverse {
+            if let destination = (try? object.value(forKey: relationship.name)) as? ManagedObject,
+               destination.entity.attribute(named: "name") != nil {
+                return label(of: destination)
+            }
+        }
+        return object.entity.model.describe(object.objectID)
+    }
+
+    /// The lines that print `objects` with the columns `keys`.
+    func render(_ objects: [ManagedObject], keys: [String]) -> [String] {
+        let rows = objects.map { object in keys.map { Self.value(of: object, key: $0) } }
+        switch mode {
+        case .json:
+            return rows.map { row in
+                "{" + zip(keys, row).map { "\(Self.jsonString($0)): \(Self.json($1))" }.joined(separator: ", ") + "}"
+            }
+        case .csv:
+            return [keys.map(Self.csvField).joined(separator: ",")]
+                + rows.map { $0.map { Self.csvField(Self.plain($0)) }.joined(separator: ",") }
+        case .line:
+            let width = keys.map(\.count).max() ?? 0
+            var lines: [String] = []
+            for (index, row) in rows.enumerated() {
+                if index > 0 { lines.append("") }
+                for (key, value) in zip(keys, row) {
+                    lines.append(String(repeating: " ", count: width - key.count) + key + " = " + Self.plain(value))
+                }
+            }
+            return lines
+        case .table:
+            let cells = rows.map { $0.map { truncate(Self.plain($0)) } }
+            var widths = keys.map(\.count)
+            for row in cells { for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) } }
+            func line(_ values: [String]) -> String {
+                zip(values, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }
+                    .joined(separator: "  ").trimmedTrailing
+            }
+            return [line(keys), line(widths.map { String(repeating: "-", count: $0) })] + cells.map(line)
+        }
+    }
+
+    private func truncate(_ text: String) -> String {
+        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        return flat.count <= maximumCellWidth ? flat : String(flat.prefix(maximumCellWidth - 1)) + "…"
+    }
+
+    /// A value as plain text (table, CSV, line modes).
+    static func plain(_ value: Value) -> String {
+        switch value {
+        case .null: ""
+        case .bool(let v): v ? "true" : "false"
+        case .integer(let v): String(v)
+        case .number(let v): format(v)
+        case .text(let v): v
+        case .date(let v): isoDate(v)
+        case .data(let v): "<\(v.count) bytes>"
+        }
+    }
+
+    /// A value as JSON.
+    static func json(_ value: Value) -> String {
+        switch value {
+        case .null: "null"
+        case .bool(let v): v ? "true" : "false"
+        case .integer(let v): String(v)
+        case .number(let v): v.isFinite ? format(v) : "null"
+        case .text(let v): jsonString(v)
+        case .date(let v): jsonString(isoDate(v))
+        case .data(let v): jsonString(v.base64EncodedString())
+        }
+    }
+
+    static func format(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(format: "%.1f", number) : String(number)
+    }
+
+    /// A date as ISO 8601: the date alone at midnight UTC, otherwise date and time.
+    static func isoDate(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        if seconds.truncatingRemainder(dividingBy: 86_400) == 0 {
+            return date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!).year().month().day())
+        }
+        return date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!))
+    }
+
+    static func jsonString(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+extension String {
+    /// The text without trailing spaces.
+    var trimmedTrailing: String {
+        var text = Substring(self)
+        while text.last == " " { text.removeLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import ObjectGraph
+import RecipeCatalog
+
+extension RecipeShell {
+    func runDotCommand(_ word: String, _ rest: String, _ context: CommandContext) async throws -> CommandResult {
+        switch word {
+        case ".quit", ".exit": return .quit
+        case ".help": help(rest, context)
+        case ".schema": try schema(rest, context)
+        case ".mode":
+            guard let newMode = OutputMode(rawValue: rest.lowercased()) else {
+                throw CommandError(".mode takes one of: \(OutputMode.allCases.map(\.rawValue).joined(separator: ", ")) (it is \(mode.rawValue))")
+            }
+            mode = newMode
+        case ".timer":
+            switch rest.lowercased() {
+            case "on": showsTimer = true
+            case "off": showsTimer = false
+            default: throw CommandError(".timer takes on or off")
+            }
+        case ".echo":
+            switch rest.lowercased() {
+            case "on": echoesCommands = true
+            case "off": echoesCommands = false
+            default: throw CommandError(".echo takes on or off")
+            }
+        case ".stats": stats(context)
+        case ".sqldebug": try sqlDebug(rest, context)
+        case ".explain": try explain(rest, context)
+        case ".read":
+            let words = try CommandWords.split(rest)
+            guard words.count == 1 else { throw CommandError(".read needs one file: .read FILE") }
+            return try await context.runScript(at: words[0])
+        case ".open": try open(rest, context)
+        default:
+            var message = "unknown command '\(word)'"
+            if let guess = word.closest(in: ShellHelp.dotCommands) { message += "; did you mean '\(guess)'?" }
+            throw CommandError(message + " (.help lists the commands)")
+        }
+        return .ok
+    }
+
+    private func help(_ topic: String, _ context: CommandContext) {
+        if topic.isEmpty {
+            for line in ShellHelp.overview { context.print(line) }
+        } else if let text = ShellHelp.detail(for: topic) {
+            for line in text { context.print(line) }
+        } else {
+            context.print("no help for '\(topic)'; .help lists the commands")
+        }
+    }
+
+    private func schema(_ name: String, _ context: CommandContext) throws {
+        let entities = name.isEmpty ? self.context.model.entities : [try entity(named: name)]
+        for (index, entity) in entities.enumerated() {
+            if index > 0 { context.print("") }
+            var title = entity.name
+            if let parent = entity.parent { title += " : \(parent.name)" }
+            if entity.isAbstract { title += " (abstract)" }
+            context.print(title)
+            for attribute in entity.attributes { context.print("  \(attribute)") }
+            for relationship in entity.relationships { context.print("  \(relationship)") }
+            for keys in entity.uniquenessConstraints { context.print("  unique (\(keys.joined(separator: ", ")))") }
+            for keys in entity.indexes { context.print("  index (\(keys.joined(separator: ", ")))") }
+        }
+    }
+
+    private func stats(_ context: CommandContext) {
+        let statistics = self.context.statistics
+        let rows: [(String, String)] = [
+            ("SQL statements", String(statistics.statements)),
+            ("rows read", String(statistics.rows)),
+            ("transactions", String(statistics.transactions)),
+            ("faults fired", String(statistics.faultsFired)),
+            ("relationship faults fired", String(statistics.relationshipFaultsFired)),
+            ("registered objects", String(statistics.registeredObjects)),
+            ("live objects", String(statistics.liveObjects)),
+            ("peak memory", isDeterministic ? "(not shown with --deterministic)" : Self.peakMemory()),
+        ]
+        let width = rows.map(\.0.count).max() ?? 0
+        for (label, value) in rows { context.print(label + String(repeating: " ", count: width - label.count) + "  " + value) }
+    }
+
+    /// The process's peak resident memory, from /proc/self/status.
+    static func peakMemory() -> String {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return "unknown" }
+        return String(format: "%.1f MiB", kilobytes / 1024)
+    }
+
+    private func sqlDebug(_ text: String, _ context: CommandContext) throws {
+        guard let number = Int(text), let level = SQLDebugLevel(rawValue: number) else {
+            throw CommandError(".sqldebug takes 0 (off), 1 (statements), 2 (+ values) or 3 (+ query plans)")
+        }
+        sqlDebugLevel = level
+        let output = context.output
+        // Timings vary from run to run; --deterministic leaves them out.
+        catalog.store.setSQLDebugLevel(level, includesTimings: !isDeterministic) { output.printLine($0) }
+    }
+
+    private func explain(_ text: String, _ context: CommandContext) throws {
+        let (word, rest) = Self.firstWord(of: text)
+        let explanation: QueryExplanation
+        switch word.lowercased() {
+        case "fetch", "show": explanation = try self.context.explain(try request(from: rest))
+        case "count": explanation = try self.context.explain(try request(from: rest), counting: true)
+        case "search":
+            explanation = try self.context.explain(Catalog.searchRequest(try CommandWords.split(rest).joined(separator: " ")))
+        default: throw CommandError(".explain works on fetch, count, show and search commands")
+        }
+        context.print("SQL: \(explanation.sql)")
+        if !explanation.arguments.isEmpty {
+            context.print("values: " + explanation.arguments.map(Self.describe).joined(separator: ", "))
+        }
+        context.print("plan:")
+        for line in explanation.plan { context.print("  " + line) }
+    }
+
+    static func describe(_ value: StoredValue) -> String {
+        switch value {
+        case .null: "NULL"
+        case .integer(let v): String(v)
+        case .real(let v): String(v)
+        case .text(let v): "'" + v.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let v): "<\(v.count) bytes>"
+        }
+    }
+
+    private func open(_ text: String, _ context: CommandContext) throws {
+        let words = try CommandWords.split(text)
+        guard words.count == 1 else { throw CommandError(".open needs a store path (or :memory:)") }
+        guard !hasUnsavedChanges else {
+            throw CommandError("there are unsaved changes: save or rollback before .open")
+        }
+        let path = words[0]
+        let catalog = path == ":memory:" ? try Catalog.inMemory() : try Catalog.open(at: path)
+        reopen(catalog, location: path)
+        context.print("opened \(path)")
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import ObjectGraph
+import RecipeCatalog
+
+extension RecipeShell {
+    /// `import FILE [--batch N]`: imports off the main actor, with a progress bar, Ctrl-C
+    /// stopping after the batch in progress.
+    func importFile(_ text: String, _ context: CommandContext) async throws {
+        var words = try CommandWords.split(text)
+        var options = RecipeImporter.Options()
+        if let flag = words.firstIndex(of: "--batch") {
+            guard flag + 1 < words.count, let size = Int(words[flag + 1]), size > 0 else {
+                throw CommandError("--batch needs a positive number")
+            }
+            options.batchSize = size
+            words.removeSubrange(flag...(flag + 1))
+        }
+        guard words.count == 1 else { throw CommandError("import needs one file: import FILE [--batch N]") }
+        let path = words[0]
+        guard FileManager.default.fileExists(atPath: path) else { throw CommandError("no such file: \(path)") }
+        let url = URL(fileURLWithPath: path)
+        if url.pathExtension == "tsv" {
+            let count = try await catalog.importIngredients(from: url)
+            context.print("imported \(count) ingredient\(count == 1 ? "" : "s") from \(url.lastPathComponent)")
+            return
+        }
+        let progress = context.makeProgressBar(label: "import", total: 100)
+        let interrupt = context.interrupt
+        let start = ContinuousClock.now
+        let report = try await RecipeImporter(options: options).importFile(
+            url, into: PrivateContext(coordinator: catalog.coordinator),
+            isCancelled: { interrupt.isRaised },
+            progress: { step in
+                progress.update(done: step.totalBytes > 0 ? step.bytesRead * 100 / step.totalBytes : 0)
+            })
+        progress.finish()
+        for error in report.errors { context.printDiagnostic("warning: \(error)") }
+        var summary = "imported \(report.imported) recipe\(report.imported == 1 ? "" : "s") from \(url.lastPathComponent)"
+        if report.resumedAfterLine > 0 { summary += ", resuming after line \(report.resumedAfterLine)" }
+        if report.skippedExisting > 0 { summary += "; \(report.skippedExisting) already in the catalogue were skipped" }
+        if !isDeterministic {
+            let elapsed = ContinuousClock.now - start
+            summary += String(format: " (%.2f s)", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+        context.print(summary)
+        if report.wasCancelled {
+            context.print("import stopped at line \(report.lines): every saved batch is kept; run the same import again to continue")
+            throw CancellationError()
+        }
+        if !report.errors.isEmpty {
+            throw CommandError("\(report.errors.count) line\(report.errors.count == 1 ? "" : "s") of \(url.lastPathComponent) could not be imported (listed above)")
+        }
+    }
+}

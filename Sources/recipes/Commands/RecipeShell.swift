@@ -1,0 +1,125 @@
+import Foundation
+import ObjectGraph
+import RecipeCatalog
+
+/// The `recipes` shell's commands: object commands over a catalogue, and dot-commands.
+///
+/// It parses each line, runs it through the framework's public API on a ``MainContext``
+/// (imports on a ``PrivateContext``) and prints the results; the session around it does
+/// input, errors, scripts and Ctrl-C.
+@MainActor final class RecipeShell: CommandHandler {
+    private(set) var catalog: Catalog
+    private(set) var context: MainContext
+    /// Where the catalogue is (`:memory:` for an in-memory one).
+    private(set) var location: String
+    var mode: OutputMode = .table
+    var showsTimer = false
+    /// Whether each command is printed before its output (`.echo on`), as a transcript.
+    var echoesCommands = false
+    var sqlDebugLevel: SQLDebugLevel = .off
+    let isDeterministic: Bool
+
+    /// The object commands; dot-commands are listed by ``ShellHelp``.
+    static let commands = ["fetch", "count", "show", "insert", "update", "delete", "save", "rollback",
+                           "import", "search"]
+
+    init(catalog: Catalog, location: String, isDeterministic: Bool) {
+        self.catalog = catalog
+        self.location = location
+        self.context = MainContext(coordinator: catalog.coordinator)
+        self.isDeterministic = isDeterministic
+    }
+
+    /// Opens the catalogue the invocation names, creating the sample catalogue on first use.
+    static func open(_ invocation: Invocation, output: any ShellOutput) async throws -> RecipeShell {
+        if invocation.isInMemory {
+            return RecipeShell(catalog: try Catalog.inMemory(), location: ":memory:",
+                               isDeterministic: invocation.isDeterministic)
+        }
+        if let path = invocation.storePath {
+            return RecipeShell(catalog: try Catalog.open(at: path), location: path,
+                               isDeterministic: invocation.isDeterministic)
+        }
+        let path = Catalog.defaultPath
+        let isNew = !FileManager.default.fileExists(atPath: path)
+        try FileManager.default.createDirectory(
+            at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        let catalog = try Catalog.open(at: path)
+        if isNew {
+            guard let sample = Catalog.sampleDataDirectory else {
+                throw CommandError("the sample data was not found; set RECIPES_SAMPLE_DATA to the SampleData folder")
+            }
+            let report = try await catalog.loadSampleData(from: sample)
+            output.printErrorLine("Created the sample catalogue at \(path): \(report.imported) recipes.")
+        }
+        return RecipeShell(catalog: catalog, location: path, isDeterministic: invocation.isDeterministic)
+    }
+
+    // MARK: CommandHandler
+
+    var prompt: String { context.hasChanges ? "recipes*> " : "recipes> " }
+
+    var hasUnsavedChanges: Bool { context.hasChanges }
+
+    var completionWords: [String] {
+        var words = Set(Self.commands + ShellHelp.dotCommands + ["where", "sort", "limit", "offset", "set",
+                                                                  "asc", "desc"])
+        for entity in context.model.entities {
+            words.insert(entity.name)
+            for name in entity.propertyNames { words.insert(name) }
+        }
+        return words.sorted()
+    }
+
+    func discardUnsavedChanges() -> String {
+        let count = changeCount
+        context.rollback()
+        return "Rolled back \(count) unsaved change\(count == 1 ? "" : "s")."
+    }
+
+    var changeCount: Int {
+        context.insertedObjects.count + context.updatedObjects.count + context.deletedObjects.count
+    }
+
+    func execute(_ line: String, context commandContext: CommandContext) async throws -> CommandResult {
+        let start = ContinuousClock.now
+        if echoesCommands { commandContext.print("recipes> " + line) }
+        let (word, rest) = Self.firstWord(of: line)
+        let result: CommandResult
+        if word.hasPrefix(".") {
+            result = try await runDotCommand(word.lowercased(), rest, commandContext)
+        } else {
+            try await runObjectCommand(word.lowercased(), rest, commandContext)
+            result = .ok
+        }
+        if showsTimer && !isDeterministic {
+            let elapsed = ContinuousClock.now - start
+            commandContext.print(String(format: "Run Time: %.3f s", Double(elapsed.components.attoseconds) / 1e18
+                                        + Double(elapsed.components.seconds)))
+        }
+        return result
+    }
+
+    static func firstWord(of line: String) -> (String, String) {
+        let trimmed = line.trimmed
+        guard let space = trimmed.firstIndex(where: \.isWhitespace) else { return (trimmed, "") }
+        return (String(trimmed[..<space]), String(trimmed[space...]).trimmed)
+    }
+
+    /// Replaces the catalogue (`.open`).
+    func reopen(_ catalog: Catalog, location: String) {
+        if sqlDebugLevel != .off { self.catalog.store.setSQLDebugLevel(.off) { _ in } }
+        self.catalog = catalog
+        self.location = location
+        self.context = MainContext(coordinator: catalog.coordinator)
+        sqlDebugLevel = .off
+    }
+
+    /// The entity called `name`, or an error suggesting the nearest name.
+    func entity(named name: String) throws -> EntityDescription {
+        guard !name.isEmpty else { throw CommandError("expected an entity name (\(entityList))") }
+        return try context.model.requireEntity(named: name)
+    }
+
+    var entityList: String { context.model.entities.map(\.name).joined(separator: ", ") }
+}

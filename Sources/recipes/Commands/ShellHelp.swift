@@ -1,0 +1,60 @@
+/// The shell's help texts.
+enum ShellHelp {
+    /// The dot-commands, for completion and suggestions.
+    static let dotCommands = [".help", ".schema", ".mode", ".timer", ".stats", ".sqldebug", ".explain",
+                              ".read", ".open", ".echo", ".quit", ".exit"]
+
+    static let overview = [
+        "Object commands (predicates use Core Data's format syntax):",
+        "  fetch ENTITY [where PREDICATE] [sort KEY [asc|desc], ...] [limit N] [offset N]",
+        "  count ENTITY [where PREDICATE]",
+        "  show ENTITY/pN | show ENTITY [where PREDICATE]   one object with its relationships",
+        "  insert ENTITY key=value ...                      relationships take a name: chef=\"Ana\"",
+        "  update ENTITY where PREDICATE set key=value ...",
+        "  delete ENTITY where PREDICATE",
+        "  save | rollback                                  the prompt shows * while changes are unsaved",
+        "  import FILE [--batch N]                          recipes (.jsonl) or the ingredient catalogue (.tsv)",
+        "  search TEXT                                      recipes by name, ignoring case and accents",
+        "Dot-commands:",
+        "  .help [COMMAND]  .schema [ENTITY]  .mode table|json|csv|line  .timer on|off",
+        "  .stats  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open STORE  .echo on|off  .quit",
+    ]
+
+    /// Help for one command, or nil when there is none.
+    static func detail(for topic: String) -> [String]? {
+        let key = topic.hasPrefix(".") ? topic.lowercased() : topic.lowercased()
+        switch key {
+        case "fetch": return [
+            "fetch ENTITY [where PREDICATE] [sort KEY [asc|desc], ...] [limit N] [offset N]",
+            "  Prints the matching objects in the current .mode.",
+            "  fetch Recipe where rating >= 4.5 AND cuisine.name == 'Thai' sort rating desc, name limit 5",
+            "  fetch Recipe where ANY ingredients.ingredient.name == 'butter' limit 3",
+            "  fetch Recipe where name CONTAINS[cd] 'creme'"]
+        case "count": return ["count ENTITY [where PREDICATE]", "  Counts without loading objects: count Chef"]
+        case "show": return ["show ENTITY/pN | show ENTITY where PREDICATE",
+                             "  One object, its to-one relationships and the first ten of each to-many one."]
+        case "insert": return ["insert ENTITY key=value ...",
+                               "  insert Cuisine name=\"Georgian\"",
+                               "  insert Recipe name=\"Khachapuri\" sourceID=x-1 cuisine=\"Georgian\" servings=4"]
+        case "update": return ["update ENTITY where PREDICATE set key=value ...",
+                               "  update Recipe where sourceID == 'x-1' set rating=4.5"]
+        case "delete": return ["delete ENTITY where PREDICATE", "  Delete rules apply: deleting a recipe deletes its lines."]
+        case "save", "rollback": return ["save writes every unsaved change in one transaction; rollback discards them."]
+        case "import": return ["import FILE [--batch N]",
+                               "  Imports recipes in batches of N (default 1000), saving and resetting after each,",
+                               "  so memory stays flat. Bad lines are listed with their line numbers; the rest is",
+                               "  imported. Ctrl-C stops after the current batch; running it again resumes."]
+        case "search": return ["search TEXT", "  search creme brulee   finds Crème Brûlée (case and accents ignored)"]
+        case ".mode": return [".mode table|json|csv|line", "  json prints one object per line; count prints {\"count\": N}"]
+        case ".sqldebug": return [".sqldebug 0|1|2|3", "  1: each statement, rows and time; 2: + bound values; 3: + query plans"]
+        case ".explain": return [".explain fetch|count|show|search ...", "  The SQL the command runs, its values and SQLite's plan."]
+        case ".stats": return [".stats", "  Statements, rows, faults fired, registered and live objects, peak memory."]
+        case ".schema": return [".schema [ENTITY]", "  Attributes, relationships, constraints and indexes."]
+        case ".read": return [".read FILE", "  Runs the commands in FILE; errors name FILE:LINE."]
+        case ".open": return [".open STORE", "  Opens another catalogue (a new path creates an empty one; :memory: for a scratch one)."]
+        case ".timer": return [".timer on|off", "  Prints each command's run time."]
+        case ".quit", ".exit": return [".quit", "  Leaves the shell; asks first when there are unsaved changes."]
+        default: return nil
+        }
+    }
+}

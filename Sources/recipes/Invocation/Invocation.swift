@@ -1,0 +1,43 @@
+/// What one run of `recipes` was asked to do, parsed from its arguments.
+///
+/// `recipes [STORE] [--memory] [--deterministic] [--bail] [-c COMMAND]... [-f SCRIPT]...`
+/// opens a shell; `recipes generate --count N --seed S --output FILE` writes a
+/// generated catalogue; `--help` prints the usage. The parser is
+/// ``InvocationParser``; the value is `Sendable` so any layer may keep it.
+///
+/// ```swift
+/// let invocation = try InvocationParser.parse(["shop.sqlite", "-c", "count Recipe"])
+/// // invocation.action == .shell, invocation.steps == [.command("count Recipe")]
+/// ```
+struct Invocation: Sendable, Equatable {
+    /// One batch input given on the command line, run in the order given.
+    enum Step: Sendable, Equatable {
+        /// `-c COMMAND`: one command line.
+        case command(String)
+        /// `-f SCRIPT`: a script file, run line by line.
+        case script(path: String)
+    }
+
+    /// The mode of this run.
+    enum Action: Sendable, Equatable {
+        /// Open the shell: interactive, from standard input, or running ``Invocation/steps``.
+        case shell
+        /// `recipes generate`: write a generated catalogue to `output`.
+        case generate(count: Int, seed: UInt64, output: String)
+        /// `--help` / `-h`: print the usage and exit 0.
+        case help
+    }
+
+    /// The mode of this run.
+    var action: Action = .shell
+    /// The store file to open (`STORE`), or `nil` for the default (or with `--memory`).
+    var storePath: String?
+    /// `--memory`: use an in-memory store that disappears on exit.
+    var isInMemory = false
+    /// `--deterministic`: reproducible output (fixed ids and clock; no progress bars).
+    var isDeterministic = false
+    /// `--bail`: stop at the first failing command of a batch run.
+    var bailsOnError = false
+    /// The `-c` and `-f` inputs in the order given; when non-empty, the shell runs them and exits.
+    var steps: [Step] = []
+}

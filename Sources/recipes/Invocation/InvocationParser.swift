@@ -1,0 +1,131 @@
+/// Turns the arguments of `recipes` into an ``Invocation``.
+///
+/// Hand-written rather than built on swift-argument-parser because `-c` and `-f` are
+/// one ordered, interleaved list: `-c A -f B -c C` must run A, then B, then C, and a
+/// declarative parser collects each option into its own array and loses that order.
+///
+/// Accepted forms: `-c VALUE`, `-cVALUE`, `--count VALUE`, `--count=VALUE`; `--` ends
+/// the options (so a store named `-odd.sqlite` can be opened as `-- -odd.sqlite`).
+/// `-h`/`--help` anywhere before `--` wins over every other argument. The first
+/// argument `generate` selects the generator; a store file named `generate` is opened
+/// as `./generate`.
+///
+/// ```swift
+/// let invocation = try InvocationParser.parse(["--bail", "-c", "echo a", "-f", "x.rec"])
+/// // invocation.steps == [.command("echo a"), .script(path: "x.rec")]
+/// ```
+///
+/// - Throws: ``InvocationError`` for an unknown option, a missing or malformed value,
+///   or a second store path.
+enum InvocationParser {
+    /// The options of the shell mode, for suggestions.
+    static let shellOptions = ["--memory", "--deterministic", "--bail", "-c", "-f", "--help", "-h"]
+    /// The options of `generate`, for suggestions.
+    static let generateOptions = ["--count", "--seed", "--output", "--help", "-h"]
+
+    /// Parses `arguments` (without the program name).
+    static func parse(_ arguments: [String]) throws(InvocationError) -> Invocation {
+        let beforeSeparator = arguments.prefix { $0 != "--" }
+        if beforeSeparator.contains(where: { $0 == "-h" || $0 == "--help" }) {
+            return Invocation(action: .help)
+        }
+        if arguments.first == "generate" {
+            return try parseGenerate(Array(arguments.dropFirst()))
+        }
+        return try parseShell(arguments)
+    }
+
+    private static func parseShell(_ arguments: [String]) throws(InvocationError) -> Invocation {
+        var invocation = Invocation()
+        var reader = ArgumentReader(arguments)
+        while let argument = reader.next() {
+            if reader.isPastSeparator || !argument.hasPrefix("-") || argument == "-" {
+                try setStore(argument, in: &invocation)
+                continue
+            }
+            switch argument {
+            case "--memory": invocation.isInMemory = true
+            case "--deterministic": invocation.isDeterministic = true
+            case "--bail": invocation.bailsOnError = true
+            case "-c": invocation.steps.append(.command(try reader.value(for: "-c")))
+            case "-f": invocation.steps.append(.script(path: try reader.value(for: "-f")))
+            case _ where argument.hasPrefix("-c") && !argument.hasPrefix("--"):
+                invocation.steps.append(.command(String(argument.dropFirst(2))))
+            case _ where argument.hasPrefix("-f") && !argument.hasPrefix("--"):
+                invocation.steps.append(.script(path: String(argument.dropFirst(2))))
+            default:
+                let name = String(argument.prefix { $0 != "=" })
+                if ["--memory", "--deterministic", "--bail"].contains(name) {
+                    throw InvocationError(message: "option '\(name)' takes no value")
+                }
+                throw unknownOption(name, among: shellOptions)
+            }
+        }
+        if invocation.isInMemory, let store = invocation.storePath {
+            throw InvocationError(
+                message: "'--memory' and the store path '\(store)' cannot be used together",
+                hint: "Give either a STORE file or --memory. See 'recipes --help'.")
+        }
+        return invocation
+    }
+
+    private static func setStore(_ path: String, in invocation: inout Invocation) throws(InvocationError) {
+        if let store = invocation.storePath {
+            throw InvocationError(
+                message: "unexpected argument '\(path)': the store is already '\(store)'",
+                hint: "Only one STORE can be opened. See 'recipes --help'.")
+        }
+        guard !path.isEmpty else { throw InvocationError(message: "the store path is empty") }
+        invocation.storePath = path
+    }
+
+    private static func parseGenerate(_ arguments: [String]) throws(InvocationError) -> Invocation {
+        var count: Int?, seed: UInt64 = 0, output: String?
+        var reader = ArgumentReader(arguments)
+        while let argument = reader.next() {
+            guard argument.hasPrefix("-"), !reader.isPastSeparator else {
+                throw InvocationError(message: "unexpected argument '\(argument)' for 'generate'")
+            }
+            let name = String(argument.prefix { $0 != "=" })
+            let inline = argument.contains("=") ? String(argument.drop { $0 != "=" }.dropFirst()) : nil
+            func takeValue() throws(InvocationError) -> String {
+                if let inline { return inline }
+                return try reader.value(for: name)
+            }
+            switch name {
+            case "--count":
+                let text = try takeValue()
+                guard let value = Int(text), value >= 0 else {
+                    throw InvocationError(message: "'--count' needs a whole number ≥ 0, not '\(text)'")
+                }
+                count = value
+            case "--seed":
+                let text = try takeValue()
+                guard let value = UInt64(text) else {
+                    throw InvocationError(message: "'--seed' needs a whole number ≥ 0, not '\(text)'")
+                }
+                seed = value
+            case "--output":
+                let text = try takeValue()
+                guard !text.isEmpty else { throw InvocationError(message: "'--output' needs a file path") }
+                output = text
+            default:
+                throw unknownOption(name, among: generateOptions, command: "generate")
+            }
+        }
+        guard let count else { throw InvocationError(message: "'generate' needs '--count N'") }
+        guard let output else { throw InvocationError(message: "'generate' needs '--output FILE'") }
+        return Invocation(action: .generate(count: count, seed: seed, output: output))
+    }
+
+    private static func unknownOption(_ name: String, among options: [String],
+                                      command: String? = nil) -> InvocationError {
+        let scope = command.map { " for '\($0)'" } ?? ""
+        let help = command.map { "recipes \($0) --help" } ?? "recipes --help"
+        if let suggestion = name.closest(in: options), suggestion.count > 2 {
+            return InvocationError(message: "unknown option '\(name)'\(scope)",
+                                   hint: "Did you mean '\(suggestion)'? See '\(help)'.")
+        }
+        return InvocationError(message: "unknown option '\(name)'\(scope)", hint: "See '\(help)'.")
+    }
+}

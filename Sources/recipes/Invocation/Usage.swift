@@ -1,0 +1,31 @@
+/// The text printed by `recipes --help`.
+enum Usage {
+    /// The full help text, ending with a newline.
+    static let text = """
+        Usage:
+          recipes [STORE] [--memory] [--deterministic] [--bail] [-c COMMAND]... [-f SCRIPT]...
+          recipes generate --count N [--seed S] --output FILE
+
+        Opens the recipe catalogue in STORE and starts the shell. With -c or -f, runs the
+        commands and scripts in the order given, then exits; when standard input is not a
+        terminal, reads commands from it without prompts.
+
+        Options:
+          STORE              the store file to open
+          --memory           use an in-memory store (nothing is written to disk)
+          --deterministic    reproducible output: fixed ids and clock, no progress bars
+          --bail             stop at the first command that fails
+          -c COMMAND         run COMMAND (repeatable)
+          -f SCRIPT          run the commands in the file SCRIPT (repeatable)
+          -h, --help         show this help
+
+        generate:
+          --count N          number of recipes to generate
+          --seed S           random seed (default 0)
+          --output FILE      where to write them
+
+        In scripts, blank lines and lines starting with '--' or '#' are comments.
+        Exit status: 0 on success, 1 if any command failed, 2 for a usage error.
+
+        """
+}

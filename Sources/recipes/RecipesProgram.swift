@@ -1,0 +1,79 @@
+import Foundation
+import Glibc
+
+/// The `recipes` program: parses the arguments, then runs the generator or a shell session.
+///
+/// `main.swift` supplies the two pieces written elsewhere — the command layer
+/// (`makeHandler`) and the generator (`generate`) — so this file is all the wiring:
+///
+/// ```swift
+/// let status = await RecipesProgram.run(
+///     arguments: Array(CommandLine.arguments.dropFirst()),
+///     makeHandler: { invocation in try await RecipeCommands(invocation: invocation) },
+///     generate: { count, seed, output in try CatalogGenerator(seed: seed).write(count, to: output) })
+/// exit(status)
+/// ```
+///
+/// Exit statuses: 0 success; 1 a command failed, a script or the store could not be
+/// opened, or the generator failed; 2 a usage error; 130 Ctrl-C stopped a batch run.
+@MainActor enum RecipesProgram {
+    /// Runs the program and returns its exit status.
+    ///
+    /// - Parameters:
+    ///   - arguments: the command-line arguments without the program name.
+    ///   - output: where everything is written.
+    ///   - makeHandler: opens the store named by the invocation and returns the command layer.
+    ///   - generate: writes `count` generated recipes from `seed` to the file `output`.
+    static func run<Handler: CommandHandler>(
+        arguments: [String],
+        output: any ShellOutput = StandardStreams(),
+        makeHandler: (Invocation) async throws -> Handler,
+        generate: (_ count: Int, _ seed: UInt64, _ output: String) async throws -> Void
+    ) async -> Int32 {
+        setlocale(LC_ALL, "")  // before libedit starts: UTF-8 input
+        let invocation: Invocation
+        do {
+            invocation = try InvocationParser.parse(arguments)
+        } catch {
+            output.write("recipes: error: \(error.message)\n\(error.hint)\n", to: .standardError)
+            return InvocationError.exitStatus
+        }
+        switch invocation.action {
+        case .help:
+            output.write(Usage.text, to: .standardOutput)
+            return 0
+        case .generate(let count, let seed, let path):
+            do {
+                try await generate(count, seed, path)
+                return 0
+            } catch {
+                output.write("error: \(REPLSession<Handler>.message(for: error))\n", to: .standardError)
+                return 1
+            }
+        case .shell:
+            InterruptSignal.install()
+            let handler: Handler
+            do {
+                handler = try await makeHandler(invocation)
+            } catch {
+                output.write("error: \(REPLSession<Handler>.message(for: error))\n", to: .standardError)
+                return 1
+            }
+            let session = REPLSession(handler: handler, output: output, options: SessionOptions(invocation))
+            if !invocation.steps.isEmpty {
+                return await session.runBatch(invocation.steps)
+            }
+            guard StandardStreams.isTerminal(STDIN_FILENO) else {
+                return await session.runStandardInput()
+            }
+            let completions = session.completions
+            let historyPath = EditLineEditor.defaultHistoryPath()
+            return await session.runInteractive { () -> any LineEditor in
+                if let editor = EditLineEditor(historyPath: historyPath, completions: completions) {
+                    return editor
+                }
+                return PlainLineReader()  // no usable terminal description: read plainly
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+extension REPLSession {
+    /// Reads commands from a non-terminal standard input, without prompts, until its end,
+    /// `.quit`, Ctrl-C, or (with `--bail`) the first failure.
+    ///
+    /// Errors print as `error: …` without a location, exactly as when typed, so a piped
+    /// transcript matches an interactive one.
+    ///
+    /// - Returns: the exit status (see ``exitStatus``).
+    func runStandardInput(makeReader: @escaping @Sendable () -> any LineEditor = { PlainLineReader() })
+        async -> Int32
+    {
+        mode = .standardInput
+        refreshCompletions()
+        for await event in InputThread.start(prompt: "", makeEditor: makeReader) {
+            guard case .line(let text) = event.kind else {
+                event.ack.stop()
+                continue
+            }
+            if shouldStop(after: await execute(text, at: nil)) {
+                event.ack.stop()
+            } else {
+                event.ack.readNext(prompt: "")
+            }
+        }
+        finishNonInteractiveRun()
+        return exitStatus
+    }
+
+    /// The interactive shell: prompts from the handler, line editing, Ctrl-C, Ctrl-D.
+    ///
+    /// Errors never end it. `.quit`, `.exit` and Ctrl-D on an empty line take the same
+    /// path: with unsaved changes the user is asked `Discard unsaved changes? [y/N]`, and
+    /// only `y` or `yes` discards them and leaves.
+    ///
+    /// - Parameter makeEditor: creates the editor on the input thread.
+    /// - Returns: 0.
+    func runInteractive(makeEditor: @escaping @Sendable () -> any LineEditor) async -> Int32 {
+        mode = .interactive
+        refreshCompletions()
+        var events = InputThread.start(prompt: handler.prompt, makeEditor: makeEditor).makeAsyncIterator()
+        reading: while let event = await events.next(isolation: #isolation) {
+            var ack = event.ack
+            let wantsToQuit: Bool
+            switch event.kind {
+            case .line(let text): wantsToQuit = await execute(text, at: nil) == .quit
+            case .interrupted: wantsToQuit = false
+            case .endOfInput: wantsToQuit = true
+            }
+            if wantsToQuit {
+                guard handler.hasUnsavedChanges else {
+                    ack.stop()
+                    break reading
+                }
+                ack.readNext(prompt: "Discard unsaved changes? [y/N] ", recordsHistory: false)
+                guard let answer = await events.next(isolation: #isolation) else { break reading }
+                ack = answer.ack
+                if case .line(let reply) = answer.kind,
+                   ["y", "yes"].contains(reply.trimmingCharacters(in: .whitespaces).lowercased()) {
+                    output.printErrorLine(handler.discardUnsavedChanges())
+                    ack.stop()
+                    break reading
+                }
+            }
+            refreshCompletions()
+            ack.readNext(prompt: handler.prompt)
+        }
+        while await events.next(isolation: #isolation) != nil {}  // the editor has restored the terminal
+        printNotes()
+        return 0
+    }
+}

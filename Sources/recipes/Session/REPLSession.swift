@@ -1,0 +1,130 @@
+import Foundation
+
+/// Drives a ``CommandHandler``: reads lines, runs them one at a time on the main actor,
+/// prints errors, handles Ctrl-C, and decides the exit status.
+///
+/// Three ways in, chosen by ``RecipesProgram``:
+/// - ``runInteractive(makeEditor:)``: a terminal, with prompts from the handler.
+/// - ``runStandardInput()``: piped input, no prompts.
+/// - ``runBatch(_:)``: the `-c` and `-f` steps in order, then exit.
+///
+/// The rules of a line, everywhere: it is trimmed; blank lines and lines starting with
+/// `--` or `#` are skipped; an error prints once on standard error as `error: …`,
+/// prefixed `file:line: ` (or `-c:N: `) in batch runs; deferred notes print after the
+/// line's output. In the two non-interactive modes the exit status is 1 if any line
+/// failed (130 if Ctrl-C stopped the run), `--bail` stops at the first failure, and
+/// unsaved changes are rolled back at the end, with the handler's message on standard
+/// error.
+///
+/// ```swift
+/// let session = REPLSession(handler: shell, output: StandardStreams(),
+///                           options: SessionOptions(bailsOnError: true))
+/// let status = await session.runBatch([.command("echo hi"), .script(path: "setup.rec")])
+/// ```
+@MainActor final class REPLSession<Handler: CommandHandler> {
+    /// The command layer.
+    let handler: Handler
+    /// Where output and errors go.
+    let output: any ShellOutput
+    /// `--bail` and `--deterministic`.
+    let options: SessionOptions
+    /// Ctrl-C presses; the process-wide counter unless a test supplies one.
+    let interrupts: InterruptCounter
+    /// The Tab-completion words, refreshed from the handler after every command.
+    let completions = CompletionWords()
+    /// Notes from background work, printed after the next command.
+    let notes = DeferredNotes()
+
+    /// How input is being read (set by the `run…` methods).
+    var mode: SessionMode = .batch
+    /// The number of lines that failed so far, nested script lines included.
+    var failureCount = 0
+    /// Whether Ctrl-C stopped a command.
+    private(set) var wasInterrupted = false
+    /// How many `.read` scripts are running inside each other.
+    var scriptDepth = 0
+
+    /// The deepest `.read` nesting allowed (a script that reads itself stops there).
+    static var maximumScriptDepth: Int { 16 }
+
+    /// Creates a session; nothing runs until a `run…` method is called.
+    init(handler: Handler, output: any ShellOutput, options: SessionOptions,
+         interrupts: InterruptCounter = InterruptSignal.counter) {
+        self.handler = handler
+        self.output = output
+        self.options = options
+        self.interrupts = interrupts
+    }
+
+    /// The exit status of a non-interactive run: 130 after Ctrl-C, 1 after any failure, else 0.
+    var exitStatus: Int32 { wasInterrupted ? 130 : failureCount > 0 ? 1 : 0 }
+
+    /// Runs one line and prints what it produced, its error, and the pending notes.
+    ///
+    /// - Parameters:
+    ///   - line: the raw input line.
+    ///   - location: its script line or `-c` index, which prefixes its error message.
+    func execute(_ line: String, at location: SourceLocation?) async -> LineOutcome {
+        guard !ScriptFile.isComment(line) else { return .succeeded }
+        defer { printNotes() }
+        let text = line.trimmingCharacters(in: .whitespaces)
+        let interrupt = interrupts.makeFlag()
+        let context = CommandContext(
+            output: output, interrupt: interrupt, notes: notes, location: location, mode: mode,
+            isDeterministic: options.isDeterministic,
+            scriptRunner: { [unowned self] path in try await self.runNestedScript(at: path) })
+        let task = Task { try await self.handler.execute(text, context: context) }
+        let registration = interrupts.whenInterrupted { task.cancel() }
+        let result = await task.result
+        registration.cancel()
+
+        switch result {
+        case .success(let result):
+            return result == .quit ? .quit : .succeeded
+        case .failure(let failure as ScriptFailure):
+            return failure.wasInterrupted ? .interrupted : .failed
+        case .failure(is CancellationError):
+            wasInterrupted = true
+            failureCount += 1
+            report("interrupted", at: location)
+            return .interrupted
+        case .failure(let error):
+            failureCount += 1
+            report(Self.message(for: error), at: location)
+            return .failed
+        }
+    }
+
+    /// The text printed after `error: ` for `error`.
+    static func message(for error: any Error) -> String {
+        let text = switch error {
+        case is CancellationError: "interrupted"
+        case let error as any CustomStringConvertible: error.description
+        default: String(describing: error)
+        }
+        // Diagnostics that render themselves (predicate errors) already start with "error: ".
+        return text.hasPrefix("error: ") ? String(text.dropFirst("error: ".count)) : text
+    }
+
+    /// Prints `error: message` on standard error, prefixed with `location: ` when known.
+    func report(_ message: String, at location: SourceLocation?) {
+        let prefix = location.map { "\($0): " } ?? ""
+        output.write("\(prefix)error: \(message)\n", to: .standardError)
+    }
+
+    /// Prints and forgets the notes posted since the last call.
+    func printNotes() {
+        for note in notes.drain() { output.printErrorLine(note) }
+    }
+
+    /// Hands the handler's current words to Tab completion.
+    func refreshCompletions() { completions.update(handler.completionWords) }
+
+    /// The end of a non-interactive run: roll back what was not saved, and say so.
+    func finishNonInteractiveRun() {
+        if handler.hasUnsavedChanges {
+            output.printErrorLine(handler.discardUnsavedChanges())
+        }
+        printNotes()
+    }
+}

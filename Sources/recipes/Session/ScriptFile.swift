@@ -1,0 +1,36 @@
+import Foundation
+import Glibc
+
+/// Reads script files and recognises comment lines.
+enum ScriptFile {
+    /// The lines of the file at `path` (UTF-8; `\r\n` accepted).
+    ///
+    /// - Throws: ``CommandError`` naming the path and the system's reason, for example
+    ///   `cannot open script 'setup.rec': No such file or directory`.
+    static func lines(at path: String) throws(CommandError) -> [Substring] {
+        guard let file = fopen(path, "r") else {
+            throw CommandError("cannot open script '\(path)': \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, file)
+            bytes.append(contentsOf: buffer[..<count])
+            if count < buffer.count { break }
+        }
+        if ferror(file) != 0 {
+            throw CommandError("cannot read script '\(path)': \(String(cString: strerror(errno)))")
+        }
+        var text = String(decoding: bytes, as: UTF8.self)
+        if text.last?.isNewline == true { text.removeLast() }  // "\r\n" is one Character
+        guard !text.isEmpty else { return [] }
+        return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    }
+
+    /// Whether `line` is skipped: blank, or starting (after spaces) with `--` or `#`.
+    static func isComment<Line: StringProtocol>(_ line: Line) -> Bool {
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        return trimmed.allSatisfy(\.isWhitespace) || trimmed.hasPrefix("--") || trimmed.hasPrefix("#")
+    }
+}

@@ -1,0 +1,177 @@
+internal import CLibEdit
+import Foundation
+import Glibc
+
+/// The terminal line editor: libedit's native API with emacs keys, persistent history and
+/// Tab completion. The only file that imports `CLibEdit`.
+///
+/// Create, use and close it on one thread: ``InputThread`` does, through the factory it
+/// is given. libedit is not thread-safe, and its callbacks (prompt, Tab) run on the
+/// reading thread inside `el_gets`, so they read only this object and the `Mutex`-guarded
+/// ``CompletionWords`` — never main-actor state (`MainActor.assumeIsolated` traps there).
+///
+/// Requirements met here, found by the prototypes in `notes/responsive-shell.md`:
+/// - `setlocale(LC_ALL, "")` must have run (on the main thread, at start-up), or libedit
+///   drops every non-ASCII byte ("Crème" becomes "Crme").
+/// - `H_SETSIZE` must be set, or nothing is recalled.
+/// - `EL_SIGNAL` stays 0: ``InterruptSignal`` forwards SIGINT to this thread so the read
+///   in `el_gets` fails with `EINTR`; libedit's own handler would run on another thread.
+///
+/// ```swift
+/// let editor = EditLineEditor(historyPath: EditLineEditor.defaultHistoryPath(), completions: words)
+/// if case .line(let text) = editor?.readLine(prompt: "recipes> ", recordsHistory: true) { … }
+/// ```
+final class EditLineEditor: LineEditor {
+    private let editLine: OpaquePointer
+    private let history: OpaquePointer
+    private let historyPath: String?
+    private let completions: CompletionWords
+    /// The C string the prompt callback returns; libedit reads it during `el_gets`.
+    private var promptText: UnsafeMutablePointer<CChar>
+    /// The line as it stood after a Tab that could not complete further: a second Tab on
+    /// the same line lists the candidates, as in readline.
+    private var lineAfterUnproductiveTab: String?
+    private var isClosed = false
+
+    /// Opens the editor on the process's terminal, loading the history file if it exists.
+    ///
+    /// - Parameters:
+    ///   - historyPath: where the history is loaded from and saved to after every line
+    ///     (its directory is created); `nil` keeps the history in memory only.
+    ///   - completions: the words Tab completes.
+    /// - Returns: `nil` if libedit cannot initialise (no terminal capabilities).
+    init?(historyPath: String?, completions: CompletionWords) {
+        guard let editLine = clibedit_init_stdio("recipes") else { return nil }
+        guard let history = history_init() else {
+            el_end(editLine)
+            return nil
+        }
+        self.editLine = editLine
+        self.history = history
+        self.historyPath = historyPath
+        self.completions = completions
+        self.promptText = strdup("") ?? UnsafeMutablePointer<CChar>.allocate(capacity: 1)
+
+        _ = clibedit_history_int(history, H_SETSIZE, 1000)
+        _ = clibedit_history_int(history, H_SETUNIQUE, 1)
+        if let historyPath {
+            let directory = (historyPath as NSString).deletingLastPathComponent
+            try? FileManager.default.createDirectory(atPath: directory,
+                                                     withIntermediateDirectories: true)
+            _ = clibedit_history_string(history, H_LOAD, historyPath)  // none yet: ignored
+        }
+        _ = clibedit_set_history(editLine, history)
+        _ = clibedit_set_editor(editLine, "emacs")
+        _ = clibedit_set_signal(editLine, 0)
+        _ = clibedit_set_client_data(editLine, Unmanaged.passUnretained(self).toOpaque())
+        _ = clibedit_set_prompt(editLine, promptCallback)
+        _ = clibedit_add_function(editLine, "recipes-complete", "complete the word before the cursor",
+                                  completeCallback)
+        _ = clibedit_bind(editLine, "^I", "recipes-complete")
+        _ = el_source(editLine, nil)  // the user's ~/.editrc, if any (vi mode, bindings)
+    }
+
+    deinit { close() }
+
+    var isInterruptible: Bool { true }
+
+    func readLine(prompt: String, recordsHistory: Bool) -> LineEditorEvent {
+        if let copy = strdup(prompt) {
+            free(promptText)
+            promptText = copy
+        }
+        let pressesBefore = InterruptSignal.counter.count
+        var count: Int32 = 0
+        guard let bytes = el_gets(editLine, &count), count > 0 else {
+            if InterruptSignal.counter.count != pressesBefore {
+                el_reset(editLine)  // forget the half-typed line
+                write(toStandardOutput: "^C\n")
+                return .interrupted
+            }
+            write(toStandardOutput: "\n")  // Ctrl-D: leave the cursor on a fresh line
+            return .endOfInput
+        }
+        lineAfterUnproductiveTab = nil
+        var line = String(cString: bytes)
+        while line.last?.isNewline == true { line.removeLast() }
+        let entry = line.trimmingCharacters(in: .whitespaces)
+        if recordsHistory, !entry.isEmpty {
+            _ = clibedit_history_string(history, H_ENTER, entry)
+            saveHistory()
+        }
+        return .line(line)
+    }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        saveHistory()
+        history_end(history)
+        el_end(editLine)  // restores the terminal
+        free(promptText)
+    }
+
+    /// `$XDG_DATA_HOME/recipes/history`, else `~/.local/share/recipes/history`.
+    static func defaultHistoryPath(environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> String?
+    {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return data + "/recipes/history"
+        }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        return home + "/.local/share/recipes/history"
+    }
+
+    private func saveHistory() {
+        guard let historyPath else { return }
+        _ = clibedit_history_string(history, H_SAVE, historyPath)
+    }
+
+    fileprivate var currentPrompt: UnsafeMutablePointer<CChar> { promptText }
+
+    /// Completes the word before the cursor from ``CompletionWords``: a unique match is
+    /// inserted with a trailing space; several matches are completed to their longest
+    /// common prefix, and a second Tab that cannot add anything lists them.
+    fileprivate func complete() -> Int32 {
+        guard let info = el_line(editLine)?.pointee else { return CC_ERROR }
+        let typed = String(decoding: UnsafeRawBufferPointer(start: info.buffer,
+                                                            count: info.cursor - info.buffer),
+                           as: UTF8.self)
+        let word = String(typed.split(separator: " ", omittingEmptySubsequences: false).last ?? "")
+        let candidates = completions.matches(forPrefix: word)
+        guard !candidates.isEmpty else { return CC_REFRESH_BEEP }
+        var completion = CompletionWords.commonPrefix(of: candidates)
+        if candidates.count == 1 { completion += " " }
+        if completion.count > word.count {
+            lineAfterUnproductiveTab = nil
+            _ = el_insertstr(editLine, String(completion.dropFirst(word.count)))
+            return CC_REFRESH
+        }
+        guard lineAfterUnproductiveTab == typed else {
+            lineAfterUnproductiveTab = typed
+            return CC_REFRESH_BEEP
+        }
+        write(toStandardOutput: "\n" + candidates.joined(separator: "  ") + "\n")
+        return CC_REDISPLAY
+    }
+
+    private func write(toStandardOutput text: String) {
+        clibedit_flush_stdout()
+        StandardStreams.write(text, to: STDOUT_FILENO)
+    }
+
+    fileprivate static func from(_ editLine: OpaquePointer?) -> EditLineEditor? {
+        guard let editLine, let data = clibedit_client_data(editLine) else { return nil }
+        return Unmanaged<EditLineEditor>.fromOpaque(data).takeUnretainedValue()
+    }
+}
+
+/// `EL_PROMPT`: returns the prompt of the current read (libedit does not free it).
+private let promptCallback: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>? = { editLine in
+    EditLineEditor.from(editLine)?.currentPrompt
+}
+
+/// `EL_ADDFN` bound to Tab; runs on the input thread inside `el_gets`.
+private let completeCallback: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { editLine, _ in
+    UInt8(truncatingIfNeeded: EditLineEditor.from(editLine)?.complete() ?? CC_ERROR)
+}

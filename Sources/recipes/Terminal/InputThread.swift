@@ -1,0 +1,56 @@
+import Foundation
+import Glibc
+
+/// Runs a ``LineEditor`` on a dedicated thread and delivers what it reads as an `AsyncStream`.
+///
+/// libedit blocks the thread that reads, and on Linux the main actor runs on a libdispatch
+/// worker: reading there would stall every main-actor job between keystrokes (merges,
+/// timers). So the editor lives on its own thread, from creation to destruction, and
+/// lines reach the main actor through the stream. After each event the thread waits for
+/// the ``InputAck`` before prompting again.
+///
+/// ```swift
+/// let events = InputThread.start(prompt: "recipes> ") { EditLineEditor(...) }
+/// for await event in events {
+///     if case .line(let text) = event.kind { print(text) }
+///     event.ack.readNext(prompt: "recipes> ")
+/// }
+/// ```
+enum InputThread {
+    /// Starts the thread; the stream ends after an ack says ``InputAck/Request/stop`` (the
+    /// editor is then already closed and the terminal restored).
+    ///
+    /// - Parameters:
+    ///   - prompt: the first prompt.
+    ///   - makeEditor: creates the editor *on the input thread* (it is not `Sendable`).
+    static func start(prompt: String,
+                      makeEditor: @escaping @Sendable () -> any LineEditor) -> AsyncStream<InputEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: InputEvent.self)
+        let thread = Thread {
+            Thread.current.name = "input"  // cosmetic; pthread_setname_np is not imported
+            run(makeEditor(), first: .read(prompt: prompt, recordsHistory: true), into: continuation)
+            continuation.finish()
+        }
+        thread.start()
+        return stream
+    }
+
+    private static func run(_ editor: any LineEditor, first: InputAck.Request,
+                            into continuation: AsyncStream<InputEvent>.Continuation) {
+        if editor.isInterruptible {
+            InterruptSignal.registerReadingThread()
+        } else {
+            InterruptSignal.setSIGINT(blocked: true)
+        }
+        defer { if editor.isInterruptible { InterruptSignal.unregisterReadingThread() } }
+        var request = first
+        while case .read(let prompt, let recordsHistory) = request {
+            let ack = InputAck()
+            continuation.yield(InputEvent(kind: editor.readLine(prompt: prompt,
+                                                                recordsHistory: recordsHistory),
+                                          ack: ack))
+            request = ack.wait()
+        }
+        editor.close()
+    }
+}

@@ -1,0 +1,17 @@
+/// Reads lines from standard input when it is not a terminal: no prompt, no editing, no history.
+///
+/// Ctrl-C does not interrupt the read (the reading thread blocks SIGINT); it cancels the
+/// running command instead, through ``InterruptSignal``.
+final class PlainLineReader: LineEditor {
+    /// Creates a reader over standard input.
+    init() {}
+
+    var isInterruptible: Bool { false }
+
+    func readLine(prompt: String, recordsHistory: Bool) -> LineEditorEvent {
+        guard let line = Swift.readLine(strippingNewline: true) else { return .endOfInput }
+        return .line(line.hasSuffix("\r") ? String(line.dropLast()) : line)
+    }
+
+    func close() {}
+}

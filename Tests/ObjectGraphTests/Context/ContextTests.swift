@@ -1,0 +1,376 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+@MainActor
+struct ContextTests {
+    let coordinator: PersistentStoreCoordinator
+    let context: MainContext
+
+    init() throws {
+        coordinator = try TestModel.coordinator()
+        context = MainContext(coordinator: coordinator)
+    }
+
+    @discardableResult
+    func makeRecipe(_ name: String, chef: ManagedObject? = nil, lines: Int = 0) throws -> ManagedObject {
+        let recipe = try context.insert("Recipe")
+        recipe["name"] = name
+        if let chef { recipe["chef"] = chef }
+        for position in 0..<lines {
+            let line = try context.insert("Line")
+            line["text"] = "\(name) line \(position)"
+            line["position"] = position
+            line["recipe"] = recipe
+        }
+        return recipe
+    }
+
+    @Test func insertAppliesDefaultsAndTracksChanges() throws {
+        let recipe = try makeRecipe("Leek soup")
+        #expect(recipe["servings"] as? Int == 4)
+        #expect(recipe["vegetarian"] as? Bool == false)
+        #expect(recipe["rating"] == nil)
+        #expect(recipe.isInserted && context.hasChanges)
+        #expect(context.insertedObjects == [recipe])
+        try context.save()
+        #expect(!context.hasChanges && !recipe.hasChanges)
+        recipe["rating"] = 4.5
+        #expect(recipe.isUpdated)
+        #expect(recipe.changedValues().keys.sorted() == ["rating"])
+        #expect(recipe.committedValues(forKeys: ["rating"])["rating"]! == nil)
+        #expect(context.updatedObjects == [recipe])
+    }
+
+    @Test func uniquingGivesOneObjectPerID() throws {
+        try makeRecipe("A")
+        try context.save()
+        let first = try context.fetch(FetchRequest(entityName: "Recipe"))
+        let second = try context.fetch(FetchRequest(entityName: "Recipe"))
+        #expect(first[0] === second[0])
+        #expect(context.object(with: first[0].objectID) === first[0])
+    }
+
+    @Test func faultsFireFromTheRowCacheThenTheStore() throws {
+        try makeRecipe("A")
+        try context.save()
+        let reader = MainContext(coordinator: coordinator)
+        let recipe = try reader.fetch(FetchRequest(entityName: "Recipe"))[0]
+        #expect(recipe.isFault)
+        let before = reader.statistics
+        #expect(recipe["name"] as? String == "A")
+        let cost = reader.statistics - before
+        #expect(cost.faultsFired == 1)
+        #expect(cost.statements == 0)  // the fetch left the row in the coordinator's row cache
+        #expect(!recipe.isFault)
+
+        let third = MainContext(coordinator: coordinator)
+        coordinator.rowCache.removeAll()
+        let fault = third.object(with: recipe.objectID)
+        let start = third.statistics
+        #expect(fault["name"] as? String == "A")
+        #expect((third.statistics - start).statements == 1)
+    }
+
+    @Test func populatedFetchNeedsNoFaults() throws {
+        try makeRecipe("A")
+        try context.save()
+        let reader = MainContext(coordinator: coordinator)
+        var request = FetchRequest(entityName: "Recipe")
+        request.returnsObjectsAsFaults = false
+        let recipe = try reader.fetch(request)[0]
+        #expect(!recipe.isFault)
+        let before = reader.statistics
+        #expect(recipe["name"] as? String == "A")
+        #expect((reader.statistics - before).faultsFired == 0)
+    }
+
+    @Test func temporaryIDsBecomePermanentOnSave() throws {
+        let recipe = try makeRecipe("A")
+        let temporary = recipe.objectID
+        #expect(temporary.isTemporary)
+        let result = try context.save()
+        #expect(!recipe.objectID.isTemporary)
+        #expect(result.insertedIDs == [recipe.objectID])
+        #expect(context.object(with: recipe.objectID) === recipe)
+    }
+
+    @Test func obtainPermanentIDsBeforeSaving() throws {
+        let recipe = try makeRecipe("A")
+        try context.obtainPermanentIDs(for: [recipe])
+        let id = recipe.objectID
+        #expect(!id.isTemporary && recipe.isInserted)
+        try context.save()
+        #expect(recipe.objectID == id)
+        let other = MainContext(coordinator: coordinator)
+        #expect(try other.existingObject(with: id)["name"] as? String == "A")
+    }
+
+    @Test func uriRoundTrips() throws {
+        let recipe = try makeRecipe("A")
+        try context.save()
+        let uri = coordinator.uri(for: recipe.objectID)
+        #expect(uri.absoluteString.hasPrefix("x-objectgraph://"))
+        #expect(uri.absoluteString.hasSuffix("/Recipe/p\(recipe.objectID.key)"))
+        #expect(coordinator.objectID(forURI: uri) == recipe.objectID)
+        #expect(coordinator.objectID(forURI: URL(string: "x-objectgraph://other/Recipe/p1")!) == nil)
+    }
+
+    @Test func rollbackRestoresSavedValuesAndDropsInserts() throws {
+        let recipe = try makeRecipe("A")
+        try context.save()
+        recipe["name"] = "B"
+        let extra = try makeRecipe("C")
+        context.rollback()
+        #expect(recipe["name"] as? String == "A")
+        #expect(!recipe.hasChanges && !context.hasChanges)
+        #expect(!extra.isRegistered)
+        #expect(try context.count(for: FetchRequest(entityName: "Recipe")) == 1)
+    }
+
+    @Test func resetDetachesObjects() throws {
+        let recipe = try makeRecipe("A")
+        try context.save()
+        context.reset()
+        #expect(!recipe.isRegistered)
+        #expect(recipe["name"] as? String == "A")  // detached objects keep their values
+        let again = try context.fetch(FetchRequest(entityName: "Recipe"))[0]
+        #expect(again !== recipe)
+        #expect(context.registeredObjects.count == 1)
+    }
+
+    @Test func unchangedObjectsAreHeldWeaklyChangedOnesStrongly() throws {
+        try makeRecipe("A")
+        try makeRecipe("B")
+        try context.save()
+        do {
+            let recipes = try context.fetch(FetchRequest(entityName: "Recipe"))
+            #expect(recipes.count == 2)
+            #expect(context.registeredObjects.count == 2)
+            recipes[0]["name"] = "changed"
+        }
+        // The unchanged one is gone once the caller dropped it; the changed one survives.
+        #expect(context.registeredObjects.count == 1)
+        #expect(context.updatedObjects.count == 1)
+        try context.save()
+        #expect(context.registeredObjects.isEmpty)
+    }
+
+    @Test func toManyFaultsAndInverses() throws {
+        let chef = try context.insert("Chef")
+        chef["name"] = "Ana"
+        let recipe = try makeRecipe("A", chef: chef, lines: 3)
+        try context.save()
+        #expect(try recipe.objects(forKey: "lines").map { $0["position"] as? Int } == [0, 1, 2])
+        let reader = MainContext(coordinator: coordinator)
+        let fetchedChef = try reader.fetch(FetchRequest(entityName: "Chef"))[0]
+        let before = reader.statistics
+        let recipes = try fetchedChef.objects(forKey: "recipes")
+        #expect(recipes.count == 1)
+        #expect((reader.statistics - before).relationshipFaultsFired == 1)
+        // Moving a line to another recipe updates both sides.
+        let other = try reader.insert("Recipe")
+        other["name"] = "B"
+        let line = try recipes[0].objects(forKey: "lines")[0]
+        line["recipe"] = other
+        #expect(try recipes[0].objects(forKey: "lines").count == 2)
+        #expect(try other.objects(forKey: "lines").count == 1)
+        try reader.save()
+        let third = MainContext(coordinator: coordinator)
+        var request = FetchRequest(entityName: "Recipe")
+        request.sortKeys = [SortKey("name")]
+        let all = try third.fetch(request)
+        #expect(try all.map { try $0.objects(forKey: "lines").count } == [2, 1])
+    }
+
+    @Test func toManyChangesWhileFaultAreKept() throws {
+        let chef = try context.insert("Chef")
+        chef["name"] = "Ana"
+        try context.save()
+        let reader = MainContext(coordinator: coordinator)
+        let fetchedChef = try reader.fetch(FetchRequest(entityName: "Chef"))[0]
+        let recipe = try reader.insert("Recipe")
+        recipe["name"] = "New"
+        let before = reader.statistics
+        recipe["chef"] = fetchedChef  // the inverse is a fault: recorded, not fired
+        #expect((reader.statistics - before).relationshipFaultsFired == 0)
+        #expect(try fetchedChef.objects(forKey: "recipes") == [recipe])
+    }
+
+    @Test func manyToManyRelationships() throws {
+        let tag = try context.insert("Tag")
+        tag["label"] = "quick"
+        let a = try makeRecipe("A"), b = try makeRecipe("B")
+        try a.add(tag, toKey: "tags")
+        try b.add(tag, toKey: "tags")
+        #expect(try tag.objects(forKey: "recipes").count == 2)
+        try context.save()
+        let reader = MainContext(coordinator: coordinator)
+        let fetchedTag = try reader.fetch(FetchRequest(entityName: "Tag"))[0]
+        let names = try fetchedTag.objects(forKey: "recipes").compactMap { $0["name"] as? String }.sorted()
+        #expect(names == ["A", "B"])
+        let recipeA = try fetchedTag.objects(forKey: "recipes").first { $0["name"] as? String == "A" }!
+        try recipeA.remove(fetchedTag, fromKey: "tags")
+        try reader.save()
+        let third = MainContext(coordinator: coordinator)
+        #expect(try third.fetch(FetchRequest(entityName: "Tag"))[0].objects(forKey: "recipes").count == 1)
+    }
+
+    @Test func cascadeDeletesThroughSeveralLevels() throws {
+        let recipe = try makeRecipe("A", lines: 3)
+        let photo = try context.insert("Photo")
+        photo["recipe"] = recipe
+        try context.save()
+        context.delete(recipe)
+        #expect(context.deletedObjects.count == 5)
+        try context.save()
+        #expect(try context.count(for: FetchRequest(entityName: "Line")) == 0)
+        #expect(try context.count(for: FetchRequest(entityName: "Media")) == 0)
+    }
+
+    @Test func denyBlocksSaveUntilTheDestinationsAreGone() throws {
+        let chef = try context.insert("Chef")
+        chef["name"] = "Ana"
+        let recipe = try makeRecipe("A", chef: chef)
+        try context.save()
+        context.delete(chef)
+        let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .validation)
+        #expect(error.message.contains("'recipes' denies deletion"))
+        #expect(try context.count(for: FetchRequest(entityName: "Chef")) == 0)  // pending delete counts
+        context.rollback()
+        #expect(try context.count(for: FetchRequest(entityName: "Chef")) == 1)
+        context.delete(recipe)
+        context.delete(chef)
+        try context.save()
+        #expect(try context.count(for: FetchRequest(entityName: "Chef")) == 0)
+    }
+
+    @Test func nullifyClearsTheInverse() throws {
+        let chef = try context.insert("Chef")
+        chef["name"] = "Ana"
+        let recipe = try makeRecipe("A", chef: chef)
+        try context.save()
+        context.delete(recipe)
+        #expect(try chef.objects(forKey: "recipes").isEmpty)
+        try context.save()
+        let reader = MainContext(coordinator: coordinator)
+        #expect(try reader.fetch(FetchRequest(entityName: "Chef"))[0].objects(forKey: "recipes").isEmpty)
+    }
+
+    @Test func validationNamesTheProblemAndSavesNothing() throws {
+        let transactions = coordinator.stores[0].connectionStatistics.transactions
+        _ = try context.insert("Recipe")  // no name
+        let line = try context.insert("Line")
+        line["text"] = "orphan"
+        line["position"] = 0
+        let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .validation)
+        #expect(error.message.contains("required attribute 'name' is nil"))
+        #expect(error.message.contains("required relationship 'recipe' is nil"))
+        #expect(context.hasChanges)
+        #expect(coordinator.stores[0].connectionStatistics.transactions == transactions)
+    }
+
+    @Test func inheritanceFetchesIncludeSubentities() throws {
+        let recipe = try makeRecipe("A")
+        for index in 0..<3 {
+            let photo = try context.insert("Photo")
+            photo["caption"] = "photo \(index)"
+            photo["recipe"] = recipe
+        }
+        let video = try context.insert("Video")
+        video["seconds"] = 12.5
+        video["recipe"] = recipe
+        try context.save()
+        let reader = MainContext(coordinator: coordinator)
+        #expect(try reader.count(for: FetchRequest(entityName: "Media")) == 4)
+        #expect(try reader.count(for: FetchRequest(entityName: "Photo")) == 3)
+        var exact = FetchRequest(entityName: "Media")
+        exact.includesSubentities = false
+        #expect(try reader.count(for: exact) == 0)
+        let media = try reader.fetch(FetchRequest(entityName: "Media"))
+        #expect(Set(media.map(\.entity.name)) == ["Photo", "Video"])
+        let fetchedVideo = media.first { $0.entity.name == "Video" }!
+        #expect(fetchedVideo["seconds"] as? Double == 12.5)
+        #expect((fetchedVideo["recipe"] as? ManagedObject)?["name"] as? String == "A")
+        let recipeMedia = try (fetchedVideo["recipe"] as! ManagedObject).objects(forKey: "media")
+        #expect(recipeMedia.count == 4)
+    }
+
+    @Test func sortLimitOffsetAndPendingChanges() throws {
+        for (name, rating) in [("b", 3.0), ("a", 5.0), ("c", 1.0), ("d", 4.0)] {
+            try makeRecipe(name)["rating"] = rating
+        }
+        try context.save()
+        var request = FetchRequest(entityName: "Recipe")
+        request.sortKeys = [SortKey("rating", ascending: false)]
+        request.fetchLimit = 2
+        request.fetchOffset = 1
+        #expect(try context.fetch(request).map { $0["name"] as! String } == ["d", "b"])
+        #expect(try context.count(for: request) == 2)
+        // Unsaved changes take part: a new best recipe, and one deleted.
+        try makeRecipe("e")["rating"] = 4.5
+        let all = try context.fetch(FetchRequest(entityName: "Recipe"))
+        context.delete(all.first { $0["name"] as? String == "d" }!)
+        #expect(try context.fetch(request).map { $0["name"] as! String } == ["e", "b"])
+        #expect(try context.count(for: FetchRequest(entityName: "Recipe")) == 4)
+    }
+
+    @Test func refreshTurnsObjectsBackIntoFaults() throws {
+        let recipe = try makeRecipe("A", lines: 2)
+        try context.save()
+        _ = try recipe.objects(forKey: "lines")
+        context.refresh(recipe, mergeChanges: false)
+        #expect(recipe.isFault)
+        #expect(recipe["name"] as? String == "A")
+        recipe["name"] = "B"
+        context.refresh(recipe, mergeChanges: true)
+        #expect(recipe["name"] as? String == "B" && recipe.isUpdated)
+        context.refresh(recipe, mergeChanges: false)
+        #expect(recipe["name"] as? String == "A" && !recipe.hasChanges)
+    }
+
+    @Test func unknownNamesGiveSpecificErrors() throws {
+        let entityError = try #require(throws: ObjectGraphError.self) { try context.insert("Recipie") }
+        #expect(entityError.code == .unknownEntity)
+        #expect(entityError.message == "unknown entity 'Recipie'; did you mean 'Recipe'?")
+        let recipe = try makeRecipe("A")
+        let keyError = try #require(throws: ObjectGraphError.self) { try recipe.value(forKey: "nmae") }
+        #expect(keyError.code == .unknownKey)
+        #expect(keyError.message.contains("did you mean 'name'?"))
+        let valueError = try #require(throws: ObjectGraphError.self) { try recipe.setValue("many", forKey: "servings") }
+        #expect(valueError.code == .invalidValue)
+        var request = FetchRequest(entityName: "Recipe")
+        request.sortKeys = [SortKey("ratng")]
+        #expect(throws: ObjectGraphError.self) { try context.fetch(request) }
+    }
+
+    @Test func existingObjectThrowsForMissingRows() throws {
+        let recipe = try makeRecipe("A")
+        try context.save()
+        let id = recipe.objectID
+        context.delete(recipe)
+        try context.save()
+        let error = try #require(throws: ObjectGraphError.self) {
+            try MainContext(coordinator: coordinator).existingObject(with: id)
+        }
+        #expect(error.code == .objectNotFound)
+    }
+
+    @Test func privateContextsShareOnlyIDs() async throws {
+        let importer = PrivateContext(coordinator: coordinator)
+        let ids = try await importer.perform { context in
+            var ids: [ObjectID] = []
+            for index in 0..<10 {
+                let recipe = try context.insert("Recipe")
+                recipe["name"] = "R\(index)"
+                ids.append(recipe.objectID)
+            }
+            try context.save()
+            return try context.fetch(FetchRequest(entityName: "Recipe")).map(\.objectID)
+        }
+        #expect(ids.count == 10)
+        #expect(context.object(with: ids[3])["name"] as? String == "R3")
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import ObjectGraph
+
+/// Fetch only what you need: each option's cost in statements, faults and objects.
+@MainActor
+struct FetchOptionsTests {
+    let coordinator: PersistentStoreCoordinator
+    let context: MainContext
+
+    /// 100 recipes, each with its own chef and 3 lines; recipes 0–9 share a tag.
+    init() throws {
+        coordinator = try TestModel.coordinator()
+        let writer = MainContext(coordinator: coordinator)
+        let tag = try writer.insert("Tag")
+        tag["label"] = "quick"
+        for index in 0..<100 {
+            let chef = try writer.insert("Chef")
+            chef["name"] = "Chef \(index)"
+            let recipe = try writer.insert("Recipe")
+            recipe["name"] = "Recipe \(String(format: "%03d", index))"
+            recipe["rating"] = Double(index % 5)
+            recipe["chef"] = chef
+            for position in 0..<3 {
+                let line = try writer.insert("Line")
+                line["text"] = "line \(position)"
+                line["position"] = position
+                line["recipe"] = recipe
+            }
+            if index < 10 { try recipe.add(tag, toKey: "tags") }
+        }
+        try writer.save()
+        coordinator.rowCache.removeAll()
+        context = MainContext(coordinator: coordinator)
+    }
+
+    func cost(_ body: () throws -> Void) rethrows -> ContextStatistics {
+        let before = context.statistics
+        try body()
+        return context.statistics - before
+    }
+
+    @Test func objectIDsCreateNoObjects() throws {
+        var ids: [ObjectID] = []
+        let spent = try cost { ids = try context.fetchObjectIDs(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("rating >= 3"))) }
+        #expect(ids.count == 40)
+        #expect(spent.statements == 1)
+        #expect(context.registeredObjects.isEmpty)
+    }
+
+    @Test func dictionariesOfChosenPropertiesWithDistinct() throws {
+        var request = FetchRequest(entityName: "Recipe", sortKeys: [SortKey("rating")])
+        request.propertiesToFetch = ["rating"]
+        request.returnsDistinctResults = true
+        let ratings = try context.fetchDictionaries(request).map { $0["rating"] as? Double }
+        #expect(ratings == [0, 1, 2, 3, 4])
+        request.propertiesToFetch = ["name", "chef.name"]
+        request.returnsDistinctResults = false
+        request.predicate = try FetchPredicate("name == 'Recipe 007'")
+        let rows = try context.fetchDictionaries(request)
+        #expect(rows.count == 1 && rows[0]["chef.name"] as? String == "Chef 7")
+        #expect(context.registeredObjects.isEmpty)
+    }
+
+    @Test func withoutPropertyValuesEachFaultCostsAStatement() throws {
+        var request = FetchRequest(entityName: "Recipe")
+        request.includesPropertyValues = false
+        var recipes: [ManagedObject] = []
+        let fetched = try cost { recipes = try context.fetch(request) }
+        #expect(fetched.statements == 1 && recipes.allSatisfy(\.isFault))
+        let touched = cost { for recipe in recipes.prefix(10) { _ = recipe["name"] } }
+        #expect(touched.statements == 10 && touched.faultsFired == 10)
+    }
+
+    @Test func populatedObjectsNeedNoFaults() throws {
+        var request = FetchRequest(entityName: "Recipe")
+        request.returnsObjectsAsFaults = false
+        let recipes = try context.fetch(request)
+        let touched = cost { for recipe in recipes { _ = recipe["name"] } }
+        #expect(touched.statements == 0 && touched.faultsFired == 0)
+    }
+
+    @Test func touchingAToOneWithoutPrefetchingRunsAStatementPerObject() throws {
+        let recipes = try context.fetch(FetchRequest(entityName: "Recipe"))
+        let spent = cost { for recipe in recipes { _ = (recipe["chef"] as? ManagedObject)?["name"] } }
+        #expect(spent.statements == 100)
+    }
+
+    @Test func prefetchingToOneRunsOneExtraStatement() throws {
+        var request = FetchRequest(entityName: "Recipe")
+        request.relationshipKeyPathsForPrefetching = ["chef"]
+        var recipes: [ManagedObject] = []
+        let fetched = try cost { recipes = try context.fetch(request) }
+        #expect(fetched.statements == 2)
+        let touched = cost { for recipe in recipes { _ = (recipe["chef"] as? ManagedObject)?["name"] } }
+        #expect(touched.statements == 0)
+    }
+
+    @Test func prefetchingToManyAndNestedPaths() throws {
+        var request = FetchRequest(entityName: "Recipe")
+        request.relationshipKeyPathsForPrefetching = ["lines", "tags", "chef"]
+        var recipes: [ManagedObject] = []
+        let fetched = try cost { recipes = try context.fetch(request) }
+        #expect(fetched.statements == 1 + 1 + 2 + 1)  // lines; tags (join + rows); chef
+        let touched = try cost {
+            for recipe in recipes {
+                #expect(try recipe.objects(forKey: "lines").map { $0["position"] as? Int } == [0, 1, 2])
+                _ = try recipe.objects(forKey: "tags").first?["label"]
+            }
+        }
+        #expect(touched.statements == 0)
+        #expect(try recipes.filter { try !$0.objects(forKey: "tags").isEmpty }.count == 10)
+
+        var chefs = FetchRequest(entityName: "Chef")
+        chefs.relationshipKeyPathsForPrefetching = ["recipes.lines"]
+        let fresh = MainContext(coordinator: coordinator)
+        let before = fresh.statistics
+        _ = try fresh.fetch(chefs)
+        #expect((fresh.statistics - before).statements == 3)
+    }
+
+    @Test func batchSizeLoadsObjectsABatchAtATime() throws {
+        var request = FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")])
+        request.fetchBatchSize = 10
+        var recipes: [ManagedObject] = []
+        let fetched = try cost { recipes = try context.fetch(request) }
+        #expect(fetched.statements == 1 && recipes.count == 100 && recipes.allSatisfy(\.isFault))
+        let firstBatch = cost { for recipe in recipes.prefix(10) { _ = recipe["name"] } }
+        #expect(firstBatch.statements == 1)
+        let all = cost { for recipe in recipes { _ = recipe["name"] } }
+        #expect(all.statements == 9)
+        #expect(recipes[42]["name"] as? String == "Recipe 042")
+    }
+
+    @Test func batchInsertWritesRowsWithoutObjects() throws {
+        let result = try context.execute(BatchInsertRequest(entityName: "Chef",
+            objects: (0..<50).map { ["name": "Batch \($0)"] }))
+        #expect(result.insertedIDs.count == 50 && context.registeredObjects.isEmpty)
+        #expect(try context.count(for: FetchRequest(entityName: "Chef")) == 150)
+        let error = try #require(throws: ObjectGraphError.self) {
+            try context.execute(BatchInsertRequest(entityName: "Chef", objects: [["nmae": "x"]]))
+        }
+        #expect(error.code == .unknownKey)
+    }
+
+    @Test func batchUpdateRefreshesLiveObjects() throws {
+        let recipe = try context.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name == 'Recipe 001'")))[0]
+        #expect(recipe["rating"] as? Double == 1)
+        let other = MainContext(coordinator: coordinator)
+        let stale = try other.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name == 'Recipe 001'")))[0]
+        _ = stale["rating"]
+        let result = try context.execute(BatchUpdateRequest(entityName: "Recipe",
+            predicate: try FetchPredicate("rating == 1"), propertiesToUpdate: ["rating": 1.5]))
+        #expect(result.updatedIDs.count == 20)
+        #expect(recipe["rating"] as? Double == 1.5)           // this context merged at once
+        #expect(stale["rating"] as? Double == 1)              // another context until it merges
+        other.mergeChanges(from: result)
+        #expect(stale["rating"] as? Double == 1.5)
+    }
+
+    @Test func batchDeleteAppliesDeleteRulesInSQL() throws {
+        let live = try context.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name == 'Recipe 003'")))[0]
+        let tag = try context.fetch(FetchRequest(entityName: "Tag"))[0]
+        #expect(try tag.objects(forKey: "recipes").count == 10)
+        let result = try context.execute(BatchDeleteRequest(entityName: "Recipe",
+            predicate: try FetchPredicate("rating == 3")))
+        #expect(result.deletedIDs.count == 20 + 60)           // recipes, and their lines by cascade
+        #expect(try context.count(for: FetchRequest(entityName: "Line")) == 240)
+        #expect(try context.count(for: FetchRequest(entityName: "Chef")) == 100)  // nullify keeps chefs
+        #expect(!live.isRegistered)
+        #expect(try tag.objects(forKey: "recipes").count == 8)  // recipes 3 and 8 left the tag
+        let fresh = MainContext(coordinator: coordinator)
+        #expect(try fresh.fetch(FetchRequest(entityName: "Tag"))[0].objects(forKey: "recipes").count == 8)
+        // Chefs deny deletion while they have recipes: nothing is deleted.
+        let denied = try #require(throws: ObjectGraphError.self) {
+            try context.execute(BatchDeleteRequest(entityName: "Chef"))
+        }
+        #expect(denied.code == .validation)
+        #expect(try fresh.count(for: FetchRequest(entityName: "Chef")) == 100)
+    }
+
+    @Test func refreshAllObjectsBreaksRelationshipCycles() throws {
+        let baseline = ContextStatistics.live.load(ordering: .relaxed)
+        do {
+            let recipes = try context.fetch(FetchRequest(entityName: "Recipe"))
+            for recipe in recipes { for line in try recipe.objects(forKey: "lines") { _ = line["text"] } }
+        }
+        // Recipes and lines hold each other: dropping the array frees nothing.
+        #expect(ContextStatistics.live.load(ordering: .relaxed) - baseline >= 400)
+        context.refreshAllObjects()
+        #expect(ContextStatistics.live.load(ordering: .relaxed) - baseline <= 0)
+    }
+}

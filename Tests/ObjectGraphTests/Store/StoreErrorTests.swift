@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+@MainActor
+struct StoreErrorTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("og-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    @Test func aFileThatIsNotSQLiteIsRejected() throws {
+        let file = path("notes.sqlite")
+        try Data("these are my notes, not a database\n".utf8).write(to: URL(fileURLWithPath: file))
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let error = try #require(throws: ObjectGraphError.self) { try coordinator.addStore(at: file) }
+        #expect(error.code == .notADatabase)
+        #expect(error.message.contains(file))
+    }
+
+    @Test func aSQLiteFileOfAnotherProgramIsRejected() throws {
+        let file = path("other.sqlite")
+        let connection = try SQLiteConnection(path: file)
+        try connection.execute("CREATE TABLE people (name TEXT)")
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let error = try #require(throws: ObjectGraphError.self) { try coordinator.addStore(at: file) }
+        #expect(error.code == .notADatabase)
+        #expect(error.message.contains("not an ObjectGraph store"))
+    }
+
+    @Test func aLockedStoreReportsTheLockAndKeepsTheChanges() throws {
+        let file = path("locked.sqlite")
+        _ = try TestModel.coordinator(path: file)
+        var options = SQLiteStore.Options()
+        options.busyTimeout = .milliseconds(50)
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        try coordinator.addStore(at: file, options: options)
+        let context = MainContext(coordinator: coordinator)
+        let recipe = try context.insert("Recipe")
+        recipe["name"] = "A"
+        let blocker = try SQLiteConnection(path: file)
+        try blocker.execute("BEGIN EXCLUSIVE")
+        let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .storeLocked)
+        #expect(error.message.contains("is locked"))
+        #expect(recipe.isInserted && recipe.objectID.isTemporary)
+        try blocker.execute("ROLLBACK")
+        try context.save()
+        #expect(!recipe.objectID.isTemporary)
+    }
+
+    @Test func aStoreOfAnotherModelNamesTheEntitiesThatDiffer() throws {
+        let file = path("model.sqlite")
+        _ = try TestModel.coordinator(path: file)
+        let changed = try ObjectModel(entities: [
+            EntityDescription("Chef", attributes: [AttributeDescription("name", .string),
+                                                   AttributeDescription("born", .date, isOptional: true)],
+                              relationships: []),
+            EntityDescription("Kitchen", attributes: [AttributeDescription("name", .string)]),
+        ])
+        let coordinator = PersistentStoreCoordinator(model: changed)
+        let error = try #require(throws: ObjectGraphError.self) { try coordinator.addStore(at: file) }
+        #expect(error.code == .modelMismatch)
+        #expect(error.message.contains("Chef (changed)"))
+        #expect(error.message.contains("Kitchen (new in the model)"))
+        #expect(error.message.contains("Recipe (only in the store)"))
+    }
+
+    @Test func reopeningKeepsDataAndMetadata() throws {
+        let file = path("reopen.sqlite")
+        var identifier = ""
+        do {
+            let coordinator = try TestModel.coordinator(path: file)
+            let store = coordinator.stores[0]
+            identifier = store.identifier
+            try store.setMetadata("line 1200", forKey: "importPosition")
+            let context = MainContext(coordinator: coordinator)
+            try context.insert("Chef")["name"] = "Ana"
+            try context.save()
+        }
+        let coordinator = try TestModel.coordinator(path: file)
+        #expect(coordinator.stores[0].identifier == identifier)
+        #expect(coordinator.stores[0].metadata["importPosition"] == "line 1200")
+        #expect(try MainContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Chef")) == 1)
+        try coordinator.stores[0].setMetadata(nil, forKey: "importPosition")
+        #expect(coordinator.stores[0].metadata["importPosition"] == nil)
+    }
+
+    @Test func aConstraintViolationLeavesStoreAndContextAsTheyWere() throws {
+        let coordinator = try TestModel.coordinator()
+        let context = MainContext(coordinator: coordinator)
+        try context.insert("Chef")["name"] = "Ana"
+        try context.save()
+        let duplicate = try context.insert("Chef")
+        duplicate["name"] = "Ana"
+        let recipe = try context.insert("Recipe")
+        recipe["name"] = "Soup"
+        let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .constraintViolation)
+        #expect(error.message.contains("Chef"))
+        #expect(error.message.contains("name = Ana"))
+        // Nothing of the failed save reached the store, and the context still has its changes.
+        let reader = MainContext(coordinator: coordinator)
+        #expect(try reader.count(for: FetchRequest(entityName: "Recipe")) == 0)
+        #expect(duplicate.objectID.isTemporary && recipe.objectID.isTemporary)
+        #expect(context.hasChanges)
+        duplicate["name"] = "Bea"
+        try context.save()
+        #expect(try reader.count(for: FetchRequest(entityName: "Chef")) == 2)
+    }
+
+    @Test func invalidModelsAreRejected() throws {
+        let missingInverse = #expect(throws: ObjectGraphError.self) {
+            try ObjectModel(entities: [
+                EntityDescription("A", relationships: [RelationshipDescription("b", to: "B", inverse: "a")]),
+                EntityDescription("B"),
+            ])
+        }
+        #expect(missingInverse?.message.contains("'B' does not have") == true)
+        #expect(throws: ObjectGraphError.self) {
+            try ObjectModel(entities: [EntityDescription("A", parent: "Missing")])
+        }
+    }
+
+    @Test func identifiersAreQuoted() {
+        #expect(SQLIdentifier("plain").quoted == "\"plain\"")
+        #expect(SQLIdentifier("say \"hi\"").quoted == "\"say \"\"hi\"\"\"")
+    }
+
+    @Test func statementsAreCached() throws {
+        let coordinator = try TestModel.coordinator()
+        let context = MainContext(coordinator: coordinator)
+        for index in 0..<50 { try context.insert("Chef")["name"] = "C\(index)" }
+        try context.save()
+        let cached = coordinator.stores[0].connection.withConnection { $0.cachedStatementCount }
+        #expect(cached < 10)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import RecipeCatalog
+
+@Suite("CatalogGenerator")
+struct CatalogGeneratorTests {
+    let names = ["butter", "egg yolk", "jalapeño pepper", #"Beef, flank, trimmed to 0" fat, raw"#,
+                 "heavy cream", "salt", "sugar", "Crème, test\\ing", "onion", "garlic", "rice", "milk", "lime"]
+
+    /// Generates `count` lines into a temporary file and returns its bytes.
+    func generate(seed: UInt64, count: Int) throws -> Data {
+        let url = try TestFiles.write("", name: "generated.jsonl")
+        defer { TestFiles.remove(url) }
+        try CatalogGenerator(seed: seed, ingredientNames: names).write(count: count, to: url)
+        return try Data(contentsOf: url)
+    }
+
+    @Test("The same seed gives the same bytes")
+    func sameSeed() throws {
+        #expect(try generate(seed: 7, count: 2_000) == generate(seed: 7, count: 2_000))
+    }
+
+    @Test("Different seeds give different catalogues")
+    func differentSeed() throws {
+        #expect(try generate(seed: 7, count: 200) != generate(seed: 8, count: 200))
+    }
+
+    @Test("Generated lines parse back with no errors")
+    func parsesBack() throws {
+        let url = try TestFiles.write("", name: "generated.jsonl")
+        defer { TestFiles.remove(url) }
+        var reported: [Int] = []
+        let generator = CatalogGenerator(seed: 99, ingredientNames: names, chefCount: 50, photoInterval: 100)
+        try generator.write(count: 3_500, to: url) { reported.append($0) }
+        #expect(reported == [1_000, 2_000, 3_000, 3_500])
+        let batch = try RecipeFileReader.readAll(url: url)
+        #expect(batch.errors == [])
+        #expect(batch.records.count == 3_500)
+        #expect(batch.records.first?.sourceID == "g-0000001")
+        #expect(batch.records.last?.sourceID == "g-0003500")
+        #expect(batch.records.allSatisfy { (3...12).contains($0.ingredients.count) })
+        #expect(batch.records.allSatisfy { $0.ingredients.allSatisfy { names.contains($0.name) } })
+        #expect(batch.records.filter { $0.photo != nil }.count == 35)
+        #expect(Set(batch.records.compactMap(\.chef)).count <= 50)
+        #expect(batch.records.allSatisfy { $0.rating.map { (1...5).contains($0) && ($0 * 2).rounded() == $0 * 2 } ?? true })
+    }
+
+    @Test("makeLines matches the file, line for line")
+    func makeLinesMatchesFile() throws {
+        let data = try generate(seed: 3, count: 50)
+        let lines = CatalogGenerator(seed: 3, ingredientNames: names).makeLines(count: 50)
+        #expect(String(decoding: data, as: UTF8.self) == lines.map { $0 + "\n" }.joined())
+    }
+
+    @Test("SplitMix64 matches the reference sequence")
+    func splitMix() {
+        var random = SplitMix64(seed: 1_234_567)
+        #expect([random.next(), random.next(), random.next()] ==
+                [6_457_827_717_110_365_317, 3_203_168_211_198_807_973, 9_817_491_932_198_370_423])
+    }
+}

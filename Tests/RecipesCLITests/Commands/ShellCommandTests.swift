@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// The `recipes` binary driven through `-c`, `-f` and standard input, as users and scripts do.
+struct ShellCommandTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let sample = root.appendingPathComponent("SampleData/recipes.jsonl").path
+
+    func run(_ arguments: [String], input: String? = nil) async throws -> RecipesBinary.Run {
+        try await RecipesBinary.run(arguments, input: input, in: Self.root)
+    }
+
+    @Test func jsonModePrintsOneObjectPerLineWithEveryAttribute() async throws {
+        let run = try await run(["--memory", "--deterministic", "-c", "import \(Self.sample)", "-c", ".mode json",
+                                 "-c", "fetch Recipe where hasPhoto == YES sort sourceID limit 2",
+                                 "-c", "count Recipe where cuisine.name == 'French'",
+                                 "-c", "fetch RecipePhoto limit 1"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        for key in ["objectID", "name", "sourceID", "instructions", "course", "prepMinutes", "cookMinutes",
+                    "servings", "rating", "published", "hasPhoto", "ingredientCount", "chef", "cuisine", "photo"] {
+            #expect(first.keys.contains(key), "missing \(key)")
+        }
+        #expect(first["hasPhoto"] as? Bool == true)
+        #expect((first["published"] as? String)?.count == 10)  // ISO 8601 date
+        #expect(first["chef"] is String && first["cuisine"] is String)
+        #expect(lines[3].hasPrefix("{\"count\": "))
+        let photo = try #require(try JSONSerialization.jsonObject(with: Data(lines[4].utf8)) as? [String: Any])
+        let bytes = try #require(Data(base64Encoded: photo["data"] as? String ?? ""))
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))  // a PNG
+    }
+
+    @Test func csvModeQuotesFields() async throws {
+        let run = try await run(["--memory", "-c", "insert Chef name=\"O'Brien, Camille\"", "-c", ".mode csv",
+                                 "-c", "fetch Chef"])
+        #expect(run.standardOutput.contains("objectID,name\n"))
+        #expect(run.standardOutput.contains("\"O'Brien, Camille\""))
+    }
+
+    @Test func scriptErrorsNameFileAndLineAndSetTheStatus() async throws {
+        let directory = try TemporaryDirectory()
+        let script = try directory.write("""
+            -- a comment
+            insert Chef name="Ana"
+            fetch Chef where nmae == 'Ana'
+            count Chefs
+            count Chef
+            """, to: "work.rec")
+        let run = try await run(["--memory", "-f", script])
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("\(script):3: error: unknown key 'nmae' on entity 'Chef'"))
+        #expect(run.standardError.contains("\(script):4: error: unknown entity 'Chefs'; did you mean 'Chef'?"))
+        #expect(run.standardOutput.hasSuffix("1\n"))  // the script went on
+        #expect(run.standardError.contains("Rolled back 1 unsaved change."))
+    }
+
+    @Test func bailStopsAtTheFirstError() async throws {
+        let run = try await run(["--memory", "--bail", "-c", "count Nothing", "-c", "count Chef"])
+        #expect(run.status == 1)
+        #expect(run.standardOutput.isEmpty)
+    }
+
+    @Test func badValuesAndConstraintsGiveClearErrors() async throws {
+        let run = try await run(["--memory", "-c", "insert Recipe name=Soup sourceID=s-1 servings=many",
+                                 "-c", "insert Chef name=Ana", "-c", "insert Chef name=Ana", "-c", "save",
+                                 "-c", "count Chef"])
+        #expect(run.standardError.contains("'many' is not a valid Int32 for 'servings'"))
+        #expect(run.standardError.contains("another Chef already has name = Ana; nothing was saved"))
+        #expect(run.standardOutput.hasSuffix("2\n"))  // unsaved, and nothing was lost
+    }
+
+    @Test func aStorePathKeepsItsDataAcrossRuns() async throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.url.appendingPathComponent("mine.sqlite").path
+        let first = try await run([store, "-c", "insert Cuisine name=Georgian", "-c", "save"])
+        #expect(first.status == 0, "\(first.standardError)")
+        let second = try await run([store, "-c", "count Cuisine"])
+        #expect(second.standardOutput == "1\n")
+    }
+
+    @Test func aFileThatIsNotAStoreIsRefused() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("not a database, just words\n", to: "notes.sqlite")
+        let run = try await run([path, "-c", "count Recipe"])
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("is not a SQLite database"))
+    }
+
+    @Test func standardInputIsReadWithoutPrompts() async throws {
+        let run = try await run(["--memory"], input: "insert Chef name=Zoë\nsave\ncount Chef\n")
+        #expect(run.status == 0)
+        #expect(run.standardOutput == "inserted Chef/p1 (unsaved; save to keep it)\nsaved 1 change\n1\n"
+                || run.standardOutput.hasSuffix("saved 1 change\n1\n"))
+        #expect(!run.standardOutput.contains("recipes>"))
+    }
+
+    @Test func generateIsDeterministicAndImports() async throws {
+        let directory = try TemporaryDirectory()
+        let a = directory.url.appendingPathComponent("a.jsonl").path
+        let b = directory.url.appendingPathComponent("b.jsonl").path
+        #expect(try await run(["generate", "--count", "300", "--seed", "7", "--output", a]).status == 0)
+        #expect(try await run(["generate", "--count", "300", "--seed", "7", "--output", b]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: a)) == Data(contentsOf: URL(fileURLWithPath: b)))
+        let imported = try await run(["--memory", "--deterministic", "-c", "import --batch 100 \(a)", "-c", "count Recipe"])
+        #expect(imported.standardOutput == "imported 300 recipes from a.jsonl\n300\n", "\(imported.standardError)")
+    }
+
+    @Test func explainShowsTheIndexForPrefixSearches() async throws {
+        let run = try await run(["--memory", "-c", ".explain fetch Recipe where name BEGINSWITH[cd] 'crè'"])
+        #expect(run.standardOutput.contains("USING INDEX _index_Recipe_nameCanonical"))
+        #expect(run.standardOutput.contains("values: 'cre', 'crf'"))
+    }
+}

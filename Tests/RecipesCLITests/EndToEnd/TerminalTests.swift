@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+/// The interactive shell in a real terminal (tmux): editing, history, Tab, Ctrl-C, Ctrl-D.
+@Suite("recipes in a terminal", .enabled(if: TmuxTerminal.isAvailable,
+                                          "tmux is not installed: the terminal tests are skipped"))
+struct TerminalTests {
+    let home: TemporaryDirectory
+    let terminal: TmuxTerminal
+
+    init() throws {
+        home = try TemporaryDirectory()
+        terminal = try TmuxTerminal(arguments: ["--memory"], home: home.url)
+    }
+
+    /// Waits for the prompt at the start of the last non-empty line.
+    func waitForPrompt(_ prompt: String = "recipes> ") async throws {
+        try await terminal.waitFor("a fresh '\(prompt)'") { screen in
+            screen.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) }
+                == prompt.trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    /// Types `line`, presses Enter, and waits for `output` on a line of its own.
+    func run(_ line: String, expecting output: String) async throws {
+        terminal.type(line)
+        terminal.press("Enter")
+        try await terminal.waitFor("'\(output)'") { $0.contains("\n\(output)\n") }
+    }
+
+    @Test("Line editing: Left arrow, insertion, and Backspace over a two-byte é")
+    func lineEditing() async throws {
+        try await waitForPrompt()
+        terminal.type("count Cef")
+        terminal.press("Left", "Left")
+        terminal.type("h")
+        terminal.press("Enter")
+        try await terminal.waitFor("the count") { $0.contains("recipes> count Chef\n0\n") }
+        terminal.type("insert Chef name=Zoéé")
+        terminal.press("BSpace")
+        terminal.press("Enter")
+        try await waitForPrompt("recipes*> ")
+        try await run("count Chef where name == 'Zoé'", expecting: "1")
+    }
+
+    @Test("History is saved and recalled with Up in a fresh process")
+    func history() async throws {
+        try await waitForPrompt()
+        try await run("count Cuisine where name == 'remembered'", expecting: "0")
+        terminal.press("C-d")
+        #expect(try await terminal.waitForExit() == 0)
+        let historyFile = home.url.appendingPathComponent(".local/share/recipes/history")
+        #expect(try String(contentsOf: historyFile, encoding: .utf8).contains("remembered"))
+
+        let second = try TmuxTerminal(arguments: ["--memory"], home: home.url)
+        try await second.waitFor("the prompt") { $0.contains("recipes>") }
+        second.press("Up")
+        try await second.waitFor("the recalled line") { $0.contains("recipes> count Cuisine where name == 'remembered'") }
+        second.press("Enter")
+        try await second.waitFor("its output") { $0.contains("\n0\n") }
+    }
+
+    @Test("Tab completes a unique prefix; a second Tab lists the candidates")
+    func completion() async throws {
+        try await waitForPrompt()
+        terminal.type("coun")
+        terminal.press("Tab")
+        try await terminal.waitFor("'count' completed") { $0.contains("recipes> count") }
+        terminal.type("Cuisin")
+        terminal.press("Tab")
+        try await terminal.waitFor("'Cuisine' completed") { $0.contains("recipes> count Cuisine") }
+        terminal.press("Enter")
+        try await terminal.waitFor("its output") { $0.contains("\n0\n") }
+        terminal.type(".ex")
+        terminal.press("Tab")
+        terminal.press("Tab")
+        try await terminal.waitFor("the listing") { $0.contains(".exit") && $0.contains(".explain") }
+    }
+
+    @Test("Ctrl-C stops a running import after its batch; saved batches stay and the shell goes on")
+    func interruptCommand() async throws {
+        let file = home.url.appendingPathComponent("big.jsonl").path
+        let generated = try await RecipesBinary.run(["generate", "--count", "200000", "--seed", "3", "--output", file])
+        #expect(generated.status == 0)
+        try await waitForPrompt()
+        terminal.type("import \(file) --batch 500")
+        terminal.press("Enter")
+        try await terminal.waitFor("the command to start") { $0.contains("--batch 500\n") }
+        try await Task.sleep(for: .milliseconds(500))
+        let pressed = ContinuousClock.now
+        terminal.press("C-c")
+        try await terminal.waitFor("'interrupted'") { $0.contains("error: interrupted") }
+        #expect(ContinuousClock.now - pressed < .seconds(5))
+        #expect(terminal.screen().contains("import stopped at line"))
+        terminal.type("count Recipe")
+        terminal.press("Enter")
+        try await terminal.waitFor("a count") { screen in
+            guard let line = screen.components(separatedBy: "recipes> count Recipe\n").last?.split(separator: "\n").first,
+                  let count = Int(line) else { return false }
+            return count > 0 && count < 200_000 && count % 500 == 0
+        }
+    }
+
+    @Test("Ctrl-C at the prompt discards the half-typed line")
+    func interruptLine() async throws {
+        try await waitForPrompt()
+        terminal.type("half typed")
+        terminal.press("C-c")
+        try await terminal.waitFor("^C") { $0.contains("half typed^C") }
+        try await run("count Chef", expecting: "0")
+        #expect(!terminal.screen().contains("unknown command"))
+    }
+
+    @Test("Ctrl-D on an empty line quits with status 0")
+    func endOfInput() async throws {
+        try await waitForPrompt()
+        terminal.press("C-d")
+        #expect(try await terminal.waitForExit() == 0)
+    }
+
+    @Test("Quitting with unsaved changes asks first, and stays unless confirmed")
+    func unsavedChanges() async throws {
+        try await waitForPrompt()
+        terminal.type("insert Chef name=Ana")
+        terminal.press("Enter")
+        try await waitForPrompt("recipes*> ")
+        terminal.press("C-d")
+        try await terminal.waitFor("the question") { $0.contains("Discard unsaved changes? [y/N]") }
+        terminal.type("n")
+        terminal.press("Enter")
+        try await waitForPrompt("recipes*> ")
+        terminal.type(".quit")
+        terminal.press("Enter")
+        try await terminal.waitFor("the question again") {
+            $0.components(separatedBy: "Discard unsaved changes? [y/N]").count == 3
+        }
+        terminal.type("y")
+        terminal.press("Enter")
+        #expect(try await terminal.waitForExit() == 0)
+        #expect(terminal.screen().contains("Rolled back 1 unsaved change."))
+    }
+}

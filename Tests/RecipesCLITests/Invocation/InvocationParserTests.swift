@@ -1,0 +1,70 @@
+import Testing
+@testable import recipes
+
+/// Parsing of the `recipes` command line, without running anything.
+@Suite("InvocationParser")
+struct InvocationParserTests {
+    @Test("No arguments open the interactive shell on the default store")
+    func empty() throws {
+        #expect(try InvocationParser.parse([]) == Invocation())
+    }
+
+    @Test("-c and -f keep the order they were given in, with every flag and the store")
+    func orderedSteps() throws {
+        let invocation = try InvocationParser.parse(
+            ["shop.sqlite", "-c", "echo a", "-f", "one.rec", "--bail", "-cecho b",
+             "--deterministic", "-ftwo.rec", "-c", "-- not an option"])
+        var expected = Invocation(storePath: "shop.sqlite", isDeterministic: true, bailsOnError: true)
+        expected.steps = [.command("echo a"), .script(path: "one.rec"), .command("echo b"),
+                          .script(path: "two.rec"), .command("-- not an option")]
+        #expect(invocation == expected)
+    }
+
+    @Test("--memory sets an in-memory store")
+    func memory() throws {
+        #expect(try InvocationParser.parse(["--memory"]) == Invocation(isInMemory: true))
+    }
+
+    @Test("-- ends the options")
+    func separator() throws {
+        #expect(try InvocationParser.parse(["--", "-odd.sqlite"]).storePath == "-odd.sqlite")
+    }
+
+    @Test("-h and --help win over everything else", arguments: [
+        ["-h"], ["--help"], ["store", "--bogus", "--help"], ["generate", "--help"],
+    ])
+    func help(arguments: [String]) throws {
+        #expect(try InvocationParser.parse(arguments).action == .help)
+    }
+
+    @Test("generate takes --count, --seed and --output, in either spelling")
+    func generate() throws {
+        #expect(try InvocationParser.parse(["generate", "--count", "500", "--seed=7", "--output", "x.json"])
+            .action == .generate(count: 500, seed: 7, output: "x.json"))
+        #expect(try InvocationParser.parse(["generate", "--output=x", "--count=3"])
+            .action == .generate(count: 3, seed: 0, output: "x"))
+    }
+
+    @Test("Bad command lines are refused with a clear message", arguments: [
+        (["--bial"], "unknown option '--bial'", "Did you mean '--bail'? See 'recipes --help'."),
+        (["--frobnicate"], "unknown option '--frobnicate'", "See 'recipes --help'."),
+        (["-c"], "option '-c' needs a COMMAND", "See 'recipes --help'."),
+        (["-f"], "option '-f' needs a SCRIPT path", "See 'recipes --help'."),
+        (["--bail=yes"], "option '--bail' takes no value", "See 'recipes --help'."),
+        (["a.sqlite", "b.sqlite"], "unexpected argument 'b.sqlite': the store is already 'a.sqlite'",
+         "Only one STORE can be opened. See 'recipes --help'."),
+        (["a.sqlite", "--memory"], "'--memory' and the store path 'a.sqlite' cannot be used together",
+         "Give either a STORE file or --memory. See 'recipes --help'."),
+        (["generate", "--count", "x", "--output", "o"], "'--count' needs a whole number ≥ 0, not 'x'",
+         "See 'recipes --help'."),
+        (["generate", "--count", "3"], "'generate' needs '--output FILE'", "See 'recipes --help'."),
+        (["generate", "--output", "o"], "'generate' needs '--count N'", "See 'recipes --help'."),
+        (["generate", "--cont", "3"], "unknown option '--cont' for 'generate'",
+         "Did you mean '--count'? See 'recipes generate --help'."),
+    ])
+    func refused(arguments: [String], message: String, hint: String) {
+        #expect(throws: InvocationError(message: message, hint: hint)) {
+            try InvocationParser.parse(arguments)
+        }
+    }
+}

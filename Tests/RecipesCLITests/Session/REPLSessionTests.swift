@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import recipes
+
+/// The session driven in-process, with captured output and a private Ctrl-C counter.
+@MainActor
+@Suite("REPLSession")
+struct REPLSessionTests {
+    let output = CapturedOutput()
+    let interrupts = InterruptCounter()
+
+    func makeSession(bail: Bool = false, handler: EchoHandler = EchoHandler()) -> REPLSession<EchoHandler> {
+        REPLSession(handler: handler, output: output, options: SessionOptions(bailsOnError: bail),
+                    interrupts: interrupts)
+    }
+
+    @Test("-c and -f steps run in the order given; errors name -c:N and file:line")
+    func batchOrderAndLocations() async throws {
+        let directory = try TemporaryDirectory()
+        let script = try directory.write("""
+            -- a comment
+            # another
+
+            echo from script
+              fail in script
+            echo after failure
+            """, to: "steps.rec")
+        let status = await makeSession().runBatch(
+            [.command("echo first"), .script(path: script), .command("fail second"), .command("echo last")])
+        #expect(status == 1)
+        #expect(output.merged == """
+            first
+            from script
+            \(script):5: error: in script
+            after failure
+            -c:2: error: second
+            last
+
+            """)
+    }
+
+    @Test("--bail stops at the first failure, inside scripts too")
+    func bail() async throws {
+        let directory = try TemporaryDirectory()
+        let script = try directory.write("echo one\nfail two\necho three\n", to: "s.rec")
+        let status = await makeSession(bail: true).runBatch([.script(path: script), .command("echo never")])
+        #expect(status == 1)
+        #expect(output.merged == "one\n\(script):2: error: two\n")
+    }
+
+    @Test("A missing script is one failure naming its path, and the run goes on")
+    func missingScript() async {
+        let status = await makeSession().runBatch([.script(path: "/no/such.rec"), .command("echo next")])
+        #expect(status == 1)
+        #expect(output.text(of: .standardError)
+            == "error: cannot open script '/no/such.rec': No such file or directory\n")
+        #expect(output.text(of: .standardOutput) == "next\n")
+    }
+
+    @Test(".read runs a nested script with its own locations; .quit inside it ends the run")
+    func nestedScript() async throws {
+        let directory = try TemporaryDirectory()
+        let inner = try directory.write("echo inner\nfail inner failure\n.quit\necho unreachable\n", to: "inner.rec")
+        let outer = try directory.write("echo outer\n.read \(inner)\necho not reached\n", to: "outer.rec")
+        let status = await makeSession().runBatch([.script(path: outer), .command("echo not reached either")])
+        #expect(status == 1)
+        #expect(output.merged == "outer\ninner\n\(inner):2: error: inner failure\n")
+    }
+
+    @Test("A script that reads itself stops at the nesting limit")
+    func recursion() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.appendingPathComponent("loop.rec").path
+        try directory.write(".read \(path)\n", to: "loop.rec")
+        let status = await makeSession().runBatch([.script(path: path)])
+        #expect(status == 1)
+        #expect(output.text(of: .standardError).contains(
+            "\(path):1: error: scripts nested more than 16 deep (does '\(path)' read itself?)"))
+    }
+
+    @Test("Unsaved changes are rolled back at the end of a batch run, and the shell says so")
+    func rollbackAtEnd() async {
+        let handler = EchoHandler()
+        let status = await makeSession(handler: handler).runBatch([.command("dirty"), .command("echo done")])
+        #expect(status == 0)
+        #expect(output.merged == "done\nRolled back unsaved changes.\n")
+        #expect(!handler.hasUnsavedChanges)
+    }
+
+    @Test("Notes are printed after the output of the command that follows them")
+    func deferredNotes() async {
+        let session = makeSession()
+        session.notes.post("[import #1] done")
+        _ = await session.runBatch([.command("echo result")])
+        #expect(output.merged == "result\n[import #1] done\n")
+    }
+
+    @Test("Ctrl-C cancels the running command and stops a batch run with status 130")
+    func interrupt() async {
+        let session = makeSession()
+        let interrupts = self.interrupts
+        let presser = Task.detached {
+            try await Task.sleep(for: .milliseconds(200))
+            interrupts.raise()
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let status = await session.runBatch([.command("sleep 30"), .command("echo never")])
+        #expect(clock.now - start < .seconds(10))
+        #expect(status == 130)
+        #expect(output.merged == "-c:1: error: interrupted\n")
+        _ = await presser.result
+    }
+
+    @Test("Errors render their description; CancellationError reads as interrupted")
+    func messages() {
+        #expect(REPLSession<EchoHandler>.message(for: CommandError("boom")) == "boom")
+        #expect(REPLSession<EchoHandler>.message(for: CancellationError()) == "interrupted")
+    }
+
+    @Test("Comment and blank lines are skipped", arguments: ["", "   ", "-- x", "# x", "  -- x", "\t#x"])
+    func comments(line: String) { #expect(ScriptFile.isComment(line)) }
+
+    @Test("Ordinary lines are not comments", arguments: ["echo -- x", "echo # x", "-x", ".read"])
+    func notComments(line: String) { #expect(!ScriptFile.isComment(line)) }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Runs the built `recipes` executable as a child process and captures what it did.
+///
+/// The binary is found next to the test bundle (SwiftPM builds the `recipes` target
+/// before this test target, which depends on it), or at `$RECIPES_BINARY`.
+///
+/// ```swift
+/// let run = try await RecipesBinary.run(["-c", "echo hi"])
+/// #expect(run.standardOutput == "hi\n" && run.status == 0)
+/// ```
+enum RecipesBinary {
+    /// The outcome of one run.
+    struct Run: Sendable {
+        var standardOutput: String
+        var standardError: String
+        var status: Int32
+    }
+
+    /// The path of the built executable.
+    static var path: String {
+        if let path = ProcessInfo.processInfo.environment["RECIPES_BINARY"] { return path }
+        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: runner).deletingLastPathComponent()
+        // The runner may sit inside a bundle directory (…/Foo.xctest/…); walk up to debug/.
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("recipes").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return "recipes"
+    }
+
+    /// Runs `recipes` with `arguments`, feeding `input` on standard input (an empty file
+    /// when `nil`), in `directory`, with `HOME` pointing into a temporary directory.
+    ///
+    /// - Throws: if the process cannot start or runs longer than `timeout`.
+    static func run(_ arguments: [String], input: String? = nil, in directory: URL? = nil,
+                    mergingOutput: Bool = false, timeout: Duration = .seconds(20)) async throws -> Run {
+        let scratch = try TemporaryDirectory()
+        let inputURL = scratch.url.appendingPathComponent("stdin")
+        let outputURL = scratch.url.appendingPathComponent("stdout")
+        let errorURL = scratch.url.appendingPathComponent("stderr")
+        try Data((input ?? "").utf8).write(to: inputURL)
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory ?? scratch.url
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = scratch.url.path
+        environment["LANG"] = "C.UTF-8"
+        environment["XDG_DATA_HOME"] = nil
+        process.environment = environment
+        let inputHandle = try FileHandle(forReadingFrom: inputURL)
+        let outputHandle = try FileHandle(forWritingTo: outputURL)
+        let errorHandle = try FileHandle(forWritingTo: errorURL)
+        defer { try? inputHandle.close(); try? outputHandle.close(); try? errorHandle.close() }
+        process.standardInput = inputHandle
+        process.standardOutput = outputHandle
+        // Merged output goes to one file, in the order it was written.
+        process.standardError = mergingOutput ? outputHandle : errorHandle
+        try process.run()
+
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                process.terminate()
+                throw TestFailure("recipes \(arguments) did not finish within \(timeout)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return Run(standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
+                   standardError: try String(contentsOf: errorURL, encoding: .utf8),
+                   status: process.terminationStatus)
+    }
+}

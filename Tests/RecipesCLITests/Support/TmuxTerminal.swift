@@ -1,0 +1,91 @@
+import Foundation
+
+/// A real terminal for end-to-end tests: `recipes` running in a detached tmux session.
+///
+/// Each instance has its own tmux server (its own socket in a temporary directory), so
+/// tests can run in parallel and never touch the user's tmux. The pane is 120×30 and
+/// stays open after the program exits (`remain-on-exit`), so its exit status can be read.
+/// Waits poll the pane with a timeout; no fixed long sleeps.
+///
+/// ```swift
+/// let terminal = try TmuxTerminal(arguments: [], home: home.url)
+/// try await terminal.waitFor { $0.contains("recipes> ") }
+/// terminal.type("echo hi"); terminal.press("Enter")
+/// try await terminal.waitFor { $0.contains("\nhi\n") }
+/// ```
+final class TmuxTerminal {
+    /// Whether tmux can be run here.
+    static let isAvailable: Bool = (try? TmuxTerminal.tmux(["-V"], socket: nil)) != nil
+
+    private let directory: TemporaryDirectory
+    private let socket: String
+    private let statusPath: String
+
+    /// Starts `recipes arguments` in a new pane, with `HOME` set to `home`.
+    init(arguments: [String] = [], home: URL) throws {
+        directory = try TemporaryDirectory()
+        socket = directory.url.appendingPathComponent("tmux.sock").path
+        statusPath = directory.url.appendingPathComponent("status").path
+        // A tiny sh wrapper records the exit status in a file: tmux's #{pane_dead_status}
+        // stayed empty in parallel runs (the server had not reaped the pane's process).
+        let command = ["sh", "-c", #"status="$1"; shift; "$@"; echo $? > "$status""#, "sh", statusPath,
+                       "env", "-u", "XDG_DATA_HOME", "HOME=\(home.path)", "LANG=C.UTF-8",
+                       RecipesBinary.path] + arguments
+        try Self.tmux(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "30"] + command
+                      + [";", "set-option", "remain-on-exit", "on"], socket: socket)
+    }
+
+    deinit { _ = try? Self.tmux(["kill-server"], socket: socket) }
+
+    /// Types `text` literally (no key names).
+    func type(_ text: String) { _ = try? Self.tmux(["send-keys", "-l", text], socket: socket) }
+
+    /// Presses keys by tmux name: `Enter`, `Left`, `BSpace`, `Tab`, `Up`, `C-c`, `C-d`.
+    func press(_ keys: String...) { _ = try? Self.tmux(["send-keys"] + keys, socket: socket) }
+
+    /// The visible text of the pane.
+    func screen() -> String { (try? Self.tmux(["capture-pane", "-p"], socket: socket)) ?? "" }
+
+    /// The exit status once the program has exited, else `nil`.
+    func exitStatus() -> Int32? {
+        guard let text = try? String(contentsOfFile: statusPath, encoding: .utf8) else { return nil }
+        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Polls the pane until `condition` holds, and returns the screen.
+    ///
+    /// - Throws: ``TestFailure`` with the last screen after `timeout`.
+    @discardableResult
+    func waitFor(_ description: String = "the expected screen", timeout: Duration = .seconds(10),
+                 _ condition: (String) -> Bool) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let text = screen()
+            if condition(text) { return text }
+            guard ContinuousClock.now < deadline else {
+                throw TestFailure("timed out waiting for \(description); screen:\n\(text)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Polls until the program has exited, and returns its status.
+    func waitForExit(timeout: Duration = .seconds(10)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let status = exitStatus() { return status }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestFailure("recipes did not exit; screen:\n\(screen())")
+    }
+
+    /// Runs tmux and returns its standard output.
+    @discardableResult
+    static func tmux(_ arguments: [String], socket: String?) throws -> String {
+        let result = try ChildProcess.run(["tmux"] + (socket.map { ["-S", $0] } ?? []) + arguments)
+        guard result.status == 0 else {
+            throw TestFailure("tmux \(arguments.joined(separator: " ")) failed")
+        }
+        return result.output
+    }
+}

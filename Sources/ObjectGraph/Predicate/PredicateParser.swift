@@ -356,7 +356,7 @@ struct PredicateParser {
             return inner
         case .collectionOperator(let name):
             throw error("'\(name)' needs a collection key path before it", at: token.span,
-                        note: "write it after a to-many key, such as ingredients.\(name)")
+                        note: "write it after a to-many key, such as items.\(name)")
         case .keyword(let word) where PredicateLexer.keywords.contains(word):
             throw error("expected an expression, found the keyword '\(word)'", at: token.span,
                         note: "write #\(word.lowercased()) to use it as a key")
@@ -458,7 +458,7 @@ struct PredicateParser {
         let argument = PredicateArgument.unwrap(try nextArgument(token))
         guard let key = argument as? String ?? (argument as? Substring).map(String.init),
               !key.isEmpty, !key.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
-            throw PredicateSyntaxError(.argument, "%K needs a non-empty key path string, such as \"chef.name\"",
+            throw PredicateSyntaxError(.argument, "%K needs a non-empty key path string, such as \"owner.name\"",
                                        source: source, span: token.span)
         }
         let components = key.split(separator: ".").map(String.init)

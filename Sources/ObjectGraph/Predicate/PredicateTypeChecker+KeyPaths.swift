@@ -67,7 +67,7 @@ extension PredicateTypeChecker {
         guard let resolved = slot.collection, case .object(let reference, _) = checked.operand,
               reference.hops.isEmpty, reference.scope == resolved.innerScope else {
             throw error(.type, "SUBQUERY needs a to-many key path as its collection", at: collection.span,
-                        note: "such as SUBQUERY(ingredients, $line, $line.quantity > 2)")
+                        note: "such as SUBQUERY(items, $item, $item.price > 2).@count")
         }
         let saved = variables[variable]
         variables[variable] = resolved.innerScope
@@ -118,7 +118,7 @@ extension PredicateTypeChecker {
             guard let relationship = entity.relationship(named: name) else {
                 if name.hasPrefix("@") {
                     throw error(.type, "\(name) needs a to-many relationship before it", at: componentSpan(span, components, index),
-                                note: "such as ingredients.\(name)")
+                                note: "such as items.\(name)")
                 }
                 throw error(.unknownKey, "unknown key '\(name)' on entity '\(entity.name)'",
                             at: componentSpan(span, components, index),

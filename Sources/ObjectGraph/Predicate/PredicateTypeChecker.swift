@@ -80,7 +80,7 @@ struct PredicateTypeChecker {
         guard let collection = slot.collection else {
             if c.modifier != .direct {
                 throw error(.type, "\(c.modifier.rawValue) needs a to-many key path", at: c.span,
-                            note: "write it before a key through a to-many relationship, such as ANY ingredients.name")
+                            note: "write it before a key through a to-many relationship, such as ANY items.name")
             }
             return try comparison(c.op, c.options, lhs, rhs, span: c.span)
         }

@@ -5,6 +5,7 @@ struct PredicateToken: Sendable, Equatable {
         case identifier(String)          // name, or #name (escaped keyword)
         case keyword(String)             // uppercased reserved word
         case integer(Int64)
+        case integerOverflow(String)     // decimal digits beyond Int64 (read as a double, or as Int64.min after '-')
         case double(Double)
         case string(String)
         case variable(String)            // $name
@@ -20,6 +21,9 @@ struct PredicateToken: Sendable, Equatable {
 
 /// Splits a predicate format string into tokens.
 ///
+/// It reads Unicode scalars, not characters, so a combining mark after a quote or a
+/// backslash cannot hide it; spans count scalars.
+///
 /// Keywords are case-insensitive; a `#` before a word makes it an identifier even when it
 /// is a keyword (`#IN`). Strings take single or double quotes with `\` escapes; inside a
 /// string `%%` is a single `%` and no other format specifier is expanded. Numbers may be
@@ -32,13 +36,13 @@ struct PredicateLexer {
         "TRUEPREDICATE", "FALSEPREDICATE", "SUBQUERY", "CAST", "FIRST", "LAST", "SIZE", "FUNCTION",
     ]
 
-    private let characters: [Character]
+    private let scalars: [Unicode.Scalar]
     private let source: String
     private var position = 0
 
     init(_ source: String) {
         self.source = source
-        self.characters = Array(source)
+        self.scalars = Array(source.unicodeScalars)
     }
 
     /// All tokens, ending with `.end`.
@@ -57,15 +61,24 @@ struct PredicateLexer {
         PredicateSyntaxError(.syntax, message, note: note, source: source, span: SourceSpan(start: start, length: length))
     }
 
-    private func peek(_ offset: Int = 0) -> Character? {
-        position + offset < characters.count ? characters[position + offset] : nil
+    private func peek(_ offset: Int = 0) -> Unicode.Scalar? {
+        position + offset < scalars.count ? scalars[position + offset] : nil
     }
 
-    private static func isIdentifierStart(_ c: Character) -> Bool { c.isLetter || c == "_" }
-    private static func isIdentifierPart(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
+    private func text(_ range: Range<Int>) -> String { String(String.UnicodeScalarView(scalars[range])) }
+
+    private static func isDigit(_ c: Unicode.Scalar) -> Bool { c.value >= 0x30 && c.value <= 0x39 }
+    private static func isIdentifierStart(_ c: Unicode.Scalar) -> Bool { c.properties.isAlphabetic || c == "_" }
+    private static func isIdentifierPart(_ c: Unicode.Scalar) -> Bool {
+        if isIdentifierStart(c) || c.properties.numericType == .decimal { return true }
+        switch c.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
+        }
+    }
 
     private mutating func next() throws(PredicateSyntaxError) -> PredicateToken {
-        while let c = peek(), c.isWhitespace { position += 1 }
+        while let c = peek(), c.properties.isWhitespace { position += 1 }
         let start = position
         guard let c = peek() else { return PredicateToken(kind: .end, span: SourceSpan(start: start, length: 1)) }
         func token(_ kind: PredicateToken.Kind) -> PredicateToken {
@@ -91,7 +104,7 @@ struct PredicateLexer {
             let word = readWord()
             return token(c == "$" ? .variable(word) : .collectionOperator("@" + word.lowercased()))
         }
-        if c.isASCII && c.isNumber || (c == "." && (peek(1).map { $0.isASCII && $0.isNumber } ?? false)) {
+        if Self.isDigit(c) || (c == "." && (peek(1).map(Self.isDigit) ?? false)) {
             return token(try readNumber())
         }
         if c == "\"" || c == "'" { return token(.string(try readString(quote: c))) }
@@ -101,7 +114,7 @@ struct PredicateLexer {
             guard let specifier = peek() else { throw error("expected a format specifier after '%'", at: start) }
             position += 1
             switch specifier {
-            case "@", "K", "d", "i", "f", "u", "g", "e": return token(.format(specifier))
+            case "@", "K", "d", "i", "f", "u", "g", "e": return token(.format(Character(specifier)))
             case "%": throw error("'%%' stands for a literal '%', which is only meaningful inside a string",
                                   at: start, length: 2, note: "write the text in quotes, such as \"50%%\"")
             default:
@@ -109,14 +122,14 @@ struct PredicateLexer {
                             note: "use %@ for values, %K for key paths, %d for integers or %f for doubles")
             }
         }
-        let two = peek(1).map { String(c) + String($0) }
+        let two = peek(1).map { String(Character(c)) + String(Character($0)) }
         if let two, ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||"].contains(two) {
             position += 2
             return token(.punctuation(two))
         }
-        if "(){}[],.+-*/!=<>".contains(c) {
+        if "(){}[],.+-*/!=<>".unicodeScalars.contains(c) {
             position += 1
-            return token(.punctuation(String(c)))
+            return token(.punctuation(String(Character(c))))
         }
         throw error("unexpected character '\(c)'", at: start)
     }
@@ -124,48 +137,48 @@ struct PredicateLexer {
     private mutating func readWord() -> String {
         let start = position
         while let c = peek(), Self.isIdentifierPart(c) { position += 1 }
-        return String(characters[start..<position])
+        return text(start..<position)
     }
 
     private mutating func readNumber() throws(PredicateSyntaxError) -> PredicateToken.Kind {
         let start = position
-        if peek() == "0", let marker = peek(1), "xXoObB".contains(marker) {
+        if peek() == "0", let marker = peek(1), "xXoObB".unicodeScalars.contains(marker) {
             position += 2
-            let radix = "xX".contains(marker) ? 16 : "oO".contains(marker) ? 8 : 2
+            let radix = "xX".unicodeScalars.contains(marker) ? 16 : "oO".unicodeScalars.contains(marker) ? 8 : 2
             let digitsStart = position
-            while let c = peek(), c.isHexDigit || c == "_" { position += 1 }
-            let digits = String(characters[digitsStart..<position].filter { $0 != "_" })
+            while let c = peek(), c.properties.isASCIIHexDigit || c == "_" { position += 1 }
+            let digits = text(digitsStart..<position).filter { $0 != "_" }
             guard !digits.isEmpty, let value = Int64(digits, radix: radix) else {
                 throw error("invalid base-\(radix) number", at: start, length: position - start)
             }
             return .integer(value)
         }
-        while let c = peek(), c.isASCII && c.isNumber { position += 1 }
+        while let c = peek(), Self.isDigit(c) { position += 1 }
         var isDouble = false
-        if peek() == ".", let after = peek(1), after.isASCII && after.isNumber {
+        if peek() == ".", let after = peek(1), Self.isDigit(after) {
             isDouble = true
             position += 1
-            while let c = peek(), c.isASCII && c.isNumber { position += 1 }
+            while let c = peek(), Self.isDigit(c) { position += 1 }
         }
         if let e = peek(), e == "e" || e == "E" {
             var look = 1
             if peek(1) == "+" || peek(1) == "-" { look = 2 }
-            if let d = peek(look), d.isASCII && d.isNumber {
+            if let d = peek(look), Self.isDigit(d) {
                 isDouble = true
                 position += look
-                while let c = peek(), c.isASCII && c.isNumber { position += 1 }
+                while let c = peek(), Self.isDigit(c) { position += 1 }
             }
         }
         if let c = peek(), Self.isIdentifierStart(c) {
             throw error("a number cannot run into a name", at: start, length: position - start + 1)
         }
-        let text = String(characters[start..<position])
-        if !isDouble, let value = Int64(text) { return .integer(value) }
-        guard let value = Double(text) else { throw error("invalid number '\(text)'", at: start, length: position - start) }
+        let literal = text(start..<position)
+        if !isDouble { return Int64(literal).map { .integer($0) } ?? .integerOverflow(literal) }
+        guard let value = Double(literal) else { throw error("invalid number '\(literal)'", at: start, length: position - start) }
         return .double(value)
     }
 
-    private mutating func readString(quote: Character) throws(PredicateSyntaxError) -> String {
+    private mutating func readString(quote: Unicode.Scalar) throws(PredicateSyntaxError) -> String {
         let start = position
         position += 1
         var text = ""
@@ -177,7 +190,7 @@ struct PredicateLexer {
             position += 1
             if c == quote { return text }
             if c == "%" && peek() == "%" { position += 1; text.append("%"); continue }
-            guard c == "\\" else { text.append(c); continue }
+            guard c == "\\" else { text.unicodeScalars.append(c); continue }
             guard let escaped = peek() else { throw error("unterminated string", at: start, length: position - start) }
             position += 1
             switch escaped {
@@ -185,17 +198,17 @@ struct PredicateLexer {
             case "t": text.append("\t")
             case "r": text.append("\r")
             case "0": text.append("\0")
-            case "\\", "\"", "'": text.append(escaped)
+            case "\\", "\"", "'": text.unicodeScalars.append(escaped)
             case "u":
                 let escapeStart = position - 2
                 var digits = ""
                 if peek() == "{" {
                     position += 1
-                    while let d = peek(), d.isHexDigit, digits.count < 8 { digits.append(d); position += 1 }
+                    while let d = peek(), d.properties.isASCIIHexDigit, digits.count < 8 { digits.unicodeScalars.append(d); position += 1 }
                     guard peek() == "}" else { throw error("expected '}' in \\u{…} escape", at: escapeStart, length: position - escapeStart) }
                     position += 1
                 } else {
-                    while let d = peek(), d.isHexDigit, digits.count < 4 { digits.append(d); position += 1 }
+                    while let d = peek(), d.properties.isASCIIHexDigit, digits.count < 4 { digits.unicodeScalars.append(d); position += 1 }
                 }
                 guard let value = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(value) else {
                     throw error("invalid Unicode escape", at: escapeStart, length: position - escapeStart)
@@ -204,7 +217,7 @@ struct PredicateLexer {
             default:
                 // Keep unknown escapes (`\*` in LIKE patterns, `\d` in regular expressions).
                 text.append("\\")
-                text.append(escaped)
+                text.unicodeScalars.append(escaped)
             }
         }
     }

@@ -74,7 +74,7 @@ struct PredicateParser {
         switch token.kind {
         case .identifier(let name): "'\(name)'"
         case .keyword(let word): "'\(word)'"
-        case .integer, .double: "a number"
+        case .integer, .integerOverflow, .double: "a number"
         case .string: "a string"
         case .variable(let name): "'$\(name)'"
         case .collectionOperator(let name): "'\(name)'"
@@ -272,6 +272,12 @@ struct PredicateParser {
         let start = current.span
         try enter()
         advance()
+        if case .integerOverflow(let digits) = current.kind, Int64("-" + digits) == .min {
+            let span = start.through(current.span)
+            advance()
+            leave()
+            return .value(.integer(.min), span)
+        }
         let operand = try parseUnary()
         leave()
         let span = start.through(operand.span)
@@ -312,6 +318,10 @@ struct PredicateParser {
             advance()
             return .keyPath(base: nil, [name], token.span)
         case .integer(let v): advance(); return .value(.integer(v), token.span)
+        case .integerOverflow(let digits):
+            guard let value = Double(digits) else { throw error("invalid number", at: token.span) }
+            advance()
+            return .value(.double(value), token.span)
         case .double(let v): advance(); return .value(.double(v), token.span)
         case .string(let v): advance(); return .value(.string(v), token.span)
         case .variable(let name): advance(); return .variable(name, token.span)
@@ -346,7 +356,7 @@ struct PredicateParser {
             return inner
         case .collectionOperator(let name):
             throw error("'\(name)' needs a collection key path before it", at: token.span,
-                        note: "write it after a to-many key, such as ingredients.\(name)")
+                        note: "write it after a to-many key, such as items.\(name)")
         case .keyword(let word) where PredicateLexer.keywords.contains(word):
             throw error("expected an expression, found the keyword '\(word)'", at: token.span,
                         note: "write #\(word.lowercased()) to use it as a key")
@@ -378,7 +388,15 @@ struct PredicateParser {
         let start = current.span
         advance()
         try expect("(", context: "after CAST")
-        let valueToken = current
+        let negative = isPunctuation("-")
+        if negative { advance() }
+        var valueToken = current
+        switch (negative, valueToken.kind) {
+        case (true, .integer(let v)): valueToken.kind = .double(-Double(v))
+        case (true, .double(let v)): valueToken.kind = .double(-v)
+        case (true, _): throw error("expected a number after '-' in CAST", at: current.span)
+        default: break
+        }
         advance()
         try expect(",", context: "in CAST")
         guard case .string(let typeName) = current.kind else {
@@ -440,10 +458,30 @@ struct PredicateParser {
         let argument = PredicateArgument.unwrap(try nextArgument(token))
         guard let key = argument as? String ?? (argument as? Substring).map(String.init),
               !key.isEmpty, !key.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
-            throw PredicateSyntaxError(.argument, "%K needs a non-empty key path string, such as \"chef.name\"",
+            throw PredicateSyntaxError(.argument, "%K needs a non-empty key path string, such as \"owner.name\"",
                                        source: source, span: token.span)
         }
-        return (key.split(separator: ".").map(String.init), token.span)
+        let components = key.split(separator: ".").map(String.init)
+        for component in components where !Self.isKey(component) {
+            throw PredicateSyntaxError(.argument, "%K needs key names, and '\(component)' is not one",
+                                       note: "keys are letters, digits and _, not starting with a digit, or an aggregate such as @count",
+                                       source: source, span: token.span)
+        }
+        return (components, token.span)
+    }
+
+    /// Whether `name` can be written as a key: an identifier, or `@` and an identifier.
+    static func isKey(_ name: String) -> Bool {
+        var scalars = Substring(name).unicodeScalars[...]
+        if scalars.first == "@" { scalars = scalars.dropFirst() }
+        guard let first = scalars.first, first.properties.isAlphabetic || first == "_" else { return false }
+        return scalars.allSatisfy { scalar in
+            if scalar.properties.isAlphabetic || scalar == "_" || scalar.properties.numericType == .decimal { return true }
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark: return true
+            default: return false
+            }
+        }
     }
 
     private mutating func parseFormatArgument(_ specifier: Character) throws(PredicateSyntaxError) -> PredicateExpression {

@@ -24,7 +24,8 @@ enum PredicatePrinter {
         switch expression {
         case .keyPath(let base, let components, _):
             let path = components.map(key).joined(separator: ".")
-            guard let base else { return path }
+            // `SELF.@count` cannot be written without its `SELF.`.
+            guard let base else { return components.first?.hasPrefix("@") == true ? "SELF." + path : path }
             return print(base) + "." + path
         case .value(let value, _): return print(value)
         case .variable(let name, _): return "$" + name

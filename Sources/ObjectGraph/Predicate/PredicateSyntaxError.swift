@@ -39,9 +39,9 @@ public struct PredicateSyntaxError: Error, Sendable, CustomStringConvertible {
     public let note: String?
     /// The predicate text the error refers to.
     public let source: String
-    /// The character offset of the offending text in ``source``, when known.
+    /// The offset of the offending text in ``source``, in Unicode scalars, when known.
     public let offset: Int?
-    /// How many characters the offending text spans (at least 1 when ``offset`` is known).
+    /// How many Unicode scalars the offending text spans (at least 1 when ``offset`` is known).
     public let length: Int
 
     init(_ kind: Kind, _ message: String, note: String? = nil, source: String, span: SourceSpan) {
@@ -49,38 +49,52 @@ public struct PredicateSyntaxError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.note = note
         self.source = source
-        let characterCount = source.count
-        if span.isKnown, span.start <= characterCount {
+        let scalarCount = source.unicodeScalars.count
+        if span.isKnown, span.start <= scalarCount {
             self.offset = span.start
-            self.length = max(1, min(span.length, characterCount - span.start))
+            self.length = max(1, min(span.length, scalarCount - span.start))
         } else {
             self.offset = nil
             self.length = 0
         }
     }
 
-    /// The 1-based line and column of the offending text.
+    /// The 1-based line and column (in characters) of the offending text.
     public var location: (line: Int, column: Int)? {
         guard let offset else { return nil }
-        var line = 1, column = 1
-        for character in source.prefix(offset) {
-            if character == "\n" || character == "\r\n" { line += 1; column = 1 } else { column += 1 }
+        let (line, start) = Self.line(containing: offset, in: Array(source.unicodeScalars))
+        let scalars = Array(source.unicodeScalars)
+        return (line, String(String.UnicodeScalarView(scalars[start..<offset])).count + 1)
+    }
+
+    /// The 1-based number of the line holding scalar `offset`, and the offset where it starts.
+    private static func line(containing offset: Int, in scalars: [Unicode.Scalar]) -> (Int, Int) {
+        var line = 1, start = 0
+        for index in 0..<min(offset, scalars.count) where scalars[index] == "\n" {
+            line += 1
+            start = index + 1
         }
-        return (line, column)
+        return (line, start)
     }
 
     /// The rendered diagnostic.
     public var description: String {
         var text = "error: \(message)"
-        guard let (line, column) = location else {
+        guard let offset, let (line, column) = location else {
             if !source.isEmpty { text += "\n  | \(source)" }
             if let note { text += "\n  = note: \(note)" }
             return text
         }
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-        let sourceLine = line <= lines.count ? String(lines[line - 1]) : ""
+        let scalars = Array(source.unicodeScalars)
+        let (_, lineStart) = Self.line(containing: offset, in: scalars)
+        var lineEnd = lineStart
+        while lineEnd < scalars.count, scalars[lineEnd] != "\n" { lineEnd += 1 }
+        if lineEnd > lineStart, scalars[lineEnd - 1] == "\r" { lineEnd -= 1 }
+        let sourceLine = String(String.UnicodeScalarView(scalars[lineStart..<lineEnd]))
         let printable = String(sourceLine.map { $0 == "\t" ? " " : $0 })
-        let caretCount = max(1, min(length, printable.count - (column - 1) + 1))
+        let spanEnd = min(max(offset, min(offset + length, lineEnd)), scalars.count)
+        let spanCharacters = String(String.UnicodeScalarView(scalars[offset..<spanEnd])).count
+        let caretCount = max(1, min(spanCharacters, printable.count - (column - 1)))
         text += "\n --> predicate:\(line):\(column)"
         text += "\n  | \(printable)"
         text += "\n  | " + String(repeating: " ", count: column - 1) + String(repeating: "^", count: caretCount)
@@ -89,7 +103,20 @@ public struct PredicateSyntaxError: Error, Sendable, CustomStringConvertible {
     }
 
     /// A suggestion for `name` among `candidates`, as a note.
+    ///
+    /// Uses ``Swift/String/nearest(in:)``, and also counts two swapped neighbouring letters
+    /// as one typo (`nmae` → `name`).
     static func suggestion(for name: String, in candidates: [String]) -> String? {
-        name.nearest(in: candidates).map { "did you mean '\($0)'?" }
+        let guess = name.nearest(in: candidates) ?? candidates.sorted().first { isTransposition(name, $0) }
+        return guess.map { "did you mean '\($0)'?" }
+    }
+
+    /// Whether `a` becomes `b` by swapping one pair of adjacent characters (ignoring case).
+    static func isTransposition(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.lowercased()), y = Array(b.lowercased())
+        guard x.count == y.count, x != y else { return false }
+        let differences = x.indices.filter { x[$0] != y[$0] }
+        guard differences.count == 2, differences[1] == differences[0] + 1 else { return false }
+        return x[differences[0]] == y[differences[1]] && x[differences[1]] == y[differences[0]]
     }
 }

@@ -67,7 +67,7 @@ extension PredicateTypeChecker {
         guard let resolved = slot.collection, case .object(let reference, _) = checked.operand,
               reference.hops.isEmpty, reference.scope == resolved.innerScope else {
             throw error(.type, "SUBQUERY needs a to-many key path as its collection", at: collection.span,
-                        note: "such as SUBQUERY(ingredients, $line, $line.quantity > 2)")
+                        note: "such as SUBQUERY(items, $item, $item.price > 2).@count")
         }
         let saved = variables[variable]
         variables[variable] = resolved.innerScope
@@ -78,11 +78,11 @@ extension PredicateTypeChecker {
     /// Where component `index` of a key path was written, when it can be found in the span.
     private func componentSpan(_ span: SourceSpan, _ components: [String], _ index: Int) -> SourceSpan {
         guard span.isKnown else { return span }
-        let characters = Array(source)
+        let characters = Array(source.unicodeScalars)
         let end = min(characters.count, span.start + span.length)
         var cursor = span.start
         for (position, component) in components.enumerated() {
-            let target = Array(component)
+            let target = Array(component.unicodeScalars)
             var found: Int?
             var start = cursor
             while start + target.count <= end {
@@ -105,7 +105,6 @@ extension PredicateTypeChecker {
         var index = 0
         while index < components.count {
             let name = components[index]
-            let here = componentSpan(span, components, index)
             if let attribute = entity.attribute(named: name) {
                 guard index == components.count - 1 else {
                     let next = components[index + 1]
@@ -118,10 +117,11 @@ extension PredicateTypeChecker {
             }
             guard let relationship = entity.relationship(named: name) else {
                 if name.hasPrefix("@") {
-                    throw error(.type, "\(name) needs a to-many relationship before it", at: here,
-                                note: "such as ingredients.\(name)")
+                    throw error(.type, "\(name) needs a to-many relationship before it", at: componentSpan(span, components, index),
+                                note: "such as items.\(name)")
                 }
-                throw error(.unknownKey, "unknown key '\(name)' on entity '\(entity.name)'", at: here,
+                throw error(.unknownKey, "unknown key '\(name)' on entity '\(entity.name)'",
+                            at: componentSpan(span, components, index),
                             note: PredicateSyntaxError.suggestion(for: name, in: entity.propertyNames))
             }
             index += 1
@@ -131,7 +131,7 @@ extension PredicateTypeChecker {
                 continue
             }
             return try toMany(relationship, from: scope, hops: hops, rest: Array(components[index...]),
-                              span: span, relationshipSpan: here, &slot)
+                              span: span, relationshipSpan: componentSpan(span, components, index - 1), &slot)
         }
         return Checked(operand: .object(CheckedObjectReference(scope: scope, hops: hops), entity), span: span)
     }
@@ -145,7 +145,8 @@ extension PredicateTypeChecker {
         let collection = CheckedCollection(scope: scope, hops: hops, relationship: relationship,
                                            innerScope: scopeEntities.count - 1)
         var closed = QuantifierSlot(isAllowed: false)
-        if let position = rest.firstIndex(where: { $0.hasPrefix("@") }) {
+        if let position = rest.firstIndex(where: { $0.hasPrefix("@") }),
+           position == 0 || !Self.crossesToMany(Array(rest[..<position]), from: destination) {
             let name = rest[position]
             guard let function = AggregateFunction(rawValue: name) else {
                 throw error(.type, "unknown aggregate '\(name)'", at: span,
@@ -182,7 +183,7 @@ extension PredicateTypeChecker {
                                             function == .min || function == .max ? kind : .numeric), span: span)
         }
         guard slot.isAllowed, slot.collection == nil else {
-            if slot.collection != nil {
+            if slot.collection != nil || slot.isNested {
                 throw error(.type, "a comparison can go through only one to-many relationship", at: relationshipSpan,
                             note: "use SUBQUERY for nested collections")
             }
@@ -194,6 +195,19 @@ extension PredicateTypeChecker {
             return Checked(operand: .object(CheckedObjectReference(scope: collection.innerScope, hops: []), destination),
                            span: span)
         }
-        return try walk(scope: collection.innerScope, rest, span: span, &closed)
+        var nested = QuantifierSlot(isAllowed: false, isNested: true)
+        return try walk(scope: collection.innerScope, rest, span: span, &nested)
+    }
+
+    /// Whether `path` from `entity` goes through a to-many relationship (so an aggregate at
+    /// its end applies to that one: `ANY recipes.ingredients.@count > 2`).
+    static func crossesToMany(_ path: [String], from entity: EntityDescription) -> Bool {
+        var entity = entity
+        for name in path {
+            guard let relationship = entity.relationship(named: name) else { return false }
+            if relationship.isToMany { return true }
+            entity = relationship.destination
+        }
+        return false
     }
 }

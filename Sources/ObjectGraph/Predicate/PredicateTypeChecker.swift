@@ -37,6 +37,8 @@ struct PredicateTypeChecker {
     /// The one to-many collection a quantified comparison may cross.
     struct QuantifierSlot {
         var isAllowed: Bool
+        /// Set while walking the rest of a key path past the bound collection.
+        var isNested = false
         var collection: CheckedCollection?
         var collectionSpan = SourceSpan.unknown
     }
@@ -78,7 +80,7 @@ struct PredicateTypeChecker {
         guard let collection = slot.collection else {
             if c.modifier != .direct {
                 throw error(.type, "\(c.modifier.rawValue) needs a to-many key path", at: c.span,
-                            note: "write it before a key through a to-many relationship, such as ANY ingredients.name")
+                            note: "write it before a key through a to-many relationship, such as ANY items.name")
             }
             return try comparison(c.op, c.options, lhs, rhs, span: c.span)
         }
@@ -274,7 +276,7 @@ struct PredicateTypeChecker {
         case (.null, _): return .null
         case (.bool(let v), .numeric): return .integer(v ? 1 : 0)
         case (.integer(let v), .numeric): return .integer(v)
-        case (.double(let v), .numeric): return .real(v)
+        case (.double(let v), .numeric): return v.isNaN ? .null : .real(v)  // SQLite binds NaN as NULL
         case (.string(let v), .string), (.string(let v), .url): return .text(v)
         case (.string(let v), .uuid): return UUID(uuidString: v).map { .text($0.uuidString) }
         case (.date(let v), .date): return .real(v.timeIntervalSince1970)

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A constant in a predicate: a literal, a format argument or a substituted variable.
 ///

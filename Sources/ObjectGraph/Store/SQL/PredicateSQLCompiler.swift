@@ -12,7 +12,7 @@
 /// ```swift
 /// let checked = try FetchPredicate("name BEGINSWITH %@", "Cr").checked(for: recipe)
 /// let condition = PredicateSQLCompiler.compile(checked, alias: "t0")
-/// // ("t0"."name" >= ? AND t0."name" < ? AND t0."name" IS NOT NULL)   ["Cr", "Cs"]
+/// // (t0."name" >= ? AND t0."name" < ? AND t0."name" IS NOT NULL)   ["Cr", "Cs"]
 /// ```
 /// Plain `attr == value`, `attr < value`, `attr IN {…}` and `attr BEGINSWITH value` on a
 /// column of the row keep a form SQLite can answer from an index.
@@ -33,10 +33,10 @@ enum PredicateSQLCompiler {
         let source = path.joined(separator: ".")
         var checker = PredicateTypeChecker(entity: entity, source: source)
         var slot = PredicateTypeChecker.QuantifierSlot(isAllowed: false)
-        let checked = try checker.operand(.keyPath(base: nil, path, SourceSpan(start: 0, length: source.count)), &slot)
+        let checked = try checker.operand(.keyPath(base: nil, path, SourceSpan(start: 0, length: source.unicodeScalars.count)), &slot)
         guard case .scalar(let expression, _) = checked.operand, case .attribute = expression else {
             throw PredicateSyntaxError(.type, "'\(source)' is not an attribute", note: "sort by an attribute, such as \(source).name",
-                                       source: source, span: SourceSpan(start: 0, length: source.count))
+                                       source: source, span: SourceSpan(start: 0, length: source.unicodeScalars.count))
         }
         var compiler = Compiler(scopeCount: 1, alias: alias)
         return compiler.expression(expression)

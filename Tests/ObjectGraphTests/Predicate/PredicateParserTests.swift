@@ -1,0 +1,230 @@
+@testable import ObjectGraph
+import Foundation
+import Testing
+
+@Suite("Predicate parser and printer")
+struct PredicateParserTests {
+    @Test("The printer writes canonical text with explicit parentheses", arguments: [
+        ("a == 1 AND b == 2 OR NOT c == 3", "((a == 1 AND b == 2) OR NOT (c == 3))"),
+        ("a = 1 && (b <> 2 || c =< 3)", "(a == 1 AND (b != 2 OR c <= 3))"),
+        ("any x.y beginswith[CD] 'q'", #"ANY x.y BEGINSWITH[cd] "q""#),
+        ("SOME x.y == 1", "ANY x.y == 1"),
+        ("a + b * c - -d > 60", "((a + (b * c)) - -d) > 60"),
+        ("a == -5", "a == -5"),
+        ("a BETWEEN {1, 2.5}", "a BETWEEN {1, 2.5}"),
+        ("x == yes AND y == nil AND z == TRUE", "(x == YES AND y == nil AND z == YES)"),
+        ("#in == 1 AND SELF.#name == 2", "(#in == 1 AND name == 2)"),
+        (#"s == 'it''s'"#, #"s == "it""#),
+        ("SUBQUERY(items, $i, $i.n > 1).@count > 0", "SUBQUERY(items, $i, $i.n > 1).@count > 0"),
+        ("items.@sum.price > 1e3", "items.@sum.price > 1000.0"),
+        ("n == 0x1F OR n == 0b11 OR n == 0o17", "(n == 31 OR n == 3 OR n == 15)"),
+        (#"s == "50%% \"off\"\n""#, #"s == "50%% \"off\"\n""#),
+        ("TRUEPREDICATE", "TRUEPREDICATE"),
+        ("(((a == 1)))", "a == 1"),
+    ])
+    func canonical(source: String, expected: String) throws {
+        if source == #"s == 'it''s'"# {
+            // Two adjacent strings are a syntax error, not a concatenation.
+            #expect(throws: PredicateSyntaxError.self) { try FetchPredicate(source) }
+            return
+        }
+        let predicate = try FetchPredicate(source)
+        #expect(predicate.description == expected)
+        #expect(try FetchPredicate(predicate.description) == predicate)
+    }
+
+    @Test("Values without literals print as CAST and read back")
+    func castRoundTrip() throws {
+        let id = ObjectID(entityIndex: 2, key: 42)
+        let temporary = ObjectID(entityIndex: 1, key: 7, temporaryTag: 3)
+        let arguments: [any Sendable] = [
+            Date(timeIntervalSince1970: 1_700_000_000.25), Date(timeIntervalSince1970: 0), UUID(), URL(string: "https://a.b/c?d=%20")!,
+            Data([0, 255, 7]), id, temporary, Double.infinity, -0.5, Int64.max, "tab\there \u{1}",
+        ]
+        let format = (0..<arguments.count).map { "k\($0) == %@" }.joined(separator: " AND ")
+        let predicate = try FetchPredicate(format: format, argumentArray: arguments)
+        let printed = predicate.description
+        #expect(printed.contains(##"CAST("#2/p42", "ObjectID")"##))
+        #expect(printed.contains(##"CAST("#1/t3.7", "ObjectID")"##))
+        #expect(printed.contains(#"CAST(-978307200.0, "NSDate")"#))
+        #expect(try FetchPredicate(printed) == predicate)
+    }
+
+    @Test("Format arguments: %@, %K, %d, %f, nil, arrays and sets")
+    func formatArguments() throws {
+        let none: String? = nil
+        #expect(try FetchPredicate("%K == %@", "chef.name", "O'Brien").description == #"chef.name == "O'Brien""#)
+        #expect(try FetchPredicate("a == %d AND b == %f AND c == %i", 3, 2.5, 7).description == "(a == 3 AND b == 2.5 AND c == 7)")
+        #expect(try FetchPredicate("a == %@", none).description == "a == nil")
+        #expect(try FetchPredicate("a IN %@", [1, 2]).description == "a IN {1, 2}")
+        #expect(try FetchPredicate("a IN %@", Set(["x"])).description == #"a IN {"x"}"#)
+        #expect(try FetchPredicate("a == %@", true).description == "a == YES")
+        #expect(try FetchPredicate("a == '%@'").description == #"a == "%%@""#)
+        #expect(try FetchPredicate(format: "a == %@", argumentArray: [Int16(4)]).description == "a == 4")
+    }
+
+    @Test("Argument mistakes are errors", arguments: [
+        ("a == %@", 0, "missing argument for '%@'"),
+        ("a == 1", 1, "the format uses 0 arguments but 1 were given"),
+        ("%K == 1", 2, "%K needs a non-empty key path string"),
+        ("a == %d", 3, "%d needs an integer argument"),
+        ("a == %@", 4, "unsupported argument of type"),
+    ])
+    func argumentErrors(format: String, variant: Int, message: String) {
+        let arguments: [[any Sendable]] = [[], [1], [3], ["x"], [Unsupported()]]
+        do {
+            _ = try FetchPredicate(format: format, argumentArray: arguments[variant])
+            Issue.record("expected an error for \(format)")
+        } catch let error as PredicateSyntaxError {
+            #expect(error.kind == .argument)
+            #expect(error.message.contains(message), "\(error.message)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test("Syntax errors render as diagnostics with carets")
+    func diagnostics() {
+        func rendered(_ text: String) -> String {
+            do { _ = try FetchPredicate(text); return "no error" } catch { return "\(error)" }
+        }
+        #expect(rendered(#"name CONTAIN "soup""#) == """
+            error: expected a comparison operator, found 'CONTAIN'
+             --> predicate:1:6
+              | name CONTAIN "soup"
+              |      ^^^^^^^ did you mean 'CONTAINS'?
+            """)
+        #expect(rendered(#"name == "soup"#) == """
+            error: unterminated string
+             --> predicate:1:9
+              | name == "soup
+              |         ^^^^^ add a closing "
+            """)
+        #expect(rendered("a == 1 ANDD b == 2") == """
+            error: expected AND, OR or the end of the predicate, found 'ANDD'
+             --> predicate:1:8
+              | a == 1 ANDD b == 2
+              |        ^^^^ did you mean 'AND'?
+            """)
+        #expect(rendered("name") == """
+            error: expected a comparison, found an expression alone
+             --> predicate:1:1
+              | name
+              | ^^^^ compare it with an operator, such as == or CONTAINS
+            """)
+        #expect(rendered("(a == 1") == """
+            error: expected ')' to close the parenthesis, found the end of the text
+             --> predicate:1:8
+              | (a == 1
+              |        ^
+            """)
+        #expect(rendered("a ==[x] 'b'").hasPrefix("error: unknown comparison option 'x'"))
+        #expect(rendered("a == 1 AND in == 2").contains("write #in to use it as a key"))
+        #expect(rendered("").hasPrefix("error: expected a predicate, found the end of the text"))
+        #expect(rendered("a == 0x").hasPrefix("error: invalid base-16 number"))
+        #expect(rendered("a == 12abc").hasPrefix("error: a number cannot run into a name"))
+        #expect(rendered("a == @count").contains("needs a collection key path before it"))
+        #expect(rendered("a ~ b").hasPrefix("error: unexpected character '~'"))
+        #expect(rendered("a == 1\n  AND b === 2").contains("--> predicate:2:11\n  |   AND b === 2\n  |           ^"))
+    }
+
+    @Test("Deep nesting is an error, not a stack overflow")
+    func depthGuard() {
+        for opener in ["(", "NOT ", "-", "{"] {
+            let text = String(repeating: opener, count: 5_000) + "a == 1"
+            #expect(throws: PredicateSyntaxError.self) { try FetchPredicate(text) }
+        }
+        let fine = String(repeating: "(", count: 50) + "a == 1" + String(repeating: ")", count: 50)
+        #expect(throws: Never.self) { try FetchPredicate(fine) }
+    }
+
+    @Test("Long AND chains are flat, not deep")
+    func longChains() throws {
+        let text = (0..<5_000).map { "a == \($0)" }.joined(separator: " AND ")
+        let predicate = try FetchPredicate(text)
+        guard case .and(let operands) = predicate.node else { Issue.record("not an AND"); return }
+        #expect(operands.count == 5_000)
+    }
+
+    @Test("Substitution replaces free variables only")
+    func substitution() throws {
+        let template = try FetchPredicate("rating >= $min AND chef.name IN $chefs AND SUBQUERY(ingredients, $min, $min.quantity > 1).@count > 0")
+        #expect(template.variableNames == ["min", "chefs"])
+        let filled = try template.substituting(["min": 4, "chefs": ["Ana", "Bo"]])
+        #expect(filled.description == #"(rating >= 4 AND chef.name IN {"Ana", "Bo"} AND SUBQUERY(ingredients, $min, $min.quantity > 1).@count > 0)"#)
+        #expect(filled.variableNames.isEmpty)
+        #expect(throws: PredicateSyntaxError.self) { try template.substituting(["min": Unsupported()]) }
+    }
+
+    @Test("Composition builds the same trees as the text")
+    func composition() throws {
+        let a = try FetchPredicate("a == 1"), b = try FetchPredicate("b == 2")
+        #expect((a && b) == (try FetchPredicate("a == 1 AND b == 2")))
+        #expect((a || b).description == "(a == 1 OR b == 2)")
+        #expect((!a).description == "NOT (a == 1)")
+        #expect(FetchPredicate.and([]) == .truePredicate)
+        #expect(FetchPredicate.or([a]) == a)
+        #expect(FetchPredicate.truePredicate.description == "TRUEPREDICATE")
+    }
+}
+
+/// A value of a type the predicate language has no literal for.
+struct Unsupported: Sendable {}
+
+@Suite("Predicate documentation examples")
+struct PredicateDocumentationTests {
+    @Test("The article's first example prints as shown")
+    func articleExample() throws {
+        let quick = try FetchPredicate("prepMinutes + cookMinutes <= %d AND name CONTAINS[cd] %@", 30, "soupe")
+        let byChef = try FetchPredicate("chef.name == $name").substituting(["name": "Ana"])
+        #expect((quick || byChef).description
+                == #"(((prepMinutes + cookMinutes) <= 30 AND name CONTAINS[cd] "soupe") OR chef.name == "Ana")"#)
+    }
+}
+
+@Suite("Predicate fuzz regressions")
+struct PredicateFuzzRegressionTests {
+    @Test("Combining marks after quotes, backslashes and escapes round-trip", arguments: [
+        "\\\u{301}w+", "pho\u{1b}\u{309}{309}", "\u{301}start", "end\"\u{301}", "tab\t\u{301}", "%\u{301}",
+    ])
+    func combiningMarks(value: String) throws {
+        let predicate = try FetchPredicate("name == %@", value)
+        let reparsed = try FetchPredicate(predicate.description)
+        #expect(reparsed == predicate, "\(predicate.description.debugDescription)")
+        guard case .comparison(let comparison) = reparsed.node, case .value(.string(let text), _) = comparison.rhs else {
+            Issue.record("not a string comparison"); return
+        }
+        #expect(Array(text.unicodeScalars) == Array(value.unicodeScalars))
+    }
+
+    @Test("Key paths that start with an aggregate print with SELF, and %K rejects non-keys")
+    func aggregateFirst() throws {
+        let predicate = try FetchPredicate("SELF.@count == 1 AND %K == 2", "@max.x")
+        #expect(predicate.description == "(SELF.@count == 1 AND SELF.@max.x == 2)")
+        #expect(try FetchPredicate(predicate.description) == predicate)
+        #expect(throws: PredicateSyntaxError.self) { try FetchPredicate("%K == 1", "my key") }
+        #expect(throws: PredicateSyntaxError.self) { try FetchPredicate("%K == 1", "1st") }
+    }
+
+    @Test("Int64.min and integers beyond Int64 round-trip")
+    func extremeIntegers() throws {
+        let minimum = try FetchPredicate("a == %@", Int64.min)
+        #expect(minimum.description == "a == -9223372036854775808")
+        #expect(try FetchPredicate(minimum.description) == minimum)
+        #expect(try FetchPredicate("a == 9223372036854775808").description == "a == 9.223372036854776e+18")
+        #expect(try FetchPredicate("a == -9223372036854775809").description == "a == -9.223372036854776e+18")
+    }
+
+    @Test("Columns count characters even when the text has combining marks")
+    func columns() {
+        do {
+            _ = try FetchPredicate("name == \"e\u{301}\" ANDD x == 1")
+            Issue.record("expected an error")
+        } catch let error as PredicateSyntaxError {
+            #expect(error.location?.column == 13)
+            #expect(error.description.hasSuffix("\n  |             ^^^^ did you mean 'AND'?"))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}

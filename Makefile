@@ -20,6 +20,10 @@ test: setup
 bench: setup
 	cd Benchmarks && $(SWIFT) run -c release ObjectGraphBenchmarks $(ARGS)
 
+# One million random and mutated predicate strings through the parser, checker and both back ends.
+fuzz: setup
+	PREDICATE_FUZZ_COUNT=1000000 $(SWIFT) test -c release -Xswiftc -enable-testing --filter PredicateFuzzTests
+
 setup:
 	@bash Scripts/setup.sh
 

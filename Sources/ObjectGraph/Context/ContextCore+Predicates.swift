@@ -47,39 +47,10 @@ extension ContextCore {
         let paths = keys.map { $0.keyPath.split(separator: ".").map(String.init) }
         return objects.sorted { lhs, rhs in
             for (key, path) in zip(keys, paths) {
-                let order = StoredValue.compare(lhs.value(atKeyPath: path), rhs.value(atKeyPath: path))
+                let order = StoredOrdering.compare(lhs.value(atKeyPath: path), rhs.value(atKeyPath: path))
                 if order != 0 { return key.ascending ? order < 0 : order > 0 }
             }
             return lhs.objectID < rhs.objectID
-        }
-    }
-}
-
-extension StoredValue {
-    /// SQLite's ordering of values: NULL, then numbers, then text (by bytes), then blobs.
-    static func compare(_ lhs: StoredValue, _ rhs: StoredValue) -> Int {
-        func rank(_ value: StoredValue) -> Int {
-            switch value {
-            case .null: 0
-            case .integer, .real: 1
-            case .text: 2
-            case .blob: 3
-            }
-        }
-        let (left, right) = (rank(lhs), rank(rhs))
-        if left != right { return left < right ? -1 : 1 }
-        switch (lhs, rhs) {
-        case (.integer(let a), .integer(let b)): return a == b ? 0 : (a < b ? -1 : 1)
-        case (.integer(let a), .real(let b)): return Double(a) == b ? 0 : (Double(a) < b ? -1 : 1)
-        case (.real(let a), .integer(let b)): return a == Double(b) ? 0 : (a < Double(b) ? -1 : 1)
-        case (.real(let a), .real(let b)): return a == b ? 0 : (a < b ? -1 : 1)
-        case (.text(let a), .text(let b)):
-            if a.utf8.elementsEqual(b.utf8) { return 0 }
-            return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
-        case (.blob(let a), .blob(let b)):
-            if a == b { return 0 }
-            return a.lexicographicallyPrecedes(b) ? -1 : 1
-        default: return 0
         }
     }
 }

@@ -56,22 +56,12 @@ extension SQLiteStore {
             + Double(event.duration.components.seconds) * 1000
         var lines = ["sql: \(event.sql)"]
         if level >= .values, !event.arguments.isEmpty {
-            lines.append("  values: " + event.arguments.map(Self.describe).joined(separator: ", "))
+            lines.append("  values: " + event.arguments.map(\.description).joined(separator: ", "))
         }
         let rows = "  \(event.rows) row\(event.rows == 1 ? "" : "s")"
         lines.append(includesTimings ? rows + String(format: " in %.3f ms", milliseconds) : rows)
         if level >= .plans { lines += event.plan.map { "  plan: " + $0 } }
         return lines
-    }
-
-    static func describe(_ value: StoredValue) -> String {
-        switch value {
-        case .null: "NULL"
-        case .integer(let v): String(v)
-        case .real(let v): String(v)
-        case .text(let v): "'" + v.replacingOccurrences(of: "'", with: "''") + "'"
-        case .blob(let v): "<\(v.count) bytes>"
-        }
     }
 
     /// Applies `OBJECTGRAPH_SQL_DEBUG` from the environment.

@@ -112,20 +112,10 @@ extension RecipeShell {
         }
         context.print("SQL: \(explanation.sql)")
         if !explanation.arguments.isEmpty {
-            context.print("values: " + explanation.arguments.map(Self.describe).joined(separator: ", "))
+            context.print("values: " + explanation.arguments.map(\.description).joined(separator: ", "))
         }
         context.print("plan:")
         for line in explanation.plan { context.print("  " + line) }
-    }
-
-    static func describe(_ value: StoredValue) -> String {
-        switch value {
-        case .null: "NULL"
-        case .integer(let v): String(v)
-        case .real(let v): String(v)
-        case .text(let v): "'" + v.replacingOccurrences(of: "'", with: "''") + "'"
-        case .blob(let v): "<\(v.count) bytes>"
-        }
     }
 
     private func open(_ text: String, _ context: CommandContext) throws {

@@ -11,6 +11,14 @@ struct ShellCommandTests {
         try await RecipesBinary.run(arguments, input: input, in: Self.root)
     }
 
+    @Test func withoutAStoreTheSampleCatalogueIsCreatedOnFirstUse() async throws {
+        let first = try await run(["-c", "count Recipe", "-c", "count Ingredient where kcal > 0"])
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardError.contains("Created the sample catalogue at "))
+        let counts = first.standardOutput.split(separator: "\n").compactMap { Int($0) }
+        #expect(counts.count == 2 && counts[0] >= 160 && counts[1] > 5_000)
+    }
+
     @Test func jsonModePrintsOneObjectPerLineWithEveryAttribute() async throws {
         let run = try await run(["--memory", "--deterministic", "-c", "import \(Self.sample)", "-c", ".mode json",
                                  "-c", "fetch Recipe where hasPhoto == YES sort sourceID limit 2",

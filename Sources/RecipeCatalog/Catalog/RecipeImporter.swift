@@ -39,8 +39,9 @@ public struct RecipeImporter: Sendable {
         public var imported: Int
         /// The file's size in bytes and how many of them were read, for a percentage.
         public var bytesRead: Int, totalBytes: Int
-        /// Managed objects alive in the process after the batch was saved (before any reset).
-        public var liveObjects: Int
+        /// Objects still registered (so alive: the context holds them only weakly) after the
+        /// batch was saved, before any reset.
+        public var registeredObjects: Int
     }
 
     /// What an import did.
@@ -119,12 +120,12 @@ public struct RecipeImporter: Sendable {
                         file: url.lastPathComponent, line: first,
                         message: "lines \(first)–\(batch.lastLineNumber) were not imported: \(error)"))
                 }
-                let liveAfterSave = context.statistics.liveObjects
+                let aliveAfterSave = context.statistics.registeredObjects
                 if options.resetsAfterSave { context.reset() }
                 if options.resumes { try store.setMetadata(String(batch.lastLineNumber), forKey: key) }
                 progress(Progress(lines: batch.lastLineNumber, imported: report.imported,
                                   bytesRead: min(totalBytes, reader.bytesRead), totalBytes: totalBytes,
-                                  liveObjects: liveAfterSave))
+                                  registeredObjects: aliveAfterSave))
             }
             if !report.wasCancelled && options.resumes { try store.setMetadata(nil, forKey: key) }
             report.errors.sort { $0.line < $1.line }

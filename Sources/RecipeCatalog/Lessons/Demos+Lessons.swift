@@ -154,12 +154,12 @@ extension Demos {
             let (_, seconds) = try await measure {
                 try await RecipeImporter(options: options).importFile(
                     workspace.file, into: PrivateContext(coordinator: catalog.coordinator),
-                    progress: { step in peak.withLock { $0 = max($0, step.liveObjects) } })
+                    progress: { step in peak.withLock { $0 = max($0, step.registeredObjects) } })
             }
-            rows.append([resets ? "save + reset every 1,000 (live after each save)" : "save every 1,000, never reset",
+            rows.append([resets ? "save + reset every 1,000" : "save every 1,000, never reset",
                          deterministic ? "-" : formatSeconds(seconds), String(peak.withLock { $0 })])
         }
-        return DemoReport(title: "import: \(workspace.count) recipes", columns: ["variant", "time", "peak live objects"], rows: rows,
+        return DemoReport(title: "import: \(workspace.count) recipes", columns: ["variant", "time", "peak objects alive in the context"], rows: rows,
             explanation: "A saved object is no longer held by the context, but its relationships hold it in cycles; resetting after each save keeps memory flat.")
     }
 }

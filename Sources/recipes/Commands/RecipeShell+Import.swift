@@ -24,7 +24,8 @@ extension RecipeShell {
             context.print("imported \(count) ingredient\(count == 1 ? "" : "s") from \(url.lastPathComponent)")
             return
         }
-        let progress = context.makeProgressBar(label: "import", total: 100)
+        // JSON mode is for programs: no progress bar there.
+        let progress = mode == .json ? ProgressBar.silent() : context.makeProgressBar(label: "import", total: 100)
         let interrupt = context.interrupt
         let start = ContinuousClock.now
         let report = try await RecipeImporter(options: options).importFile(

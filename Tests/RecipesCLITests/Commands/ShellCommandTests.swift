@@ -116,6 +116,33 @@ struct ShellCommandTests {
         #expect(imported.standardOutput == "imported 300 recipes from a.jsonl\n300\n", "\(imported.standardError)")
     }
 
+    @Test func theEnvironmentVariableSwitchesSQLDebuggingOn() async throws {
+        let run = try await RecipesBinary.run(["--memory", "-c", "count Chef where name == 'Ana'"], in: Self.root,
+                                              environment: ["OBJECTGRAPH_SQL_DEBUG": "2"])
+        #expect(run.standardOutput == "0\n")
+        #expect(run.standardError.contains(#"sql: SELECT count(*) FROM "Chef" AS t0 WHERE"#))
+        #expect(run.standardError.contains("  values: 'Ana'"))
+        #expect(run.standardError.contains(" row"))
+    }
+
+    @Test func sqlDebugLevelsAddValuesAndPlans() async throws {
+        let run = try await run(["--memory", "--deterministic", "-c", ".sqldebug 1", "-c", "count Chef where name == 'Ana'",
+                                 "-c", ".sqldebug 3", "-c", "count Chef where name == 'Ana'", "-c", ".sqldebug 0",
+                                 "-c", "count Chef"])
+        #expect(run.standardOutput == """
+            sql: SELECT count(*) FROM "Chef" AS t0 WHERE ((t0."name" IS ?))
+              1 row
+            0
+            sql: SELECT count(*) FROM "Chef" AS t0 WHERE ((t0."name" IS ?))
+              values: 'Ana'
+              1 row
+              plan: SEARCH t0 USING COVERING INDEX sqlite_autoindex_Chef_1 (name=?)
+            0
+            0
+
+            """)
+    }
+
     @Test func explainShowsTheIndexForPrefixSearches() async throws {
         let run = try await run(["--memory", "-c", ".explain fetch Recipe where name BEGINSWITH[cd] 'crè'"])
         #expect(run.standardOutput.contains("USING INDEX _index_Recipe_nameCanonical"))

@@ -37,7 +37,8 @@ enum RecipesBinary {
     ///
     /// - Throws: if the process cannot start or runs longer than `timeout`.
     static func run(_ arguments: [String], input: String? = nil, in directory: URL? = nil,
-                    mergingOutput: Bool = false, timeout: Duration = .seconds(20)) async throws -> Run {
+                    mergingOutput: Bool = false, environment extra: [String: String] = [:],
+                    timeout: Duration = .seconds(20)) async throws -> Run {
         let scratch = try TemporaryDirectory()
         let inputURL = scratch.url.appendingPathComponent("stdin")
         let outputURL = scratch.url.appendingPathComponent("stdout")
@@ -54,6 +55,7 @@ enum RecipesBinary {
         environment["HOME"] = scratch.url.path
         environment["LANG"] = "C.UTF-8"
         environment["XDG_DATA_HOME"] = nil
+        environment.merge(extra) { $1 }
         process.environment = environment
         let inputHandle = try FileHandle(forReadingFrom: inputURL)
         let outputHandle = try FileHandle(forWritingTo: outputURL)

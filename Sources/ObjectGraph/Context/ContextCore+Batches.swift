@@ -81,8 +81,7 @@ extension ContextCore {
         for object in registeredObjects {
             for relationship in object.entity.toManyRelationships {
                 guard case .toMany(let storage) = object.slots[relationship.slot].value else { continue }
-                storage.objects?.removeAll { gone.contains($0.objectID) }
-                storage.added.removeAll { gone.contains($0.objectID) }
+                storage.removeAll { gone.contains($0.objectID) }
             }
             for relationship in object.entity.toOneRelationships {
                 if let id = object.slots[relationship.slot].value.destinationID, gone.contains(id) {

@@ -59,10 +59,7 @@ extension ContextCore {
         object.state = .clean
         object.headerPointer.pointee.changedSlots = 0
         for relationship in object.entity.toManyRelationships {
-            if case .toMany(let storage) = object.slots[relationship.slot].value {
-                storage.added.removeAll()
-                storage.removed.removeAll()
-            }
+            if case .toMany(let storage) = object.slots[relationship.slot].value { storage.clearChanges() }
         }
     }
 

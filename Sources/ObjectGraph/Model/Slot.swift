@@ -58,42 +58,71 @@ enum Slot {
 /// many-to-many relationship writes to its join table.
 final class ToManyStorage {
     /// The destination objects, or nil until the relationship is first touched.
-    var objects: [ManagedObject]?
+    private(set) var objects: [ManagedObject]?
     /// Objects added since the last save.
-    var added: [ManagedObject] = []
+    private(set) var added: [ManagedObject] = []
     /// IDs of objects removed since the last save.
-    var removed: [ObjectID] = []
+    private(set) var removed: [ObjectID] = []
+    /// Membership of `objects` and `added`, so adding to a popular relationship (an
+    /// ingredient used by thousands of recipes) stays O(1) instead of scanning the arrays.
+    private var memberSet: Set<ObjectIdentifier> = []
+    private var addedSet: Set<ObjectIdentifier> = []
 
-    init(objects: [ManagedObject]?) { self.objects = objects }
+    init(objects: [ManagedObject]?) {
+        self.objects = objects
+        if let objects { memberSet = Set(objects.lazy.map(ObjectIdentifier.init)) }
+    }
 
     /// A copy for snapshots, so later edits do not change the snapshot.
     func copy() -> ToManyStorage {
-        let copy = ToManyStorage(objects: objects)
+        let copy = ToManyStorage(objects: nil)
+        copy.objects = objects
+        copy.memberSet = memberSet
         copy.added = added
+        copy.addedSet = addedSet
         copy.removed = removed
         return copy
     }
 
     func add(_ object: ManagedObject) {
+        let identifier = ObjectIdentifier(object)
         if objects != nil {
-            guard !objects!.contains(where: { $0 === object }) else { return }
+            guard memberSet.insert(identifier).inserted else { return }
             objects!.append(object)
         }
-        removed.removeAll { $0 == object.objectID }
-        if !added.contains(where: { $0 === object }) { added.append(object) }
+        if !removed.isEmpty { removed.removeAll { $0 == object.objectID } }
+        if addedSet.insert(identifier).inserted { added.append(object) }
     }
 
     func remove(_ object: ManagedObject) {
-        objects?.removeAll { $0 === object }
-        added.removeAll { $0 === object }
+        let identifier = ObjectIdentifier(object)
+        if memberSet.remove(identifier) != nil { objects?.removeAll { $0 === object } }
+        if addedSet.remove(identifier) != nil { added.removeAll { $0 === object } }
         if !removed.contains(object.objectID) { removed.append(object.objectID) }
     }
 
     /// Realizes a fault from the stored destinations plus the pending changes.
     func realize(stored: [ManagedObject]) {
-        var result = stored.filter { object in !removed.contains(object.objectID) }
-        for object in added where !result.contains(where: { $0 === object }) { result.append(object) }
+        var result = removed.isEmpty ? stored : stored.filter { object in !removed.contains(object.objectID) }
+        var members = Set(result.lazy.map(ObjectIdentifier.init))
+        for object in added where members.insert(ObjectIdentifier(object)).inserted { result.append(object) }
         objects = result
+        memberSet = members
+    }
+
+    /// Forgets the changes since the last save (after a save writes them).
+    func clearChanges() {
+        added.removeAll()
+        addedSet.removeAll()
+        removed.removeAll()
+    }
+
+    /// Drops destinations that no longer exist (a batch delete elsewhere).
+    func removeAll(where gone: (ManagedObject) -> Bool) {
+        objects?.removeAll(where: gone)
+        added.removeAll(where: gone)
+        if let objects { memberSet = Set(objects.lazy.map(ObjectIdentifier.init)) }
+        addedSet = Set(added.lazy.map(ObjectIdentifier.init))
     }
 }
 

@@ -1,1 +1,0 @@
-/// The framework module.

@@ -35,12 +35,17 @@ extension ContextCore {
     /// The registered object for a fetched row's ID (a new fault when there is none), and
     /// whether it still needs its values.
     func registerFetched(_ id: ObjectID) -> (object: ManagedObject, needsValues: Bool) {
-        let entity = model.entities[Int(id.entityIndex)]
-        let table = entity.root.index
+        // Rows of one fetch come from one table and mostly one entity: look the entity up
+        // only when it changes.
+        let index = Int(id.entityIndex)
+        if index != lastFetchedEntity.index {
+            lastFetchedEntity = (index, model.entities[index], model.entities[index].root.index)
+        }
+        let table = lastFetchedEntity.table
         if let object = tables[table].object(forKey: id.key) {
             return (object, object.headerPointer.pointee.needsValues)
         }
-        let object = ManagedObject.make(entity: entity, id: id, context: self, state: .fault)
+        let object = ManagedObject.make(entity: lastFetchedEntity.entity, id: id, context: self, state: .fault)
         tables[table].insert(object, forKey: id.key)
         return (object, true)
     }

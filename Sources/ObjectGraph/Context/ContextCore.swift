@@ -34,6 +34,9 @@ final class ContextCore {
     var batchGroups: [[ObjectID]] = []
     var pendingBatch: [ObjectID: Int] = [:]
 
+    /// The entity of the last fetched row, and its table (a cache for ``registerFetched(_:)``).
+    @exclusivity(unchecked) var lastFetchedEntity: (index: Int, entity: EntityDescription?, table: Int) = (-1, nil, 0)
+
     /// Counters for ``ContextStatistics``.
     var faultsFired = 0
     var relationshipFaultsFired = 0

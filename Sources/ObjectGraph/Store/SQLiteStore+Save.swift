@@ -64,7 +64,11 @@ extension SQLiteStore {
 
     private func reserveKeys(for objects: [ManagedObject], _ connection: SQLiteConnection) throws {
         var byTable: [Int: [ManagedObject]] = [:]
-        for object in objects { byTable[object.entity.root.index, default: []].append(object) }
+        if let first = objects.first, objects.allSatisfy({ $0.entity.root === first.entity.root }) {
+            byTable[first.entity.root.index] = objects  // the usual case: one table
+        } else {
+            for object in objects { byTable[object.entity.root.index, default: []].append(object) }
+        }
         for (rootIndex, group) in byTable.sorted(by: { $0.key < $1.key }) {
             let table = layout(for: model.entities[rootIndex]).table
             let statement = try connection.cachedStatement(SchemaSQL.reserveKeys(table: table))
@@ -83,10 +87,12 @@ extension SQLiteStore {
         _ object: ManagedObject, key: Int64, layout: TableLayout, statement: SQLiteStatement,
         key keyOf: (ObjectID) -> Int64?
     ) throws {
-        statement.reset()
+        let entityIndex = object.entity.index
+        // Columns the object has no slot for must be NULL: clear the previous row's values.
+        statement.reset(clearingBindings: !layout.coversAllColumns[entityIndex])
         try statement.bind(.integer(key), at: 1)
-        try statement.bind(.integer(Int64(object.entity.index)), at: 2)
-        try bindSlots(of: object, layout: layout, statement: statement, only: nil, key: keyOf)
+        try statement.bind(.integer(Int64(entityIndex)), at: 2)
+        try bindSlots(of: object, layout: layout, statement: statement, key: keyOf)
         try statement.run()
     }
 
@@ -133,8 +139,7 @@ extension SQLiteStore {
 
     /// Binds every column of `object`'s row from its slots (columns 3…), NULL where the entity has none.
     private func bindSlots(
-        of object: ManagedObject, layout: TableLayout, statement: SQLiteStatement, only: Set<Int>?,
-        key keyOf: (ObjectID) -> Int64?
+        of object: ManagedObject, layout: TableLayout, statement: SQLiteStatement, key keyOf: (ObjectID) -> Int64?
     ) throws {
         let slots = object.slots
         for source in layout.sources[object.entity.index] {
@@ -142,10 +147,11 @@ extension SQLiteStore {
             case .attribute(let slot, let column):
                 try statement.bind(slots[slot].value.storedValue, at: Int32(column + 1))
             case .toOne(let slot, let column, let entityColumn, _):
-                guard let id = slots[slot].value.destinationID else { continue }
-                try statement.bind(.integer(try resolvedKey(id, keyOf)), at: Int32(column + 1))
+                // Bound even when nil: the statement keeps the previous row's values otherwise.
+                let id = slots[slot].value.destinationID
+                try statement.bind(try id.map { .integer(try resolvedKey($0, keyOf)) } ?? .null, at: Int32(column + 1))
                 if let entityColumn {
-                    try statement.bind(.integer(Int64(id.entityIndex)), at: Int32(entityColumn + 1))
+                    try statement.bind(id.map { .integer(Int64($0.entityIndex)) } ?? .null, at: Int32(entityColumn + 1))
                 }
             }
         }

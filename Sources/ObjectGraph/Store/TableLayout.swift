@@ -19,6 +19,8 @@ final class TableLayout: Sendable {
     let sources: [[SlotSource]]
     /// The column index of each stored attribute or to-one relationship name.
     let columnIndex: [String: Int]
+    /// Per entity index: whether its slots cover every column, so an insert binds them all.
+    let coversAllColumns: [Bool]
     /// The statements every object of the tree uses, built once.
     let insertSQL: String, deleteSQL: String, selectRowSQL: String
 
@@ -61,6 +63,12 @@ final class TableLayout: Sendable {
         self.columns = columns
         self.columnIndex = columnIndex
         self.sources = sources
+        coversAllColumns = sources.map { list in
+            list.reduce(0) { count, source in
+                if case .toOne(_, _, let entityColumn, _) = source { return count + (entityColumn == nil ? 1 : 2) }
+                return count + 1
+            } == columns.count
+        }
         insertSQL = SchemaSQL.insert(table: table, columns: columns)
         deleteSQL = SchemaSQL.delete(table: table)
         selectRowSQL = FetchSQL.selectRow(table: table, columns: columns)

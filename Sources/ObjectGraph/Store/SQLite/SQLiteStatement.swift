@@ -17,10 +17,11 @@ final class SQLiteStatement {
 
     deinit { sqlite3_finalize(handle) }
 
-    /// Resets the statement so it can run again, and clears its bindings.
-    func reset() {
+    /// Resets the statement so it can run again, and clears its bindings (unless the
+    /// caller is about to bind every placeholder anyway).
+    func reset(clearingBindings: Bool = true) {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        if clearingBindings { sqlite3_clear_bindings(handle) }
         if !tracedArguments.isEmpty { tracedArguments.removeAll() }
     }
 

@@ -6,14 +6,15 @@ enum Usage {
           recipes [STORE] [--memory] [--deterministic] [--bail] [-c COMMAND]... [-f SCRIPT]...
           recipes generate --count N [--seed S] --output FILE
 
-        Opens the recipe catalogue in STORE and starts the shell. With -c or -f, runs the
+        Opens the recipe catalogue in STORE (a new path makes an empty one; without STORE, the
+default catalogue, created from the sample data on first use) and starts the shell. With -c or -f, runs the
         commands and scripts in the order given, then exits; when standard input is not a
         terminal, reads commands from it without prompts.
 
         Options:
           STORE              the store file to open
           --memory           use an in-memory store (nothing is written to disk)
-          --deterministic    reproducible output: fixed ids and clock, no progress bars
+          --deterministic    reproducible output: no timings, memory figures or progress bars
           --bail             stop at the first command that fails
           -c COMMAND         run COMMAND (repeatable)
           -f SCRIPT          run the commands in the file SCRIPT (repeatable)

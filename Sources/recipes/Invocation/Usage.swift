@@ -7,7 +7,7 @@ enum Usage {
           recipes generate --count N [--seed S] --output FILE
 
         Opens the recipe catalogue in STORE (a new path makes an empty one; without STORE, the
-default catalogue, created from the sample data on first use) and starts the shell. With -c or -f, runs the
+        default catalogue, created from the sample data on first use) and starts the shell. With -c or -f, runs the
         commands and scripts in the order given, then exits; when standard input is not a
         terminal, reads commands from it without prompts.
 

@@ -70,6 +70,27 @@ struct StoreErrorTests {
         #expect(error.message.contains("Recipe (only in the store)"))
     }
 
+    @Test func aCorruptStoreSaysSoAndNothingCrashes() throws {
+        let file = path("corrupt.sqlite")
+        do {
+            let coordinator = try TestModel.coordinator(path: file)
+            let context = MainContext(coordinator: coordinator)
+            for index in 0..<2_000 { try context.insert("Tag")["label"] = "tag \(index) " + String(repeating: "x", count: 80) }
+            try context.save()
+        }  // closing the last connection checkpoints the WAL into the file
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        for page in stride(from: 4096 * 4, to: bytes.count, by: 4096) {
+            bytes.replaceSubrange(page..<(page + 200), with: Data(repeating: 7, count: 200))
+        }
+        try bytes.write(to: URL(fileURLWithPath: file))
+        let error = try #require(throws: ObjectGraphError.self) {
+            let coordinator = try TestModel.coordinator(path: file)
+            _ = try MainContext(coordinator: coordinator).fetch(FetchRequest(entityName: "Tag"))
+        }
+        #expect(error.code == .notADatabase)
+        #expect(error.message.contains("is corrupt"))
+    }
+
     @Test func reopeningKeepsDataAndMetadata() throws {
         let file = path("reopen.sqlite")
         var identifier = ""

@@ -1,10 +1,15 @@
 internal import CSQLite
 import Foundation
 
-/// A prepared statement; it keeps its connection alive and is finalized in `deinit`.
+/// A prepared statement, finalized in `deinit`.
+///
+/// It refers to its connection without retaining it: the connection's statement cache
+/// holds its statements, and a strong reference back would keep every connection (and its
+/// file) open forever. Statements never outlive their connection: cached ones are dropped
+/// in the connection's `deinit` before it closes, uncached ones are local to one call.
 final class SQLiteStatement {
     private let handle: OpaquePointer
-    private let connection: SQLiteConnection
+    private unowned let connection: SQLiteConnection
     let sql: String
     /// The values bound since the last reset, kept only while SQL is traced.
     private var tracedArguments: [StoredValue] = []

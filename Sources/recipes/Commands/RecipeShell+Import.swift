@@ -25,15 +25,14 @@ extension RecipeShell {
             return
         }
         // JSON mode is for programs: no progress bar there.
-        let progress = mode == .json ? ProgressBar.silent() : context.makeProgressBar(label: "import", total: 100)
+        let progress = mode == .json ? ProgressBar.silent()
+            : context.makeProgressBar(label: "import", total: RecipeFileReader.lineCount(of: url))
         let interrupt = context.interrupt
         let start = ContinuousClock.now
         let report = try await RecipeImporter(options: options).importFile(
             url, into: PrivateContext(coordinator: catalog.coordinator),
             isCancelled: { interrupt.isRaised },
-            progress: { step in
-                progress.update(done: step.totalBytes > 0 ? step.bytesRead * 100 / step.totalBytes : 0)
-            })
+            progress: { step in progress.update(done: step.lines) })
         progress.finish()
         for error in report.errors { context.printDiagnostic("warning: \(error)") }
         var summary = "imported \(report.imported) recipe\(report.imported == 1 ? "" : "s") from \(url.lastPathComponent)"

@@ -8,9 +8,10 @@ ARGS ?=
 
 .PHONY: run test bench fuzz setup clean
 
+# Build messages go to standard error, so piping commands in gives only the shell's output.
 run: setup
-	$(SWIFT) build -c release --product recipes
-	.build/release/recipes $(ARGS)
+	@$(SWIFT) build -c release --product recipes 1>&2
+	@.build/release/recipes $(ARGS)
 
 test: setup
 	$(SWIFT) build --build-tests

@@ -38,14 +38,14 @@ extension ContextCore {
         // Rows of one fetch come from one table and mostly one entity: look the entity up
         // only when it changes.
         let index = Int(id.entityIndex)
-        if index != lastFetchedEntity.index {
+        if lastFetchedEntity?.index != index {
             lastFetchedEntity = (index, model.entities[index], model.entities[index].root.index)
         }
-        let table = lastFetchedEntity.table
+        let (_, entity, table) = lastFetchedEntity!
         if let object = tables[table].object(forKey: id.key) {
             return (object, object.headerPointer.pointee.needsValues)
         }
-        let object = ManagedObject.make(entity: lastFetchedEntity.entity, id: id, context: self, state: .fault)
+        let object = ManagedObject.make(entity: entity, id: id, context: self, state: .fault)
         tables[table].insert(object, forKey: id.key)
         return (object, true)
     }

@@ -35,7 +35,7 @@ final class ContextCore {
     var pendingBatch: [ObjectID: Int] = [:]
 
     /// The entity of the last fetched row, and its table (a cache for ``registerFetched(_:)``).
-    @exclusivity(unchecked) var lastFetchedEntity: (index: Int, entity: EntityDescription?, table: Int) = (-1, nil, 0)
+    @exclusivity(unchecked) var lastFetchedEntity: (index: Int, entity: EntityDescription, table: Int)?
 
     /// Counters for ``ContextStatistics``.
     var faultsFired = 0

@@ -112,11 +112,6 @@ struct ObjectTable {
         }
     }
 
-    /// Grows ahead of `additional` insertions, so a large fetch rehashes at most once.
-    mutating func reserveCapacity(_ additional: Int) {
-        while (count + additional) * 4 > capacity * 3 { grow() }
-    }
-
     private mutating func grow() {
         let oldEntries = entries, oldCapacity = capacity
         capacity *= 2

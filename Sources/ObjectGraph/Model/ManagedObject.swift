@@ -28,13 +28,6 @@ import Synchronization
 open class ManagedObject: ManagedBuffer<ObjectHeader, ObjectSlot>, Hashable, CustomStringConvertible {
     /// Allocates an object of `entity`'s class with every slot empty.
     static func make(
-        entity: EntityDescription?, id: ObjectID, context: ContextCore?, state: ObjectState
-    ) -> ManagedObject {
-        make(entity: entity!, id: id, context: context, state: state)
-    }
-
-    @inline(__always)
-    static func make(
         entity: EntityDescription, id: ObjectID, context: ContextCore?, state: ObjectState
     ) -> ManagedObject {
         let count = entity.slotCount

@@ -77,6 +77,15 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         return id.isTemporary ? "\(name)/t\(id.temporaryTag).\(id.key)" : "\(name)/p\(id.key)"
     }
 
+    /// The permanent ID that ``describe(_:)`` printed as `Recipe/p42`, or nil when the text
+    /// is not of that form or names no entity of this model.
+    public func objectID(describedAs text: String) -> ObjectID? {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let entity = entity(named: String(parts[0])), parts[1].hasPrefix("p"),
+              let key = Int64(parts[1].dropFirst()) else { return nil }
+        return ObjectID(entityIndex: entity.index, key: key)
+    }
+
     /// The entity names.
     public var description: String { "ObjectModel(\(entities.map(\.name).joined(separator: ", ")))" }
 

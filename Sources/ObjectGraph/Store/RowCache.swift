@@ -31,6 +31,4 @@ final class RowCache: Sendable {
     }
 
     func removeAll() { rows.withLock { $0.removeAll() } }
-
-    var count: Int { rows.withLock { $0.count } }
 }

@@ -113,29 +113,27 @@ extension SQLiteStore {
                     try run(SchemaSQL.deleteJoinRows(join.table, column: join.sourceColumn, keyList: true), [keys], connection)
                     continue
                 }
-                // The destinations that point back at the deleted rows through the inverse's column,
-                // or (for a to-one whose inverse is to-many or stored here) the rows this one points to.
+                // When the inverse is a to-one, the destinations point back at the deleted rows
+                // through its column. Otherwise (a to-one whose inverse is to-many) nothing points
+                // here, and only a cascade has work: it follows this relationship's own column.
+                let pointsBack = !relationship.inverse.isToMany
                 let select: SQLFragment
-                if relationship.isToMany || relationship.inverse.isToMany == false {
-                    guard !relationship.inverse.isToMany else { continue }
+                if pointsBack {
                     select = FetchSQL.selectReferencing(destinationLayout, column: relationship.inverse.name, keys: keys)
                 } else {
-                    // A to-one with a to-many inverse: nothing points here; cascade follows our column.
                     guard relationship.deleteRule == .cascade else { continue }
-                    select = FetchSQL.selectReferenced(layout(for: entity), column: relationship.name, keys: keys)
+                    select = FetchSQL.selectReferenced(layout(for: entity), relationship: relationship, keys: keys)
                 }
                 let targets = try self.keys(select, connection).filter { !seen.contains($0) }
                 guard !targets.isEmpty else { continue }
                 switch relationship.deleteRule {
                 case .cascade:
                     try deleteRows(targets, connection, deleted: &deleted, seen: &seen, nullified: &nullified)
-                case .nullify:
-                    if relationship.isToMany || !relationship.inverse.isToMany {
-                        let columns = [relationship.inverse.name] + (SchemaNaming.entityColumn(for: relationship.inverse).map { [$0] } ?? [])
-                        try run(SchemaSQL.nullify(table: destinationLayout.table, columns: columns),
-                                [FetchSQL.keyList(targets.map(\.key))], connection)
-                        nullified += targets
-                    }
+                case .nullify:  // only reached when the destinations point back
+                    let columns = [relationship.inverse.name] + (SchemaNaming.entityColumn(for: relationship.inverse).map { [$0] } ?? [])
+                    try run(SchemaSQL.nullify(table: destinationLayout.table, columns: columns),
+                            [FetchSQL.keyList(targets.map(\.key))], connection)
+                    nullified += targets
                 case .deny:
                     throw ObjectGraphError(.validation,
                         "cannot delete \(entity.name): '\(relationship.name)' denies deletion while it holds \(targets.count) \(destination.name) object\(targets.count == 1 ? "" : "s"); nothing was deleted")

@@ -99,10 +99,7 @@ extension RecipeShell {
         let object: ManagedObject
         if let slash = text.firstIndex(of: "/"), !text.contains(" ") {
             let entity = try entity(named: String(text[..<slash]))
-            let keyText = text[text.index(after: slash)...]
-            guard keyText.hasPrefix("p"), let key = Int64(keyText.dropFirst()),
-                  let uri = URL(string: "x-objectgraph://\(catalog.store.identifier)/\(entity.name)/p\(key)"),
-                  let id = catalog.coordinator.objectID(forURI: uri) else {
+            guard let id = self.context.model.objectID(describedAs: text) else {
                 throw CommandError("expected an object ID such as \(entity.name)/p1, found '\(text)'")
             }
             object = try self.context.existingObject(with: id)

@@ -24,8 +24,7 @@ enum ShellHelp {
 
     /// Help for one command, or nil when there is none.
     static func detail(for topic: String) -> [String]? {
-        let key = topic.hasPrefix(".") ? topic.lowercased() : topic.lowercased()
-        switch key {
+        switch topic.lowercased() {
         case "fetch": return [
             "fetch ENTITY [where PREDICATE] [sort KEY [asc|desc], ...] [limit N] [offset N]",
             "  Prints the matching objects in the current .mode.",

@@ -114,6 +114,8 @@ struct ContextTests {
         #expect(uri.absoluteString.hasSuffix("/Recipe/p\(recipe.objectID.key)"))
         #expect(coordinator.objectID(forURI: uri) == recipe.objectID)
         #expect(coordinator.objectID(forURI: URL(string: "x-objectgraph://other/Recipe/p1")!) == nil)
+        #expect(context.model.objectID(describedAs: context.model.describe(recipe.objectID)) == recipe.objectID)
+        #expect(context.model.objectID(describedAs: "Recipie/p1") == nil)
     }
 
     @Test func rollbackRestoresSavedValuesAndDropsInserts() throws {

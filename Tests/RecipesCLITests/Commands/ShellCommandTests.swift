@@ -143,6 +143,14 @@ struct ShellCommandTests {
             """)
     }
 
+    @Test func showTakesAnObjectID() async throws {
+        let run = try await run(["--memory", "-c", "insert Chef name=Ana", "-c", "save", "-c", "show Chef/p1",
+                                 "-c", "show Chef/x1", "-c", "show Chef/p9"])
+        #expect(run.standardOutput.contains("name = Ana"))
+        #expect(run.standardError.contains("expected an object ID such as Chef/p1, found 'Chef/x1'"))
+        #expect(run.standardError.contains("the store has no object Chef/p9"))
+    }
+
     @Test func explainShowsTheIndexForPrefixSearches() async throws {
         let run = try await run(["--memory", "-c", ".explain fetch Recipe where name BEGINSWITH[cd] 'crè'"])
         #expect(run.standardOutput.contains("USING INDEX _index_Recipe_nameCanonical"))

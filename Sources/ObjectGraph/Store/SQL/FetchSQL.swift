@@ -77,8 +77,8 @@ enum FetchSQL {
 
     /// The rows that the given rows of `layout` point to through `column` (key and the
     /// destination's entity when recorded, else the declared one).
-    static func selectReferenced(_ layout: TableLayout, column: String, keys: StoredValue) -> SQLFragment {
-        let relationship = layout.root.selfAndDescendants.lazy.compactMap { $0.relationship(named: column) }.first!
+    static func selectReferenced(_ layout: TableLayout, relationship: RelationshipDescription, keys: StoredValue) -> SQLFragment {
+        let column = SchemaNaming.column(for: relationship)
         let entityExpression = SchemaNaming.entityColumn(for: relationship).map { "\(alias).\(SQLIdentifier($0).quoted)" }
             ?? String(relationship.destination.index)
         return "SELECT \(column: column, of: alias), \(raw: entityExpression) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\"_pk\" IN (SELECT value FROM json_each(\(keys))) AND \(column: column, of: alias) IS NOT NULL"

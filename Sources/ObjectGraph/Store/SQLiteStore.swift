@@ -127,14 +127,8 @@ public final class SQLiteStore: Sendable {
         _ connection: SQLiteConnection, path: String, model: ObjectModel, layouts: [TableLayout]
     ) throws -> [String: String] {
         do {
-            if path != ":memory:" && !path.isEmpty {
-                try connection.execute("PRAGMA journal_mode = WAL")
-            }
-            try connection.execute("PRAGMA synchronous = NORMAL")
-            // A 32 MiB page cache and memory-mapped reads: large imports update indexes all
-            // over the file, and the 2 MiB default turns that into a read system call per page.
-            try connection.execute("PRAGMA cache_size = -32768")
-            if path != ":memory:" && !path.isEmpty { try connection.execute("PRAGMA mmap_size = 268435456") }
+            let isFile = path != ":memory:" && !path.isEmpty
+            for pragma in SchemaSQL.connectionSettings(isFile: isFile) { try connection.execute(pragma) }
             try SQLFunctions.register(on: connection)
             let tables = Set(try connection.rows(SchemaSQL.userTables).compactMap { row -> String? in
                 if case .text(let name) = row[0] { return name }

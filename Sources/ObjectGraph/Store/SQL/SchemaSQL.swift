@@ -8,6 +8,17 @@ enum SchemaSQL {
     static let createPrimaryKeys = """
         CREATE TABLE IF NOT EXISTS "_primarykeys" ("name" TEXT PRIMARY KEY NOT NULL, "max" INTEGER NOT NULL) WITHOUT ROWID
         """
+    /// The settings every connection gets: WAL for files (readers never wait for the writer),
+    /// commits without fsync in WAL, a 32 MiB page cache and memory-mapped reads (large
+    /// imports update indexes all over the file, and the 2 MiB default turns that into a
+    /// read system call per page).
+    static func connectionSettings(isFile: Bool) -> [String] {
+        var settings = isFile ? ["PRAGMA journal_mode = WAL"] : []
+        settings += ["PRAGMA synchronous = NORMAL", "PRAGMA cache_size = -32768"]
+        if isFile { settings.append("PRAGMA mmap_size = 268435456") }
+        return settings
+    }
+
     static let selectMetadata = #"SELECT "key", "value" FROM "_metadata""#
     static let upsertMetadata = #"INSERT INTO "_metadata" ("key", "value") VALUES (?, ?) ON CONFLICT("key") DO UPDATE SET "value" = excluded."value""#
     static let deleteMetadata = #"DELETE FROM "_metadata" WHERE "key" = ?"#

@@ -13,7 +13,8 @@ run: setup
 	@$(SWIFT) build -c release --product recipes 1>&2
 	@.build/release/recipes $(ARGS)
 
-test: setup
+test:
+	@bash Scripts/setup.sh test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Installs the system libraries the package links against, when they are missing.
-# Runs before `make run` and `make test`, so both work on a fresh Debian machine.
+# Installs the Debian packages the package needs, when they are missing.
+# `setup.sh` (before `make run`): the libraries the package links against.
+# `setup.sh test` (before `make test`): those, plus tmux for the terminal tests.
 set -euo pipefail
 
+packages=(libsqlite3-dev libedit-dev)
+[ "${1:-}" = test ] && packages+=(tmux)
+
 missing=()
-for package in libsqlite3-dev libedit-dev; do
+for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
         || missing+=("$package")
 done

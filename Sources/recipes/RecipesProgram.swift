@@ -15,7 +15,8 @@ import Glibc
 /// ```
 ///
 /// Exit statuses: 0 success; 1 a command failed, a script or the store could not be
-/// opened, or the generator failed; 2 a usage error; 130 Ctrl-C stopped a batch run.
+/// opened, or the generator failed; 2 a usage error; 130 Ctrl-C stopped a batch run or
+/// the generator (which then removes its half-written file).
 @MainActor enum RecipesProgram {
     /// Runs the program and returns its exit status.
     ///
@@ -28,7 +29,7 @@ import Glibc
         arguments: [String],
         output: any ShellOutput = StandardStreams(),
         makeHandler: (Invocation) async throws -> Handler,
-        generate: (_ count: Int, _ seed: UInt64, _ output: String) async throws -> Void
+        generate: @escaping (_ count: Int, _ seed: UInt64, _ output: String) async throws -> Void
     ) async -> Int32 {
         setlocale(LC_ALL, "")  // before libedit starts: UTF-8 input
         let invocation: Invocation
@@ -43,12 +44,16 @@ import Glibc
             output.write(Usage.text, to: .standardOutput)
             return 0
         case .generate(let count, let seed, let path):
-            do {
-                try await generate(count, seed, path)
+            InterruptSignal.install()
+            let task = Task { try await generate(count, seed, path) }
+            let registration = InterruptSignal.counter.whenInterrupted { task.cancel() }
+            defer { registration.cancel() }
+            switch await task.result {
+            case .success:
                 return 0
-            } catch {
+            case .failure(let error):
                 output.write("error: \(REPLSession<Handler>.message(for: error))\n", to: .standardError)
-                return 1
+                return error is CancellationError ? 130 : 1
             }
         case .shell:
             InterruptSignal.install()

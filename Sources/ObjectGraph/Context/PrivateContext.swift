@@ -11,16 +11,25 @@
 /// }
 /// ```
 /// Only Sendable values (IDs, counts) leave a `perform`; objects stay inside.
+///
+/// The context's work runs on a serial queue of its own, not on Swift's cooperative
+/// thread pool, so a long import cannot starve other tasks. Cancelling the task that
+/// awaits a fetch or count stops the statement and throws `CancellationError`; a save
+/// always runs to its end.
 public actor PrivateContext {
     let core: ContextCore
     /// The coordinator whose stores this context reads and writes.
     public nonisolated let coordinator: PersistentStoreCoordinator
+    private nonisolated let executor = ContextExecutor(label: "ObjectGraph.PrivateContext")
 
     /// Creates a context on `coordinator`'s stores.
     public init(coordinator: PersistentStoreCoordinator) {
         self.coordinator = coordinator
         core = ContextCore(coordinator: coordinator)
     }
+
+    /// The context's own serial queue (see ``ContextExecutor``).
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Runs `body` on this context.
     public func perform<T: Sendable>(_ body: @Sendable (isolated PrivateContext) throws -> T) rethrows -> T {

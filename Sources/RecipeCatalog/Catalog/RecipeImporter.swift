@@ -74,8 +74,9 @@ public struct RecipeImporter: Sendable {
     /// Imports a JSON Lines recipe file.
     ///
     /// - Parameters:
-    ///   - isCancelled: polled between batches; when it returns true the import stops after
-    ///     saving nothing more (the batch in progress is rolled back).
+    ///   - isCancelled: polled between batches; when it returns true, or the calling task is
+    ///     cancelled, the import stops after saving nothing more (the batch in progress is
+    ///     rolled back) and the report says ``Report/wasCancelled``.
     ///   - progress: called after each batch.
     /// - Throws: ``ImportFileError`` when the file cannot be read; store errors while saving.
     ///   Bad lines are not thrown: they are in the report.
@@ -97,7 +98,7 @@ public struct RecipeImporter: Sendable {
             var uniquing = UniquingCache(usesCache: options.usesUniquingCache)
             while let batch = try reader.nextBatch() {
                 report.lines = batch.lastLineNumber
-                if isCancelled() {
+                if isCancelled() || Task.isCancelled {
                     report.wasCancelled = true
                     break
                 }
@@ -111,6 +112,12 @@ public struct RecipeImporter: Sendable {
                     report.imported += outcome.inserted
                     report.skippedExisting += outcome.skipped
                     report.errors += outcome.errors
+                } catch is CancellationError {
+                    // A read of this batch was cancelled: nothing of it was saved.
+                    context.rollback()
+                    uniquing.didRollBack()
+                    report.wasCancelled = true
+                    break
                 } catch {
                     // The batch is lost, nothing else: report its lines and go on.
                     context.rollback()

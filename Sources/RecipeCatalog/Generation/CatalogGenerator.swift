@@ -55,8 +55,10 @@ public struct CatalogGenerator: Sendable {
     ///   - url: the file to write.
     ///   - progress: called with the number of lines written so far, every 1,000
     ///     lines and once at the end.
-    /// - Throws: ``ImportFileError`` when the file cannot be created or written.
-    public func write(count: Int, to url: URL, progress: (Int) -> Void = { _ in }) throws(ImportFileError) {
+    /// - Throws: ``ImportFileError`` when the file cannot be created or written;
+    ///   `CancellationError` when the calling task is cancelled (checked every 1,000 lines),
+    ///   after removing the half-written file.
+    public func write(count: Int, to url: URL, progress: (Int) -> Void = { _ in }) throws {
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw ImportFileError(path: url.path, message: "cannot create file")
         }
@@ -75,7 +77,14 @@ public struct CatalogGenerator: Sendable {
             if out.count >= 1 << 20 {
                 try flush(&out, to: handle, url: url)
             }
-            if (index + 1) % 1_000 == 0 { progress(index + 1) }
+            if (index + 1) % 1_000 == 0 {
+                progress(index + 1)
+                if Task.isCancelled {
+                    try? handle.close()
+                    try? FileManager.default.removeItem(at: url)  // no half-written file is left
+                    throw CancellationError()
+                }
+            }
         }
         try flush(&out, to: handle, url: url)
         progress(count)

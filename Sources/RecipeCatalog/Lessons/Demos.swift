@@ -68,7 +68,12 @@ struct DemoWorkspace: Sendable {
         if let sample = Catalog.sampleDataDirectory {
             names = (try? IngredientCatalogFile.load(from: sample.appendingPathComponent("ingredients.tsv")).map(\.name)) ?? []
         }
-        try CatalogGenerator(seed: 7, ingredientNames: names).write(count: count, to: file)
+        do {
+            try CatalogGenerator(seed: 7, ingredientNames: names).write(count: count, to: file)
+        } catch {
+            remove()  // cancelled or failed: leave nothing behind
+            throw error
+        }
     }
 
     /// A fresh catalogue filled with the generated recipes.
@@ -76,7 +81,8 @@ struct DemoWorkspace: Sendable {
         let catalog = try Catalog.open(at: directory.appendingPathComponent(name + ".sqlite").path)
         var options = RecipeImporter.Options()
         options.resumes = false
-        _ = try await RecipeImporter(options: options).importFile(file, into: PrivateContext(coordinator: catalog.coordinator))
+        let report = try await RecipeImporter(options: options).importFile(file, into: PrivateContext(coordinator: catalog.coordinator))
+        if report.wasCancelled { throw CancellationError() }
         return catalog
     }
 

@@ -11,9 +11,9 @@ enum GenerateCommand {
         let names = try IngredientCatalogFile.load(from: sample.appendingPathComponent("ingredients.tsv")).map(\.name)
         let progress = ProgressBar(label: "generate", total: count,
                                    isEnabled: StandardStreams.isTerminal(STDERR_FILENO))
+        defer { progress.finish() }  // also when Ctrl-C stops it: the error starts a clean line
         try CatalogGenerator(seed: seed, ingredientNames: names)
             .write(count: count, to: URL(fileURLWithPath: output)) { progress.update(done: $0) }
-        progress.finish()
         FileHandle.standardError.write(Data("wrote \(count) recipes to \(output)\n".utf8))
     }
 }

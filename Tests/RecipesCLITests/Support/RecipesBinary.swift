@@ -38,7 +38,7 @@ enum RecipesBinary {
     /// - Throws: if the process cannot start or runs longer than `timeout`.
     static func run(_ arguments: [String], input: String? = nil, in directory: URL? = nil,
                     mergingOutput: Bool = false, environment extra: [String: String] = [:],
-                    timeout: Duration = .seconds(20)) async throws -> Run {
+                    timeout: Duration = .seconds(120)) async throws -> Run {
         let scratch = try TemporaryDirectory()
         let inputURL = scratch.url.appendingPathComponent("stdin")
         let outputURL = scratch.url.appendingPathComponent("stdout")

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Each instance has its own tmux server (its own socket in a temporary directory), so
 /// tests can run in parallel and never touch the user's tmux. The pane is 120×30 and
-/// stays open after the program exits (`remain-on-exit`), so its exit status can be read.
+/// stays open after the program exits, so its last screen and exit status can be read.
 /// Waits poll the pane with a timeout; no fixed long sleeps.
 ///
 /// ```swift
@@ -14,7 +14,7 @@ import Foundation
 /// try await terminal.waitFor { $0.contains("\nhi\n") }
 /// ```
 final class TmuxTerminal {
-    /// Whether tmux can be run here.
+    /// Whether tmux can be run here (`make test` installs it; a missing tmux fails the tests).
     static let isAvailable: Bool = (try? TmuxTerminal.tmux(["-V"], socket: nil)) != nil
 
     private let directory: TemporaryDirectory
@@ -22,17 +22,24 @@ final class TmuxTerminal {
     private let statusPath: String
 
     /// Starts `recipes arguments` in a new pane, with `HOME` set to `home`.
-    init(arguments: [String] = [], home: URL) throws {
+    init(arguments: [String] = [], home: URL, columns: Int = 120, environment: [String: String] = [:]) throws {
+        guard Self.isAvailable else {
+            throw TestFailure("tmux is not installed: run `make test` (it installs tmux) or `apt-get install tmux`")
+        }
         directory = try TemporaryDirectory()
         socket = directory.url.appendingPathComponent("tmux.sock").path
         statusPath = directory.url.appendingPathComponent("status").path
         // A tiny sh wrapper records the exit status in a file: tmux's #{pane_dead_status}
         // stayed empty in parallel runs (the server had not reaped the pane's process).
-        let command = ["sh", "-c", #"status="$1"; shift; "$@"; echo $? > "$status""#, "sh", statusPath,
-                       "env", "-u", "XDG_DATA_HOME", "HOME=\(home.path)", "LANG=C.UTF-8",
-                       RecipesBinary.path] + arguments
-        try Self.tmux(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "30"] + command
-                      + [";", "set-option", "remain-on-exit", "on"], socket: socket)
+        // It survives Ctrl-C itself (`trap : INT`; the program starts with the default
+        // disposition, since exec resets caught signals), so the status of a program that
+        // Ctrl-C ended is still written; and it stays alive afterwards, because tmux blanks
+        // a dead pane's screen.
+        let command = ["sh", "-c", #"trap : INT; status="$1"; shift; "$@"; echo $? > "$status"; exec sleep 3600"#, "sh", statusPath,
+                       "env", "-u", "XDG_DATA_HOME", "HOME=\(home.path)", "LANG=C.UTF-8"]
+            + environment.map { "\($0.key)=\($0.value)" } + [RecipesBinary.path] + arguments
+        try Self.tmux(["-f", "/dev/null", "new-session", "-d", "-x", String(columns), "-y", "30"] + command,
+                      socket: socket)
     }
 
     deinit { _ = try? Self.tmux(["kill-server"], socket: socket) }
@@ -56,7 +63,7 @@ final class TmuxTerminal {
     ///
     /// - Throws: ``TestFailure`` with the last screen after `timeout`.
     @discardableResult
-    func waitFor(_ description: String = "the expected screen", timeout: Duration = .seconds(10),
+    func waitFor(_ description: String = "the expected screen", timeout: Duration = .seconds(60),
                  _ condition: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while true {
@@ -70,7 +77,7 @@ final class TmuxTerminal {
     }
 
     /// Polls until the program has exited, and returns its status.
-    func waitForExit(timeout: Duration = .seconds(10)) async throws -> Int32 {
+    func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let status = exitStatus() { return status }

@@ -35,7 +35,16 @@ final class SQLiteConnection {
         sqlite3_extended_result_codes(db, 1)
         let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(db, Int32(clamping: milliseconds))
+        // Cancelling the Swift task that runs a read stops it within a few thousand virtual
+        // machine steps (SQLITE_INTERRUPT, reported as CancellationError by SerialConnection).
+        // Only statements outside a transaction stop: a save is never cut in half.
+        sqlite3_progress_handler(db, Self.cancellationCheckInterval, { db in
+            Task.isCancelled && sqlite3_get_autocommit(OpaquePointer(db)) != 0 ? 1 : 0
+        }, UnsafeMutableRawPointer(db))
     }
+
+    /// How many SQLite virtual machine steps run between two checks for task cancellation.
+    static var cancellationCheckInterval: Int32 { 1_000 }
 
     deinit {
         statementCache.removeAll()

@@ -11,7 +11,13 @@ final class SerialConnection: @unchecked Sendable {
     init(_ connection: SQLiteConnection) { self.connection = connection }
 
     /// Runs `body` with exclusive use of the connection. Not reentrant.
+    ///
+    /// A read that stopped because its task was cancelled throws `CancellationError`.
     func withConnection<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
-        try lock.withLock { _ in try body(connection) }
+        do {
+            return try lock.withLock { _ in try body(connection) }
+        } catch let error as SQLiteError where error.isInterrupt {
+            throw CancellationError()
+        }
     }
 }

@@ -1,0 +1,24 @@
+import Dispatch
+
+/// The serial executor of a ``PrivateContext``: its jobs run one at a time on a dispatch
+/// queue of its own, never on Swift's cooperative thread pool.
+///
+/// A private context does blocking work (SQLite statements, file reads, waits on a
+/// busy store) that can last seconds. On the cooperative pool, which has one thread per
+/// core, two such contexts would leave no thread for anything else: tasks, timers, the
+/// delivery of Ctrl-C to a shell. A serial queue that a program creates is served by
+/// libdispatch's overcommitting threads, which grow when others block.
+final class ContextExecutor: SerialExecutor {
+    private let queue: DispatchQueue
+
+    /// Creates an executor whose queue carries `label` (shown by debuggers and `top -H`).
+    init(label: String) { queue = DispatchQueue(label: label) }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedSerialExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+
+    func checkIsolated() { dispatchPrecondition(condition: .onQueue(queue)) }
+}

@@ -50,6 +50,7 @@ struct RandomPredicates {
                     "name": text(),
                     "quantity": chance(30) ? nil : Double(Int.random(in: 0...8, using: &rng)) / 4,
                     "unit": chance(40) ? nil : pick(["g", "kg", "cup", "Cup", "ǅ"]),
+                    "position": chance(20) ? nil : Int.random(in: 0...3, using: &rng),
                 ]).link("recipe", to: recipe)
             }
             for tag in tags where chance(40) { recipe.add("tags", tag) }
@@ -141,9 +142,13 @@ struct RandomPredicates {
 
 @Suite("Predicate property: random predicates over random graphs")
 struct PredicatePropertyTests {
+    static func random(seed: Int) -> RandomPredicates {
+        RandomPredicates(rng: SeededGenerator(seed: UInt64(seed) &* 7919 &+ 17))
+    }
+
     @Test("Memory and SQL select the same objects; printing round-trips", arguments: 0..<60)
     func agree(seed: Int) throws {
-        var random = RandomPredicates(rng: SeededGenerator(seed: UInt64(seed) &* 7919 &+ 17))
+        var random = Self.random(seed: seed)
         let graph = random.makeGraph()
         let backEnds = try BothBackEnds(graph)
         var compared = 0, nonTrivial = 0
@@ -165,5 +170,30 @@ struct PredicatePropertyTests {
         // Most generated predicates must type-check, and many must split the objects.
         #expect(compared >= 80, "seed \(seed): only \(compared) of 100 predicates checked")
         if graph.objects(of: "Recipe").count >= 3 { #expect(nonTrivial >= 10, "seed \(seed): too few selective predicates") }
+    }
+
+    /// The same graphs and predicates through a context and its store (``ContextPath``), saved
+    /// and with unsaved changes: each answer must be the in-memory evaluator's on the graph.
+    /// (Each predicate is asked two of the ways, in turn, to keep the run short.)
+    @Test("A context selects what the evaluator selects, saved and with unsaved changes",
+          arguments: 0..<60, ContextPath.Variant.allCases)
+    @MainActor
+    func contextAgrees(seed: Int, variant: ContextPath.Variant) throws {
+        var random = Self.random(seed: seed)
+        let graph = random.makeGraph()
+        let path = try ContextPath(graph, variant: variant)
+        let recipe = graph.model.entity(named: "Recipe")!
+        let modes = ContextPath.Mode.allCases
+        for index in 0..<100 {
+            let text = random.predicate(3)
+            let predicate = try FetchPredicate(text)
+            guard let checked = try? predicate.checked(for: recipe) else { continue }
+            let expected = Set(graph.objects(of: "Recipe").filter { checked.evaluate($0) }.map(\.key))
+            let failures = path.mismatches(predicate, on: "Recipe", expected: expected.sorted().description,
+                                           count: expected.count, modes: [modes[index % modes.count], modes[(index + 3) % modes.count]]) {
+                $0.sorted().description
+            }
+            #expect(failures.isEmpty, "seed \(seed): \(text)\n\(failures.joined(separator: "\n"))")
+        }
     }
 }

@@ -25,11 +25,11 @@ private struct PathCollector {
     }
 
     mutating func reference(_ reference: CheckedObjectReference) {
-        add(scopePaths[reference.scope] + reference.hops)
+        add(scopePaths[reference.scope] + reference.hops.map(\.relationship))
     }
 
     mutating func collection(_ collection: CheckedCollection) {
-        let path = scopePaths[collection.scope] + collection.hops + [collection.relationship]
+        let path = scopePaths[collection.scope] + collection.hops.map(\.relationship) + [collection.relationship]
         scopePaths[collection.innerScope] = path
         add(path)
     }
@@ -66,6 +66,8 @@ private struct PathCollector {
         case .subqueryCount(let collection, let body):
             self.collection(collection)
             node(body)
+        case .function(_, let operands):
+            for operand in operands { self.expression(operand) }
         }
     }
 }

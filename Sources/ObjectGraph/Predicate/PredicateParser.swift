@@ -563,6 +563,7 @@ struct PredicateParser {
             switch argument.flatMap(PredicateArgument.scalar) {
             case .double(let v)?: return .value(.double(v), token.span)
             case .integer(let v)?: return .value(.double(Double(v)), token.span)
+            case .null? where argument is Double || argument is Float: return .value(.null, token.span)  // NaN
             default:
                 throw PredicateSyntaxError(.argument, "%\(specifier) needs a floating-point argument",
                                            source: source, span: token.span)

@@ -50,6 +50,10 @@ final class ContextPath {
     private(set) var pendingContext: MainContext?
     /// The fixture key of every object, by its ID in the context (temporary for pending inserts).
     private var keys: [ObjectID: Int64] = [:]
+    /// The fixture keys of the objects the pending variant inserts without saving. Where
+    /// objects tie on an order key, these come after saved ones (as they will once saved),
+    /// so an evaluator run on the fixture must mark them (``TestObject/isUnsaved``).
+    private(set) var unsavedKeys: Set<Int64> = []
 
     init(_ graph: TestGraph, variant: Variant) throws {
         self.graph = graph
@@ -184,6 +188,7 @@ final class ContextPath {
             }
             current[object.key] = managed
             keys[managed.objectID] = object.key
+            unsavedKeys.insert(object.key)
         }
         for object in objects {
             let managed = current[object.key]!

@@ -24,7 +24,11 @@ final class TestObject: PredicateEvaluable {
     }
 
     var evaluationEntity: EntityDescription { entity }
-    var evaluationObjectID: ObjectID { ObjectID(entityIndex: entity.index, key: key) }
+    /// Whether the object stands for one a context has inserted and not saved: its ID is then
+    /// temporary, which orders it after saved objects with the same order key.
+    var isUnsaved = false
+
+    var evaluationObjectID: ObjectID { ObjectID(entityIndex: entity.index, key: key, temporaryTag: isUnsaved ? 1 : 0) }
     func evaluationValue(of attribute: AttributeDescription) -> StoredValue { values[attribute.name] ?? .null }
     func evaluationObject(of relationship: RelationshipDescription) -> (any PredicateEvaluable)? { toOne[relationship.name] }
     func evaluationObjects(of relationship: RelationshipDescription) -> [any PredicateEvaluable] {

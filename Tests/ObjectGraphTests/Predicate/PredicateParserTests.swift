@@ -91,6 +91,14 @@ struct PredicateParserTests {
         }
     }
 
+    @Test("A NaN argument is nil, so the predicate prints to text that parses back")
+    func nanArgument() throws {
+        for predicate in [try FetchPredicate("a == %@", Double.nan), try FetchPredicate("a == %f", Float.nan)] {
+            #expect(predicate.description == "a == nil")
+            #expect(try FetchPredicate(predicate.description) == predicate)
+        }
+    }
+
     @Test("Index and FUNCTION arguments come from the format's arguments and variables")
     func indexArguments() throws {
         let predicate = try FetchPredicate("items[%d].name == %@ AND FUNCTION(%K, %@) == 3", 2, "x", "a.b", "length")

@@ -74,14 +74,21 @@ struct RandomPredicates {
         case 2: return prefix + "cookMinutes"
         case 3: return prefix + pick(["ingredients.@count", "tags.@count", "ingredients.@sum.quantity",
                                       "ingredients.@avg.quantity", "ingredients.@min.quantity", "ingredients.@max.quantity"])
-        case 4: return prefix + pick(["chef.recipes.@count", "chef.recipes.@sum.rating", "chef.recipes.@max.prepMinutes"])
+        case 4: return prefix + pick(["chef.recipes.@count", "chef.recipes.@sum.rating", "chef.recipes.@max.prepMinutes",
+                                      "ingredients[SIZE]", "ingredients[FIRST].quantity", "ingredients[LAST].quantity",
+                                      "ingredients[1].quantity", "chef.recipes[LAST].prepMinutes", "chef.recipes[0].rating"])
+        case 5 where chance(25):
+            return "FUNCTION(" + numeric(depth - 1, prefix: prefix) + ", "
+                + pick(["'abs:'", "'floor:'", "'ceiling'", "'modulus:by:', " + numeric(0, prefix: prefix)]) + ")"
         case 5: return pick(["nil", "0", "1", "2.5", "-1", "3"])
         default: return String(Int.random(in: -2...12, using: &rng))
         }
     }
 
     mutating func stringKey(prefix: String = "") -> String {
-        prefix + pick(["name", "name", "chef.name", "chef.name", "ingredients.@max.name", "ingredients.@min.name"])
+        let key = prefix + pick(["name", "name", "chef.name", "chef.name", "ingredients.@max.name", "ingredients.@min.name",
+                                 "ingredients[FIRST].name", "ingredients[LAST].unit", "chef.recipes[FIRST].name"])
+        return chance(10) ? "FUNCTION(" + key + ", " + pick(["'uppercase'", "'lowercase'"]) + ")" : key
     }
 
     mutating func pattern() -> String {
@@ -93,7 +100,24 @@ struct RandomPredicates {
     }
 
     mutating func comparison(_ depth: Int) -> String {
-        switch Int.random(in: 0..<11, using: &rng) {
+        switch Int.random(in: 0..<13, using: &rng) {
+        case 11:
+            return pick(["ANY ", "ALL ", "NONE "]) + pick([
+                "chef.recipes.ingredients.name " + pick(["==", "BEGINSWITH", "CONTAINS"]) + options() + " " + quoted(text()),
+                "chef.recipes.ingredients.quantity " + pick(["==", ">", "<="]) + " " + numeric(0),
+                "chef.recipes.tags.name " + pick(["==", "LIKE"]) + options() + " " + quoted(text()),
+                "tags.recipes.ingredients.unit " + pick(["==", "!="]) + " " + pick(["nil", "\"kg\""]),
+                "ingredients.recipe.tags.name ==" + options() + " " + quoted(text()),
+                "chef.recipes.ingredients[FIRST].name ==" + options() + " " + quoted(text()),
+            ])
+        case 12:
+            return pick([
+                "ingredients[" + pick(["FIRST", "LAST", "0", "1", "2"]) + "] " + pick(["==", "!="]) + " nil",
+                "FUNCTION(" + stringKey() + ", 'length') " + pick(["==", "<", ">="]) + " " + String(Int.random(in: 0...12, using: &rng)),
+                "ingredients[" + pick(["FIRST", "LAST", "1"]) + "].name " + pick(["==", "<", "CONTAINS"]) + options()
+                    + " " + quoted(text()),
+                "chef.recipes[" + pick(["FIRST", "LAST", "1"]) + "].name == name",
+            ])
         case 0, 1:
             return numeric(depth) + " " + pick(["==", "!=", "<", "<=", ">", ">="]) + " " + numeric(depth)
         case 2:
@@ -182,6 +206,7 @@ struct PredicatePropertyTests {
         var random = Self.random(seed: seed)
         let graph = random.makeGraph()
         let path = try ContextPath(graph, variant: variant)
+        for object in graph.objects where path.unsavedKeys.contains(object.key) { object.isUnsaved = true }
         let recipe = graph.model.entity(named: "Recipe")!
         let modes = ContextPath.Mode.allCases
         for index in 0..<100 {

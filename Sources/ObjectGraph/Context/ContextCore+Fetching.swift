@@ -4,7 +4,7 @@ extension ContextCore {
         let entity = try model.requireEntity(named: request.entityName)
         let store = coordinator.store(for: entity)
         let layout = store.layout(for: entity)
-        let pending = request.includesPendingChanges ? pendingChanges(in: entity, request) : []
+        let pending = request.includesPendingChanges ? try pendingChanges(in: entity, request) : []
         // With unsaved changes in play the window is applied after merging them in memory.
         let windowInSQL = pending.isEmpty
         let readsKeysOnly = !request.includesPropertyValues || request.fetchBatchSize > 0
@@ -53,7 +53,7 @@ extension ContextCore {
     /// Counts the objects matching `request` without creating any.
     func count(for request: FetchRequest) throws -> Int {
         let entity = try model.requireEntity(named: request.entityName)
-        if request.includesPendingChanges, !pendingChanges(in: entity, request).isEmpty {
+        if request.includesPendingChanges, try !pendingChanges(in: entity, request).isEmpty {
             var unwindowed = request
             unwindowed.returnsObjectsAsFaults = true
             unwindowed.relationshipKeyPathsForPrefetching = []
@@ -72,7 +72,7 @@ extension ContextCore {
     /// changes have to be taken into account.
     func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
         let entity = try model.requireEntity(named: request.entityName)
-        if request.includesPendingChanges, !pendingChanges(in: entity, request).isEmpty {
+        if request.includesPendingChanges, try !pendingChanges(in: entity, request).isEmpty {
             var plain = request
             plain.relationshipKeyPathsForPrefetching = []
             plain.includesPropertyValues = false
@@ -134,8 +134,10 @@ extension ContextCore {
         return attribute.type
     }
 
-    /// Changed objects of `entity` (and, when asked, its sub-entities) that a fetch must account for.
-    private func pendingChanges(in entity: EntityDescription, _ request: FetchRequest) -> [ManagedObject] {
+    /// Objects of `entity` (and, when asked, its sub-entities) that a fetch must match in
+    /// memory: changed ones, and unchanged ones whose predicate reads a changed object
+    /// through a relationship (``objectsAffectedByRelatedChanges(_:entity:includesSubentities:)``).
+    private func pendingChanges(in entity: EntityDescription, _ request: FetchRequest) throws -> [ManagedObject] {
         func relevant(_ object: ManagedObject) -> Bool {
             request.includesSubentities ? object.entity.isKind(of: entity) : object.entity === entity
         }
@@ -143,24 +145,30 @@ extension ContextCore {
         for object in inserted where object.state == .inserted && relevant(object) { result.append(object) }
         for object in updated where object.state == .updated && relevant(object) { result.append(object) }
         for object in deleted where object.state == .deleted && relevant(object) { result.append(object) }
+        if let predicate = request.predicate, hasChanges {
+            result += objectsAffectedByRelatedChanges(try predicate.checked(for: entity).relationshipPaths,
+                                                      entity: entity, includesSubentities: request.includesSubentities)
+        }
         return result
     }
 
     /// Merges unsaved changes into store results: drops deleted objects, re-checks changed
-    /// ones in memory, adds matching inserted ones, then sorts and applies the window.
+    /// (and affected) ones in memory, adds matching ones the store missed, then sorts and
+    /// applies the window.
     private func merge(
         _ stored: [ManagedObject], pending: [ManagedObject], request: FetchRequest, entity: EntityDescription
     ) throws -> [ManagedObject] {
         let matcher = try memoryMatcher(for: request, entity: entity)
         var seen = Set(stored.map(ObjectIdentifier.init))
+        let rechecked = Set(pending.map(ObjectIdentifier.init))
         var result = stored.filter { object in
             switch object.state {
             case .deleted: return false
-            case .updated: return matcher(object)
-            default: return true
+            case .inserted: return true
+            default: return rechecked.contains(ObjectIdentifier(object)) ? matcher(object) : true
             }
         }
-        for object in pending where object.state == .inserted || object.state == .updated {
+        for object in pending where object.state != .deleted {
             if !seen.contains(ObjectIdentifier(object)) && matcher(object) {
                 result.append(object)
                 seen.insert(ObjectIdentifier(object))

@@ -22,7 +22,10 @@ public struct FetchRequest: Sendable {
     /// Whether objects come back as faults whose values wait in the row cache (the default),
     /// or fully populated in the same query.
     public var returnsObjectsAsFaults: Bool = true
-    /// Whether unsaved inserts, updates and deletes of the context are taken into account.
+    /// Whether unsaved inserts, updates and deletes of the context are taken into account:
+    /// changed objects of the entity are matched in memory, and so are unchanged ones whose
+    /// predicate reads a changed object through a relationship (`ANY ingredients.quantity > 2`
+    /// after a line's quantity changed).
     public var includesPendingChanges: Bool = true
     /// Whether objects come back with their values (the default). With `false` only their
     /// IDs are read; each object's values load, with one query, when it first fires.

@@ -59,10 +59,31 @@ enum PredicateEvaluator {
     static func object(_ reference: CheckedObjectReference, _ scopes: Scopes) -> (any PredicateEvaluable)? {
         guard var object = scopes[reference.scope] else { return nil }
         for hop in reference.hops {
-            guard let next = object.evaluationObject(of: hop) else { return nil }
+            let next: (any PredicateEvaluable)?
+            switch hop {
+            case .toOne(let relationship): next = object.evaluationObject(of: relationship)
+            case .element(let relationship, let offset, let fromEnd):
+                let ordered = self.ordered(object.evaluationObjects(of: relationship), by: relationship)
+                guard offset < Int64(ordered.count) else { return nil }
+                next = ordered[fromEnd ? ordered.count - 1 - Int(offset) : Int(offset)]
+            }
+            guard let next else { return nil }
             object = next
         }
         return object
+    }
+
+    /// The objects of an ordered to-many relationship in the store's order: by the order
+    /// key's stored value (nil first), then saved objects by primary key, then unsaved ones
+    /// in the order they were inserted.
+    static func ordered(_ objects: [any PredicateEvaluable], by relationship: RelationshipDescription) -> [any PredicateEvaluable] {
+        guard let key = relationship.orderKey.flatMap(relationship.destination.attribute(named:)) else { return objects }
+        return objects.map { ($0, $0.evaluationValue(of: key)) }.sorted { lhs, rhs in
+            let order = StoredOrdering.compare(lhs.1, rhs.1)
+            if order != 0 { return order < 0 }
+            let l = lhs.0.evaluationObjectID, r = rhs.0.evaluationObjectID
+            return (l.isTemporary ? 1 : 0, l.key) < (r.isTemporary ? 1 : 0, r.key)
+        }.map(\.0)
     }
 
     static func objects(_ collection: CheckedCollection, _ scopes: Scopes) -> [any PredicateEvaluable] {
@@ -106,6 +127,10 @@ enum PredicateEvaluator {
                 if evaluate(body, &scopes) { count += 1 }
             }
             return .integer(count)
+        case .function(let function, let operands):
+            var values: [StoredValue] = []
+            for operand in operands { values.append(value(operand, &scopes)) }
+            return function.apply(values)
         }
     }
 

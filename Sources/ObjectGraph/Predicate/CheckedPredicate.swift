@@ -40,14 +40,16 @@ indirect enum CheckedNode: Sendable {
 indirect enum CheckedExpression: Sendable {
     /// A constant in stored form.
     case constant(StoredValue)
-    /// An attribute of the object in `scope`, reached through to-one relationships `hops`.
-    case attribute(scope: Int, hops: [RelationshipDescription], AttributeDescription)
+    /// An attribute of the object in `scope`, reached through `hops`.
+    case attribute(scope: Int, hops: [CheckedHop], AttributeDescription)
     case arithmetic(ArithmeticOperator, CheckedExpression, CheckedExpression)
     case negate(CheckedExpression)
     /// `@count` (no operand) or `@sum`, `@avg`, `@min`, `@max` of an expression in the collection's scope.
     case aggregate(AggregateFunction, CheckedCollection, CheckedExpression?)
     /// `SUBQUERY(collection, $x, predicate).@count`.
     case subqueryCount(CheckedCollection, CheckedNode)
+    /// `FUNCTION(receiver, 'name', arguments…)`: the receiver first, then the arguments.
+    case function(PredicateFunction, [CheckedExpression])
 
     /// The constant, if this is one.
     var constantValue: StoredValue? {
@@ -56,19 +58,37 @@ indirect enum CheckedExpression: Sendable {
     }
 }
 
-/// A to-many relationship reached from the object in `scope` through to-one `hops`; its
+/// A to-many relationship reached from the object in `scope` through `hops`; its
 /// destination objects are bound to `innerScope` one at a time.
 struct CheckedCollection: Sendable {
     let scope: Int
-    let hops: [RelationshipDescription]
+    let hops: [CheckedHop]
     let relationship: RelationshipDescription
     let innerScope: Int
 }
 
-/// An object: the one in `scope`, or the destination of to-one `hops` from it.
+/// An object: the one in `scope`, or the one reached from it through `hops`.
 struct CheckedObjectReference: Sendable {
     let scope: Int
-    let hops: [RelationshipDescription]
+    let hops: [CheckedHop]
+}
+
+/// One step from an object to a single other object (or to none).
+enum CheckedHop: Sendable {
+    /// The destination of a to-one relationship.
+    case toOne(RelationshipDescription)
+    /// One object of an ordered to-many relationship: the one at `offset` in the
+    /// relationship's order (``RelationshipDescription/orderKey``, then primary key), counted
+    /// from the end when `fromEnd`; none when there are not enough objects.
+    /// `FIRST` is offset 0, `LAST` offset 0 from the end, `[n]` offset n.
+    case element(RelationshipDescription, offset: Int64, fromEnd: Bool)
+
+    /// The relationship the step follows.
+    var relationship: RelationshipDescription {
+        switch self {
+        case .toOne(let relationship), .element(let relationship, _, _): relationship
+        }
+    }
 }
 
 /// `@count`, `@sum`, `@avg`, `@min`, `@max`.

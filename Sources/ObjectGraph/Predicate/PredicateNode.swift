@@ -47,15 +47,33 @@ indirect enum PredicateExpression: Sendable, Equatable {
     case negate(PredicateExpression, SourceSpan)
     /// `SUBQUERY(collection, $variable, predicate)`.
     case subquery(collection: PredicateExpression, variable: String, predicate: PredicateNode, SourceSpan)
+    /// `collection[FIRST]`, `collection[LAST]`, `collection[SIZE]`, `collection[index]`: an
+    /// object of an ordered to-many relationship, or the relationship's size.
+    case index(PredicateExpression, IndexSelector, SourceSpan)
+    /// `FUNCTION(receiver, 'name', arguments…)`: one of ``PredicateFunction``'s functions.
+    case function(receiver: PredicateExpression, name: String, arguments: [PredicateExpression], SourceSpan)
 
     /// Where the expression was written.
     var span: SourceSpan {
         switch self {
         case .keyPath(_, _, let s), .value(_, let s), .variable(_, let s), .evaluatedObject(let s),
-             .aggregate(_, let s), .arithmetic(_, _, _, let s), .negate(_, let s), .subquery(_, _, _, let s):
+             .aggregate(_, let s), .arithmetic(_, _, _, let s), .negate(_, let s), .subquery(_, _, _, let s),
+             .index(_, _, let s), .function(_, _, _, let s):
             return s
         }
     }
+}
+
+/// What `[…]` after a to-many key path selects.
+enum IndexSelector: Sendable, Equatable {
+    /// `[FIRST]`: the first object in the relationship's order.
+    case first
+    /// `[LAST]`: the last object.
+    case last
+    /// `[SIZE]`: the number of objects (as `@count`).
+    case size
+    /// `[n]`: the object at a 0-based position (the checker accepts a whole number ≥ 0).
+    case position(PredicateExpression)
 }
 
 /// `ANY`/`SOME`, `ALL`, `NONE`, or nothing.

@@ -290,7 +290,11 @@ struct PredicateParser {
 
     private mutating func parsePostfix() throws(PredicateSyntaxError) -> PredicateExpression {
         var expression = try parsePrimary()
-        while isPunctuation(".") {
+        while isPunctuation(".") || isPunctuation("[") {
+            if isPunctuation("[") {
+                expression = try parseIndex(after: expression)
+                continue
+            }
             advance()
             let component: [String]
             switch current.kind {
@@ -309,6 +313,52 @@ struct PredicateParser {
             }
         }
         return expression
+    }
+
+    /// `[FIRST]`, `[LAST]`, `[SIZE]` or `[expression]` after `base`.
+    private mutating func parseIndex(after base: PredicateExpression) throws(PredicateSyntaxError) -> PredicateExpression {
+        try enter()
+        advance()
+        let selector: IndexSelector
+        switch current.kind {
+        case .keyword("FIRST"): selector = .first; advance()
+        case .keyword("LAST"): selector = .last; advance()
+        case .keyword("SIZE"): selector = .size; advance()
+        default:
+            if isPunctuation("]") {
+                throw error("expected FIRST, LAST, SIZE or an index between '[' and ']'", at: current.span,
+                            note: "such as items[FIRST] or items[0]")
+            }
+            selector = .position(try parseExpression())
+        }
+        let end = current.span
+        try expect("]", context: "to close the index")
+        leave()
+        return .index(base, selector, base.span.through(end))
+    }
+
+    /// `FUNCTION(receiver, 'name', arguments…)`.
+    private mutating func parseFunction() throws(PredicateSyntaxError) -> PredicateExpression {
+        let start = current.span
+        try enter()
+        advance()
+        try expect("(", context: "after FUNCTION")
+        let receiver = try parseExpression()
+        try expect(",", context: "after the FUNCTION's receiver")
+        let nameExpression = try parseExpression()
+        guard case .value(.string(let name), _) = nameExpression else {
+            throw error("expected the function's name as a string", at: nameExpression.span,
+                        note: "such as FUNCTION(name, 'uppercase')")
+        }
+        var arguments: [PredicateExpression] = []
+        while isPunctuation(",") {
+            advance()
+            arguments.append(try parseExpression())
+        }
+        let end = current.span
+        try expect(")", context: "to close the FUNCTION")
+        leave()
+        return .function(receiver: receiver, name: name, arguments: arguments, start.through(end))
     }
 
     private mutating func parsePrimary() throws(PredicateSyntaxError) -> PredicateExpression {
@@ -331,6 +381,7 @@ struct PredicateParser {
         case .keyword("SELF"): advance(); return .evaluatedObject(token.span)
         case .keyword("SUBQUERY"): return try parseSubquery()
         case .keyword("CAST"): return try parseCast()
+        case .keyword("FUNCTION"): return try parseFunction()
         case .format(let specifier): return try parseFormatArgument(specifier)
         case .punctuation("{"):
             try enter()
@@ -512,6 +563,7 @@ struct PredicateParser {
             switch argument.flatMap(PredicateArgument.scalar) {
             case .double(let v)?: return .value(.double(v), token.span)
             case .integer(let v)?: return .value(.double(Double(v)), token.span)
+            case .null? where argument is Double || argument is Float: return .value(.null, token.span)  // NaN
             default:
                 throw PredicateSyntaxError(.argument, "%\(specifier) needs a floating-point argument",
                                            source: source, span: token.span)

@@ -35,6 +35,17 @@ enum PredicatePrinter {
         case .negate(let operand, _): return "-" + print(operand)
         case .subquery(let collection, let variable, let predicate, _):
             return "SUBQUERY(" + print(collection) + ", $" + variable + ", " + print(predicate) + ")"
+        case .index(let base, let selector, _):
+            let inner: String
+            switch selector {
+            case .first: inner = "FIRST"
+            case .last: inner = "LAST"
+            case .size: inner = "SIZE"
+            case .position(let position): inner = print(position)
+            }
+            return print(base) + "[" + inner + "]"
+        case .function(let receiver, let name, let arguments, _):
+            return "FUNCTION(" + ([print(receiver), quoted(name)] + arguments.map(print)).joined(separator: ", ") + ")"
         }
     }
 

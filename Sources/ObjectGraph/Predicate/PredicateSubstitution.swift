@@ -51,6 +51,13 @@ struct PredicateSubstitution {
         case .subquery(let collection, let variable, let predicate, let span):
             return .subquery(collection: try apply(collection, bound: bound), variable: variable,
                              predicate: try apply(predicate, bound: bound.union([variable])), span)
+        case .index(let base, let selector, let span):
+            guard case .position(let position) = selector else { return .index(try apply(base, bound: bound), selector, span) }
+            return .index(try apply(base, bound: bound), .position(try apply(position, bound: bound)), span)
+        case .function(let receiver, let name, let arguments, let span):
+            var applied: [PredicateExpression] = []
+            for argument in arguments { applied.append(try apply(argument, bound: bound)) }
+            return .function(receiver: try apply(receiver, bound: bound), name: name, arguments: applied, span)
         }
     }
 
@@ -79,6 +86,11 @@ struct PredicateSubstitution {
         case .subquery(let collection, let variable, let predicate, _):
             collectVariables(collection, bound: bound, into: &names)
             collectVariables(predicate, bound: bound.union([variable]), into: &names)
+        case .index(let base, let selector, _):
+            collectVariables(base, bound: bound, into: &names)
+            if case .position(let position) = selector { collectVariables(position, bound: bound, into: &names) }
+        case .function(let receiver, _, let arguments, _):
+            for operand in [receiver] + arguments { collectVariables(operand, bound: bound, into: &names) }
         }
     }
 }

@@ -26,6 +26,8 @@ public struct PredicateSyntaxError: Error, Sendable, CustomStringConvertible {
         public static let type = Kind("type")
         /// A `$variable` has no value.
         public static let unknownVariable = Kind("unknownVariable")
+        /// `FUNCTION(…)` names a function the language does not have.
+        public static let unknownFunction = Kind("unknownFunction")
 
         /// The kind's name.
         public var description: String { name }

@@ -22,8 +22,22 @@ extension PredicateTypeChecker {
         case .subquery:
             throw error(.type, "SUBQUERY(…) is a collection of objects, not a value", at: span,
                         note: "count its objects with SUBQUERY(…).@count")
+        case .index(let base, let selector, _):
+            let enclosingPath = beginPath()
+            defer { activePath = enclosingPath }
+            return try index(base, selector, span: span, &slot)
+        case .function(let receiver, let name, let arguments, _):
+            return try function(receiver, name, arguments, span: span, &slot)
         case .keyPath(let base, let components, _):
+            let enclosingPath = beginPath()
+            defer { activePath = enclosingPath }
             switch base {
+            case .index?:
+                let object = try operand(base!, &slot)
+                guard case .object(let reference, let entity) = object.operand else {
+                    throw error(.type, "only objects have keys; this is a value", at: span)
+                }
+                return try walk(from: reference, entity: entity, components, span: span, &slot)
             case nil, .evaluatedObject?:
                 return try walk(scope: 0, components, span: span, &slot)
             case .variable(let name, let variableSpan)?:
@@ -38,6 +52,112 @@ extension PredicateTypeChecker {
                 throw error(.type, "only objects have keys; this is a value", at: span)
             }
         }
+    }
+
+    /// Starts resolving a key path unless one is already being resolved; returns the
+    /// enclosing one, to restore.
+    private mutating func beginPath() -> Int? {
+        let enclosing = activePath
+        if activePath == nil {
+            pathCounter += 1
+            activePath = pathCounter
+        }
+        return enclosing
+    }
+
+    /// `collection[FIRST]`, `[LAST]`, `[SIZE]` or `[n]`.
+    private mutating func index(
+        _ base: PredicateExpression, _ selector: IndexSelector, span: SourceSpan, _ slot: inout QuantifierSlot
+    ) throws(PredicateSyntaxError) -> Checked {
+        let selectorText: String
+        switch selector {
+        case .first: selectorText = "[FIRST]"
+        case .last: selectorText = "[LAST]"
+        case .size: selectorText = "[SIZE]"
+        case .position(let position): selectorText = "[\(PredicatePrinter.print(position))]"
+        }
+        guard case .keyPath(let root, let components, let pathSpan) = base, let name = components.last else {
+            throw error(.type, "\(selectorText) needs a to-many key path before it", at: base.span,
+                        note: "such as items\(selectorText)")
+        }
+        let owner = components.count == 1
+            ? try operand(root ?? .evaluatedObject(pathSpan), &slot)
+            : try operand(.keyPath(base: root, Array(components.dropLast()), pathSpan), &slot)
+        guard case .object(let reference, let entity) = owner.operand else {
+            throw error(.type, "\(selectorText) needs a to-many relationship, but '\(components.joined(separator: "."))' is not one",
+                        at: base.span)
+        }
+        let nameSpan = componentSpan(pathSpan, components, components.count - 1)
+        guard let relationship = entity.relationship(named: name) else {
+            if entity.attribute(named: name) != nil {
+                throw error(.type, "'\(name)' is an attribute of '\(entity.name)'; \(selectorText) needs a to-many relationship",
+                            at: nameSpan)
+            }
+            throw error(.unknownKey, "unknown key '\(name)' on entity '\(entity.name)'", at: nameSpan,
+                        note: PredicateSyntaxError.suggestion(for: name, in: entity.propertyNames))
+        }
+        guard relationship.isToMany else {
+            throw error(.type, "'\(name)' is a to-one relationship; \(selectorText) needs a to-many relationship", at: nameSpan,
+                        note: relationship.destination.attributes.first.map { "compare its attributes directly, such as \(name).\($0.name)" })
+        }
+        let offset: Int64, fromEnd: Bool
+        switch selector {
+        case .size:
+            scopeEntities.append(relationship.destination)
+            let collection = CheckedCollection(scope: reference.scope, hops: reference.hops, relationship: relationship,
+                                               innerScope: scopeEntities.count - 1)
+            return Checked(operand: .scalar(.aggregate(.count, collection, nil), .numeric), span: span)
+        case .first: (offset, fromEnd) = (0, false)
+        case .last: (offset, fromEnd) = (0, true)
+        case .position(let position):
+            guard case .value(.integer(let value), _) = position, value >= 0 else {
+                let negative = { if case .value(.integer(let v), _) = position { return v < 0 } else { return false } }()
+                throw error(.type, "an index must be a whole number of 0 or more, written in the predicate or passed with %d",
+                            at: position.span, note: negative ? "write \(name)[LAST] for the last object" : "such as \(name)[0]")
+            }
+            (offset, fromEnd) = (value, false)
+        }
+        guard relationship.orderKey != nil else {
+            throw error(.type, "'\(name)' is not ordered, so \(selectorText) has no meaning", at: span,
+                        note: "order it in the model (orderedBy:), or use \(name)[SIZE], ANY, ALL, NONE or SUBQUERY")
+        }
+        return Checked(operand: .object(CheckedObjectReference(
+            scope: reference.scope, hops: reference.hops + [.element(relationship, offset: offset, fromEnd: fromEnd)]),
+            relationship.destination), span: span)
+    }
+
+    /// `FUNCTION(receiver, 'name', arguments…)`.
+    private mutating func function(
+        _ receiver: PredicateExpression, _ name: String, _ arguments: [PredicateExpression], span: SourceSpan,
+        _ slot: inout QuantifierSlot
+    ) throws(PredicateSyntaxError) -> Checked {
+        guard let function = PredicateFunction(named: name) else {
+            throw error(.unknownFunction, "unknown function \(PredicatePrinter.quoted(name))", at: span,
+                        note: PredicateSyntaxError.suggestion(for: name, in: PredicateFunction.names.keys.sorted())
+                            ?? "the functions are " + PredicateFunction.allCases.map { "'\($0.name)'" }.joined(separator: ", "))
+        }
+        guard arguments.count == function.argumentCount else {
+            let expected = function.argumentCount == 0 ? "no arguments" : "\(function.argumentCount) argument"
+            throw error(.type, "'\(name)' takes \(expected) after the receiver, but \(arguments.count) \(arguments.count == 1 ? "was" : "were") given",
+                        at: span, note: function.argumentCount == 0
+                            ? "write FUNCTION(receiver, '\(name)')" : "write FUNCTION(receiver, '\(name)', divisor)")
+        }
+        let needed = function.operandKind == .string ? "a String" : "a number"
+        var operands: [CheckedExpression] = []
+        for expression in [receiver] + arguments {
+            let checked = try operand(expression, &slot)
+            switch checked.operand {
+            case .object: throw error(.type, "'\(name)' needs \(needed), but this is an object", at: checked.span)
+            case .list: throw error(.type, "'\(name)' needs \(needed), not a list", at: checked.span)
+            case .value(.objectID): throw error(.type, "'\(name)' needs \(needed), but this is an ObjectID", at: checked.span)
+            default: break
+            }
+            if let kind = naturalKind(checked), kind != function.operandKind {
+                throw error(.type, "'\(name)' needs \(needed), but this is a \(kind)", at: checked.span)
+            }
+            operands.append(try self.expression(checked, as: function.operandKind))
+        }
+        return Checked(operand: .scalar(.function(function, operands), function.resultKind), span: span)
     }
 
     private func variableScope(_ name: String, span: SourceSpan) throws(PredicateSyntaxError) -> Int {
@@ -63,8 +183,15 @@ extension PredicateTypeChecker {
         _ collection: PredicateExpression, _ variable: String, _ predicate: PredicateNode, span: SourceSpan
     ) throws(PredicateSyntaxError) -> (CheckedCollection, CheckedNode) {
         var slot = QuantifierSlot(isAllowed: true)
+        let enclosingPath = activePath
+        activePath = nil
         let checked = try operand(collection, &slot)
-        guard let resolved = slot.collection, case .object(let reference, _) = checked.operand,
+        activePath = enclosingPath
+        guard slot.collections.count <= 1 else {
+            throw error(.type, "a SUBQUERY's collection can go through only one to-many relationship", at: collection.span,
+                        note: "nest a SUBQUERY over the inner relationship in the predicate")
+        }
+        guard let resolved = slot.collections.first, case .object(let reference, _) = checked.operand,
               reference.hops.isEmpty, reference.scope == resolved.innerScope else {
             throw error(.type, "SUBQUERY needs a to-many key path as its collection", at: collection.span,
                         note: "such as SUBQUERY(items, $item, $item.price > 2).@count")
@@ -100,8 +227,18 @@ extension PredicateTypeChecker {
     private mutating func walk(
         scope: Int, _ components: [String], span: SourceSpan, _ slot: inout QuantifierSlot
     ) throws(PredicateSyntaxError) -> Checked {
-        var entity = scopeEntities[scope]
-        var hops: [RelationshipDescription] = []
+        try walk(from: CheckedObjectReference(scope: scope, hops: []), entity: scopeEntities[scope], components,
+                 span: span, &slot)
+    }
+
+    /// Follows `components` from the object `start` refers to, of `startEntity`.
+    private mutating func walk(
+        from start: CheckedObjectReference, entity startEntity: EntityDescription, _ components: [String],
+        span: SourceSpan, _ slot: inout QuantifierSlot
+    ) throws(PredicateSyntaxError) -> Checked {
+        let scope = start.scope
+        var entity = startEntity
+        var hops = start.hops
         var index = 0
         while index < components.count {
             let name = components[index]
@@ -126,7 +263,7 @@ extension PredicateTypeChecker {
             }
             index += 1
             guard relationship.isToMany else {
-                hops.append(relationship)
+                hops.append(.toOne(relationship))
                 entity = relationship.destination
                 continue
             }
@@ -137,7 +274,7 @@ extension PredicateTypeChecker {
     }
 
     private mutating func toMany(
-        _ relationship: RelationshipDescription, from scope: Int, hops: [RelationshipDescription], rest: [String],
+        _ relationship: RelationshipDescription, from scope: Int, hops: [CheckedHop], rest: [String],
         span: SourceSpan, relationshipSpan: SourceSpan, _ slot: inout QuantifierSlot
     ) throws(PredicateSyntaxError) -> Checked {
         let destination = relationship.destination!
@@ -182,21 +319,23 @@ extension PredicateTypeChecker {
             return Checked(operand: .scalar(.aggregate(function, collection, expression),
                                             function == .min || function == .max ? kind : .numeric), span: span)
         }
-        guard slot.isAllowed, slot.collection == nil else {
-            if slot.collection != nil || slot.isNested {
-                throw error(.type, "a comparison can go through only one to-many relationship", at: relationshipSpan,
-                            note: "use SUBQUERY for nested collections")
+        guard slot.isAllowed, slot.collections.isEmpty || slot.boundPath == activePath else {
+            if !slot.collections.isEmpty {
+                throw error(.type, "only one key path of a comparison can go through to-many relationships",
+                            at: relationshipSpan, note: "use SUBQUERY to relate two collections")
             }
             throw toManyError(at: relationshipSpan, relationship: relationship)
         }
-        slot.collection = collection
-        slot.collectionSpan = relationshipSpan
+        if slot.collections.isEmpty {
+            slot.collectionSpan = relationshipSpan
+            slot.boundPath = activePath
+        }
+        slot.collections.append(collection)
         if rest.isEmpty {
             return Checked(operand: .object(CheckedObjectReference(scope: collection.innerScope, hops: []), destination),
                            span: span)
         }
-        var nested = QuantifierSlot(isAllowed: false, isNested: true)
-        return try walk(scope: collection.innerScope, rest, span: span, &nested)
+        return try walk(scope: collection.innerScope, rest, span: span, &slot)
     }
 
     /// Whether `path` from `entity` goes through a to-many relationship (so an aggregate at

@@ -13,6 +13,10 @@ struct PredicateTypeChecker {
     var scopeEntities: [EntityDescription]
     /// SUBQUERY variables in scope.
     var variables: [String: Int] = [:]
+    /// The key path being resolved (an id), so that only it may go through further to-many
+    /// relationships once it has bound a comparison's collections.
+    var activePath: Int?
+    var pathCounter = 0
 
     init(entity: EntityDescription, source: String) {
         self.entity = entity
@@ -34,13 +38,14 @@ struct PredicateTypeChecker {
         var span: SourceSpan
     }
 
-    /// The one to-many collection a quantified comparison may cross.
+    /// The to-many collections a quantified comparison crosses: those of one key path,
+    /// outermost first (`ANY recipes.ingredients.name` crosses `recipes`, then `ingredients`).
     struct QuantifierSlot {
         var isAllowed: Bool
-        /// Set while walking the rest of a key path past the bound collection.
-        var isNested = false
-        var collection: CheckedCollection?
+        var collections: [CheckedCollection] = []
         var collectionSpan = SourceSpan.unknown
+        /// The key path (``PredicateTypeChecker/activePath``) that bound the collections.
+        var boundPath: Int?
     }
 
     mutating func check(_ node: PredicateNode) throws(PredicateSyntaxError) -> CheckedPredicate {
@@ -74,10 +79,13 @@ struct PredicateTypeChecker {
     private mutating func checkComparison(_ c: PredicateComparison) throws(PredicateSyntaxError) -> CheckedNode {
         let implicit = c.modifier == .direct && (c.op == .in || c.op == .contains)
         var slot = QuantifierSlot(isAllowed: c.modifier != .direct || implicit)
+        let enclosingPath = activePath
+        activePath = nil
+        defer { activePath = enclosingPath }
         let lhs = try operand(c.lhs, &slot)
-        let lhsUsedSlot = slot.collection != nil
+        let lhsUsedSlot = !slot.collections.isEmpty
         let rhs = try operand(c.rhs, &slot)
-        guard let collection = slot.collection else {
+        guard let collection = slot.collections.first else {
             if c.modifier != .direct {
                 throw error(.type, "\(c.modifier.rawValue) needs a to-many key path", at: c.span,
                             note: "write it before a key through a to-many relationship, such as ANY items.name")
@@ -85,14 +93,24 @@ struct PredicateTypeChecker {
             return try comparison(c.op, c.options, lhs, rhs, span: c.span)
         }
         guard implicit else {
-            return .quantified(c.modifier, collection, try comparison(c.op, c.options, lhs, rhs, span: c.span))
+            return quantified(c.modifier, slot.collections, try comparison(c.op, c.options, lhs, rhs, span: c.span))
         }
         // `x IN toMany…` and `toMany… CONTAINS x` mean `ANY toMany… == x`.
         guard (c.op == .in) != lhsUsedSlot else {
             throw toManyError(at: slot.collectionSpan, relationship: collection.relationship)
         }
         let (element, other) = c.op == .in ? (rhs, lhs) : (lhs, rhs)
-        return .quantified(.any, collection, try comparison(.equal, c.options, element, other, span: c.span))
+        return quantified(.any, slot.collections, try comparison(.equal, c.options, element, other, span: c.span))
+    }
+
+    /// `body` quantified over the objects reached through `collections` (all paths through
+    /// them): `ANY` is some object at the end, `ALL` every one, `NONE` not any.
+    private func quantified(_ modifier: ComparisonModifier, _ collections: [CheckedCollection], _ body: CheckedNode) -> CheckedNode {
+        var node = body
+        for collection in collections.dropFirst().reversed() {
+            node = .quantified(modifier == .all ? .all : .any, collection, node)
+        }
+        return .quantified(modifier, collections[0], node)
     }
 
     func toManyError(at span: SourceSpan, relationship: RelationshipDescription) -> PredicateSyntaxError {
@@ -149,7 +167,7 @@ struct PredicateTypeChecker {
 
     private func objectError(_ side: Checked) -> PredicateSyntaxError {
         guard case .object(let reference, let destination) = side.operand else { preconditionFailure() }
-        let name = reference.hops.last?.name ?? "SELF"
+        let name = reference.hops.last?.relationship.name ?? "SELF"
         let example = destination.attributes.first.map { "\(name == "SELF" ? "" : name + ".")\($0.name)" } ?? "an attribute"
         return error(.type, "'\(name)' is an object of entity '\(destination.name)', not a value", at: side.span,
                      note: "compare one of its attributes, such as \(example), or compare it with an ObjectID or nil using == or IN")

@@ -54,6 +54,9 @@ enum PredicateArgument {
     }
 
     /// A scalar value, or nil when `argument` is a collection or unsupported.
+    ///
+    /// A NaN becomes nil: both back ends store and compare NaN as nil (SQLite binds it as
+    /// NULL), and nil has a literal, so the predicate prints to text that parses back.
     static func scalar(_ argument: Any) -> PredicateValue? {
         switch argument {
         case let v as String: return .string(v)
@@ -70,8 +73,8 @@ enum PredicateArgument {
         case let v as UInt32: return .integer(Int64(v))
         case let v as UInt: return Int64(exactly: v).map { .integer($0) } ?? .double(Double(v))
         case let v as UInt64: return Int64(exactly: v).map { .integer($0) } ?? .double(Double(v))
-        case let v as Double: return .double(v)
-        case let v as Float: return .double(Double(v))
+        case let v as Double: return v.isNaN ? .null : .double(v)
+        case let v as Float: return v.isNaN ? .null : .double(Double(v))
         case let v as Date: return .date(v)
         case let v as Data: return .data(v)
         case let v as UUID: return .uuid(v)
@@ -81,7 +84,7 @@ enum PredicateArgument {
             switch v {
             case .null: return .null
             case .integer(let i): return .integer(i)
-            case .real(let d): return .double(d)
+            case .real(let d): return d.isNaN ? .null : .double(d)
             case .text(let s): return .string(s)
             case .blob(let b): return .data(b)
             }

@@ -7,15 +7,9 @@ import Testing
 struct ConformanceTests {
     let graph = RecipeDataset.make()
 
-    /// The letters of the recipes with these keys, sorted.
-    func letters(_ keys: Set<Int64>) -> String {
-        let objects = graph.objects(of: "Recipe").filter { keys.contains($0.key) }
-        return String(objects.compactMap { RecipeDataset.letters[$0.name] }.sorted())
-    }
+    func letters(_ keys: Set<Int64>) -> String { RecipeDataset.letters(keys, in: graph) }
 
-    func names(_ keys: Set<Int64>, entity: String) -> [String] {
-        graph.objects(of: entity).filter { keys.contains($0.key) }.map(\.name).sorted()
-    }
+    func names(_ keys: Set<Int64>, entity: String) -> [String] { RecipeDataset.names(keys, entity: entity, in: graph) }
 
     @Test("The table has at least 200 cases")
     func tableSize() {

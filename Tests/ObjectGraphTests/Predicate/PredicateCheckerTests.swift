@@ -42,7 +42,27 @@ struct PredicateCheckerTests {
         ("SUBQUERY(ingredients, $i, $i.quantity > 1) == 2", "SUBQUERY(…) is a collection of objects, not a value"),
         ("SUBQUERY(chef, $i, $i.name == nil).@count == 2", "SUBQUERY needs a to-many key path as its collection"),
         ("ANY rating > 3", "ANY needs a to-many key path"),
-        ("ANY chef.recipes.tags.name == nil", "a comparison can go through only one to-many relationship"),
+        ("ANY ingredients.name == tags.name", "only one key path of a comparison can go through to-many relationships"),
+        ("SUBQUERY(chef.recipes.tags, $t, $t.name == nil).@count == 2",
+         "a SUBQUERY's collection can go through only one to-many relationship"),
+        ("tags[FIRST].name == nil", "'tags' is not ordered, so [FIRST] has no meaning"),
+        ("tags[2] == nil", "'tags' is not ordered, so [2] has no meaning"),
+        ("chef[FIRST] == nil", "'chef' is a to-one relationship; [FIRST] needs a to-many relationship"),
+        ("name[LAST] == nil", "'name' is an attribute of 'Recipe'; [LAST] needs a to-many relationship"),
+        ("ingredents[SIZE] == 2", "unknown key 'ingredents' on entity 'Recipe'"),
+        ("ingredients[-1].name == nil", "an index must be a whole number of 0 or more"),
+        ("ingredients[rating].name == nil", "an index must be a whole number of 0 or more"),
+        ("ingredients[SIZE].name == nil", "only objects have keys; this is a value"),
+        ("ANY ingredients.name[FIRST] == nil", "'name' is an attribute of 'Line'; [FIRST] needs a to-many relationship"),
+        ("ingredients[FIRST] > 2", "'ingredients' is an object of entity 'Line', not a value"),
+        ("FUNCTION(name, 'uppercased') == nil", "unknown function \"uppercased\""),
+        ("FUNCTION(name, 'uppercase', 2) == nil", "'uppercase' takes no arguments after the receiver, but 1 was given"),
+        ("FUNCTION(prepMinutes, 'modulus:by:') == 1", "'modulus:by:' takes 1 argument after the receiver, but 0 were given"),
+        ("FUNCTION(prepMinutes, 'uppercase') == nil", "'uppercase' needs a String, but this is a number"),
+        ("FUNCTION(name, 'abs:') == 1", "'abs:' needs a number, but this is a String"),
+        ("FUNCTION(prepMinutes, 'modulus:by:', 'x') == 1", "'modulus:by:' needs a number, but this is a String"),
+        ("FUNCTION(chef, 'length') == 1", "'length' needs a String, but this is an object"),
+        ("FUNCTION(name, 'length') == 'x'", "cannot compare a number with a String"),
         ("ingredients.@sum.name > 3", "@sum needs numbers"),
         ("ingredients.@cont == 3", "unknown aggregate '@cont'"),
         ("rating.@count == 3", "'rating' is an attribute of 'Recipe' and has no key '@count'"),
@@ -57,6 +77,29 @@ struct PredicateCheckerTests {
         let text = rendered(format)
         #expect(text.hasPrefix("error: " + message), "\(text)")
         #expect(text.contains("^"), "no caret: \(text)")
+    }
+
+    @Test("An unknown function suggests the nearest name")
+    func unknownFunction() {
+        #expect(rendered("FUNCTION(name, 'lowercas') == 'x'") == """
+            error: unknown function "lowercas"
+             --> predicate:1:1
+              | FUNCTION(name, 'lowercas') == 'x'
+              | ^^^^^^^^^^^^^^^^^^^^^^^^^^ did you mean 'lowercase'?
+            """)
+        let error = try? FetchPredicate("FUNCTION(name, 'reverse') == 'x'").checked(for: recipe)
+        #expect(error == nil)
+        #expect(rendered("FUNCTION(name, 'reverse') == 'x'").contains("the functions are 'uppercase', 'lowercase', 'length'"))
+    }
+
+    @Test("Key paths may cross several to-many relationships under ANY, ALL and NONE")
+    func deepToMany() throws {
+        let chef = RecipeDataset.model.entity(named: "Chef")!
+        for format in ["ANY recipes.ingredients.name == 'salt'", "ALL recipes.tags.name != nil",
+                       "NONE recipes.ingredients.recipe.tags.name == 'x'", "'salt' IN recipes.ingredients.name",
+                       "recipes.ingredients.name CONTAINS 'salt'", "ANY recipes.ingredients[FIRST].recipe.tags.name == 'x'"] {
+            #expect(throws: Never.self, "\(format)") { try FetchPredicate(format).checked(for: chef) }
+        }
     }
 
     @Test("A composed predicate's check error points into its canonical text")

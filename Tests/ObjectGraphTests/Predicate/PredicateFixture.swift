@@ -24,7 +24,11 @@ final class TestObject: PredicateEvaluable {
     }
 
     var evaluationEntity: EntityDescription { entity }
-    var evaluationObjectID: ObjectID { ObjectID(entityIndex: entity.index, key: key) }
+    /// Whether the object stands for one a context has inserted and not saved: its ID is then
+    /// temporary, which orders it after saved objects with the same order key.
+    var isUnsaved = false
+
+    var evaluationObjectID: ObjectID { ObjectID(entityIndex: entity.index, key: key, temporaryTag: isUnsaved ? 1 : 0) }
     func evaluationValue(of attribute: AttributeDescription) -> StoredValue { values[attribute.name] ?? .null }
     func evaluationObject(of relationship: RelationshipDescription) -> (any PredicateEvaluable)? { toOne[relationship.name] }
     func evaluationObjects(of relationship: RelationshipDescription) -> [any PredicateEvaluable] {
@@ -50,13 +54,23 @@ final class TestObject: PredicateEvaluable {
 }
 
 /// The recipe model the predicate tests run against.
+///
+/// `ingredients` is ordered by the lines' `position` and a chef's `recipes` by
+/// `prepMinutes` (ties broken by primary key), for `FIRST`, `LAST` and `[index]`; tags are
+/// an unordered many-to-many relationship.
 enum RecipeModel {
-    static func make() -> ObjectModel {
-        try! ObjectModel(entities: [
-            EntityDescription("Chef", attributes: [AttributeDescription("name", .string)],
-                              relationships: [RelationshipDescription("recipes", toMany: "Recipe", inverse: "chef")]),
-            EntityDescription("Recipe", attributes: [
-                AttributeDescription("name", .string),
+    /// The model; with `canonicalShadows`, every entity also has `nameCanonical`, a
+    /// canonical shadow of `name`, as an application declares it (the context path's model).
+    static func make(canonicalShadows: Bool = false) -> ObjectModel {
+        func named(_ extra: [AttributeDescription] = []) -> [AttributeDescription] {
+            [AttributeDescription("name", .string)] + extra
+                + (canonicalShadows ? [AttributeDescription("nameCanonical", .string, derivedFrom: "name")] : [])
+        }
+        return try! ObjectModel(entities: [
+            EntityDescription("Chef", attributes: named(),
+                              relationships: [RelationshipDescription("recipes", toMany: "Recipe", inverse: "chef",
+                                                                      orderedBy: "prepMinutes")]),
+            EntityDescription("Recipe", attributes: named([
                 AttributeDescription("rating", .double, isOptional: true),
                 AttributeDescription("prepMinutes", .integer64),
                 AttributeDescription("cookMinutes", .integer32),
@@ -65,17 +79,17 @@ enum RecipeModel {
                 AttributeDescription("code", .uuid, isOptional: true),
                 AttributeDescription("link", .url, isOptional: true),
                 AttributeDescription("photo", .binary, isOptional: true),
-            ], relationships: [
+            ]), relationships: [
                 RelationshipDescription("chef", to: "Chef", inverse: "recipes"),
-                RelationshipDescription("ingredients", toMany: "Line", inverse: "recipe"),
+                RelationshipDescription("ingredients", toMany: "Line", inverse: "recipe", orderedBy: "position"),
                 RelationshipDescription("tags", toMany: "Tag", inverse: "recipes"),
             ]),
-            EntityDescription("Line", attributes: [
-                AttributeDescription("name", .string),
+            EntityDescription("Line", attributes: named([
                 AttributeDescription("quantity", .double, isOptional: true),
                 AttributeDescription("unit", .string, isOptional: true),
-            ], relationships: [RelationshipDescription("recipe", to: "Recipe", inverse: "ingredients")]),
-            EntityDescription("Tag", attributes: [AttributeDescription("name", .string)],
+                AttributeDescription("position", .integer32, isOptional: true),
+            ]), relationships: [RelationshipDescription("recipe", to: "Recipe", inverse: "ingredients")]),
+            EntityDescription("Tag", attributes: named(),
                               relationships: [RelationshipDescription("recipes", toMany: "Recipe", inverse: "tags")]),
         ])
     }

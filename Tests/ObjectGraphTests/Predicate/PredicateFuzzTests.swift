@@ -22,7 +22,9 @@ struct PredicateFuzzTests {
         "CAST(", "\"NSDate\"", "\"UUID\"", "-", "+", "*", "/", "#", "0x", "0b", "0o", "1e", "1e999", ".5", "9223372036854775808",
         "name", "rating", "chef", "chef.name", "ingredients", "ingredients.quantity", "tags.name", "prepMinutes",
         "SELF", "nil", "YES", "NO", "TRUEPREDICATE", "FALSEPREDICATE", "\u{0}", "\u{301}", "é", "ß", "İ", "ǅ", "🙂",
-        "\n", "\t", " ", "  ", "\r\n",
+        "\n", "\t", " ", "  ", "\r\n", "[FIRST]", "[LAST]", "[SIZE]", "[0]", "[2]", "ingredients[FIRST].name",
+        "chef.recipes[LAST]", "FUNCTION(", "'uppercase'", "'length'", "'abs:'", "'modulus:by:'",
+        "chef.recipes.ingredients.name",
     ]
 
     /// Arguments for format specifiers (several are key paths for `%K`).

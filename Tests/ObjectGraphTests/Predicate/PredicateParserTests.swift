@@ -21,6 +21,14 @@ struct PredicateParserTests {
         (#"s == "50%% \"off\"\n""#, #"s == "50%% \"off\"\n""#),
         ("TRUEPREDICATE", "TRUEPREDICATE"),
         ("(((a == 1)))", "a == 1"),
+        ("items[first].name == 1 AND items[Last] == nil", "(items[FIRST].name == 1 AND items[LAST] == nil)"),
+        ("a.items[size] > 2 AND items[0x2].b.c == 1", "(a.items[SIZE] > 2 AND items[2].b.c == 1)"),
+        ("$x.items[LAST].name == 1", "$x.items[LAST].name == 1"),
+        ("SELF.items[FIRST] == nil", "items[FIRST] == nil"),
+        ("a.b[FIRST].c[LAST].d == 1", "a.b[FIRST].c[LAST].d == 1"),
+        ("function(name, 'uppercase') == 'X'", #"FUNCTION(name, "uppercase") == "X""#),
+        ("FUNCTION(a + 1, 'modulus:by:', -b) == 0", #"FUNCTION((a + 1), "modulus:by:", -b) == 0"#),
+        ("ANY FUNCTION(FUNCTION(x.y, 'lowercase'), 'length') > 2", #"ANY FUNCTION(FUNCTION(x.y, "lowercase"), "length") > 2"#),
     ])
     func canonical(source: String, expected: String) throws {
         if source == #"s == 'it''s'"# {
@@ -83,6 +91,22 @@ struct PredicateParserTests {
         }
     }
 
+    @Test("A NaN argument is nil, so the predicate prints to text that parses back")
+    func nanArgument() throws {
+        for predicate in [try FetchPredicate("a == %@", Double.nan), try FetchPredicate("a == %f", Float.nan)] {
+            #expect(predicate.description == "a == nil")
+            #expect(try FetchPredicate(predicate.description) == predicate)
+        }
+    }
+
+    @Test("Index and FUNCTION arguments come from the format's arguments and variables")
+    func indexArguments() throws {
+        let predicate = try FetchPredicate("items[%d].name == %@ AND FUNCTION(%K, %@) == 3", 2, "x", "a.b", "length")
+        #expect(predicate.description == #"(items[2].name == "x" AND FUNCTION(a.b, "length") == 3)"#)
+        let template = try FetchPredicate("items[$n].name == nil")
+        #expect(try template.substituting(["n": 1]).description == "items[1].name == nil")
+    }
+
     @Test("Syntax errors render as diagnostics with carets")
     func diagnostics() {
         func rendered(_ text: String) -> String {
@@ -125,6 +149,11 @@ struct PredicateParserTests {
         #expect(rendered("a == 12abc").hasPrefix("error: a number cannot run into a name"))
         #expect(rendered("a == @count").contains("needs a collection key path before it"))
         #expect(rendered("a ~ b").hasPrefix("error: unexpected character '~'"))
+        #expect(rendered("items[] == nil").hasPrefix("error: expected FIRST, LAST, SIZE or an index between '[' and ']'"))
+        #expect(rendered("items[FIRST == nil").hasPrefix("error: expected ']' to close the index"))
+        #expect(rendered("FUNCTION(name) == 1").hasPrefix("error: expected ',' after the FUNCTION's receiver"))
+        #expect(rendered("FUNCTION(name, upper) == 1").hasPrefix("error: expected the function's name as a string"))
+        #expect(rendered("FUNCTION(name, 'x'").hasPrefix("error: expected ')' to close the FUNCTION"))
         #expect(rendered("a == 1\n  AND b === 2").contains("--> predicate:2:11\n  |   AND b === 2\n  |           ^"))
     }
 

@@ -50,6 +50,7 @@ struct RandomPredicates {
                     "name": text(),
                     "quantity": chance(30) ? nil : Double(Int.random(in: 0...8, using: &rng)) / 4,
                     "unit": chance(40) ? nil : pick(["g", "kg", "cup", "Cup", "ǅ"]),
+                    "position": chance(20) ? nil : Int.random(in: 0...3, using: &rng),
                 ]).link("recipe", to: recipe)
             }
             for tag in tags where chance(40) { recipe.add("tags", tag) }
@@ -73,14 +74,21 @@ struct RandomPredicates {
         case 2: return prefix + "cookMinutes"
         case 3: return prefix + pick(["ingredients.@count", "tags.@count", "ingredients.@sum.quantity",
                                       "ingredients.@avg.quantity", "ingredients.@min.quantity", "ingredients.@max.quantity"])
-        case 4: return prefix + pick(["chef.recipes.@count", "chef.recipes.@sum.rating", "chef.recipes.@max.prepMinutes"])
+        case 4: return prefix + pick(["chef.recipes.@count", "chef.recipes.@sum.rating", "chef.recipes.@max.prepMinutes",
+                                      "ingredients[SIZE]", "ingredients[FIRST].quantity", "ingredients[LAST].quantity",
+                                      "ingredients[1].quantity", "chef.recipes[LAST].prepMinutes", "chef.recipes[0].rating"])
+        case 5 where chance(25):
+            return "FUNCTION(" + numeric(depth - 1, prefix: prefix) + ", "
+                + pick(["'abs:'", "'floor:'", "'ceiling'", "'modulus:by:', " + numeric(0, prefix: prefix)]) + ")"
         case 5: return pick(["nil", "0", "1", "2.5", "-1", "3"])
         default: return String(Int.random(in: -2...12, using: &rng))
         }
     }
 
     mutating func stringKey(prefix: String = "") -> String {
-        prefix + pick(["name", "name", "chef.name", "chef.name", "ingredients.@max.name", "ingredients.@min.name"])
+        let key = prefix + pick(["name", "name", "chef.name", "chef.name", "ingredients.@max.name", "ingredients.@min.name",
+                                 "ingredients[FIRST].name", "ingredients[LAST].unit", "chef.recipes[FIRST].name"])
+        return chance(10) ? "FUNCTION(" + key + ", " + pick(["'uppercase'", "'lowercase'"]) + ")" : key
     }
 
     mutating func pattern() -> String {
@@ -92,7 +100,24 @@ struct RandomPredicates {
     }
 
     mutating func comparison(_ depth: Int) -> String {
-        switch Int.random(in: 0..<11, using: &rng) {
+        switch Int.random(in: 0..<13, using: &rng) {
+        case 11:
+            return pick(["ANY ", "ALL ", "NONE "]) + pick([
+                "chef.recipes.ingredients.name " + pick(["==", "BEGINSWITH", "CONTAINS"]) + options() + " " + quoted(text()),
+                "chef.recipes.ingredients.quantity " + pick(["==", ">", "<="]) + " " + numeric(0),
+                "chef.recipes.tags.name " + pick(["==", "LIKE"]) + options() + " " + quoted(text()),
+                "tags.recipes.ingredients.unit " + pick(["==", "!="]) + " " + pick(["nil", "\"kg\""]),
+                "ingredients.recipe.tags.name ==" + options() + " " + quoted(text()),
+                "chef.recipes.ingredients[FIRST].name ==" + options() + " " + quoted(text()),
+            ])
+        case 12:
+            return pick([
+                "ingredients[" + pick(["FIRST", "LAST", "0", "1", "2"]) + "] " + pick(["==", "!="]) + " nil",
+                "FUNCTION(" + stringKey() + ", 'length') " + pick(["==", "<", ">="]) + " " + String(Int.random(in: 0...12, using: &rng)),
+                "ingredients[" + pick(["FIRST", "LAST", "1"]) + "].name " + pick(["==", "<", "CONTAINS"]) + options()
+                    + " " + quoted(text()),
+                "chef.recipes[" + pick(["FIRST", "LAST", "1"]) + "].name == name",
+            ])
         case 0, 1:
             return numeric(depth) + " " + pick(["==", "!=", "<", "<=", ">", ">="]) + " " + numeric(depth)
         case 2:
@@ -141,9 +166,13 @@ struct RandomPredicates {
 
 @Suite("Predicate property: random predicates over random graphs")
 struct PredicatePropertyTests {
+    static func random(seed: Int) -> RandomPredicates {
+        RandomPredicates(rng: SeededGenerator(seed: UInt64(seed) &* 7919 &+ 17))
+    }
+
     @Test("Memory and SQL select the same objects; printing round-trips", arguments: 0..<60)
     func agree(seed: Int) throws {
-        var random = RandomPredicates(rng: SeededGenerator(seed: UInt64(seed) &* 7919 &+ 17))
+        var random = Self.random(seed: seed)
         let graph = random.makeGraph()
         let backEnds = try BothBackEnds(graph)
         var compared = 0, nonTrivial = 0
@@ -165,5 +194,31 @@ struct PredicatePropertyTests {
         // Most generated predicates must type-check, and many must split the objects.
         #expect(compared >= 80, "seed \(seed): only \(compared) of 100 predicates checked")
         if graph.objects(of: "Recipe").count >= 3 { #expect(nonTrivial >= 10, "seed \(seed): too few selective predicates") }
+    }
+
+    /// The same graphs and predicates through a context and its store (``ContextPath``), saved
+    /// and with unsaved changes: each answer must be the in-memory evaluator's on the graph.
+    /// (Each predicate is asked two of the ways, in turn, to keep the run short.)
+    @Test("A context selects what the evaluator selects, saved and with unsaved changes",
+          arguments: 0..<60, ContextPath.Variant.allCases)
+    @MainActor
+    func contextAgrees(seed: Int, variant: ContextPath.Variant) throws {
+        var random = Self.random(seed: seed)
+        let graph = random.makeGraph()
+        let path = try ContextPath(graph, variant: variant)
+        for object in graph.objects where path.unsavedKeys.contains(object.key) { object.isUnsaved = true }
+        let recipe = graph.model.entity(named: "Recipe")!
+        let modes = ContextPath.Mode.allCases
+        for index in 0..<100 {
+            let text = random.predicate(3)
+            let predicate = try FetchPredicate(text)
+            guard let checked = try? predicate.checked(for: recipe) else { continue }
+            let expected = Set(graph.objects(of: "Recipe").filter { checked.evaluate($0) }.map(\.key))
+            let failures = path.mismatches(predicate, on: "Recipe", expected: expected.sorted().description,
+                                           count: expected.count, modes: [modes[index % modes.count], modes[(index + 3) % modes.count]]) {
+                $0.sorted().description
+            }
+            #expect(failures.isEmpty, "seed \(seed): \(text)\n\(failures.joined(separator: "\n"))")
+        }
     }
 }

@@ -3,6 +3,11 @@ import Foundation
 
 /// The fixed dataset of the conformance table: twelve recipes (keys A…L), four chefs, lines
 /// and tags, with accented and mixed-case names, nils and empty relationships.
+///
+/// A recipe's lines are listed in `position` order (0, 1, 2, …), except where a recipe says
+/// otherwise: Apple pie's are positioned sugar, flour, apple, and Phở's basil has no position
+/// (nil orders first). A chef's recipes are ordered by `prepMinutes`, then by key
+/// (insertion order): Ana I L A F, Björn B K G, ǅemal D C H.
 enum RecipeDataset {
     static let model = RecipeModel.make()
 
@@ -14,6 +19,19 @@ enum RecipeDataset {
     ]
 
     static func date(_ text: String) -> Date { ISO8601Parsing.date(from: text)! }
+
+    /// The letters of the recipes with these keys, sorted.
+    static func letters(_ keys: some Sequence<Int64>, in graph: TestGraph) -> String {
+        let keys = Set(keys)
+        let objects = graph.objects(of: "Recipe").filter { keys.contains($0.key) }
+        return String(objects.compactMap { letters[$0.name] }.sorted())
+    }
+
+    /// The names of the objects of `entity` with these keys, sorted (with repeats).
+    static func names(_ keys: some Sequence<Int64>, entity: String, in graph: TestGraph) -> [String] {
+        let keys = Set(keys)
+        return graph.objects(of: entity).filter { keys.contains($0.key) }.map(\.name).sorted()
+    }
 
     static func make() -> TestGraph {
         let graph = TestGraph(model: model)
@@ -27,14 +45,17 @@ enum RecipeDataset {
         }
         typealias Line = (String, Double?, String?)
         func recipe(_ name: String, rating: Double?, prep: Int, cook: Int, published: String?, vegetarian: Bool,
-                    chef: TestObject?, lines: [Line], tags tagNames: [String], extra: [String: Any?] = [:]) {
+                    chef: TestObject?, lines: [Line], tags tagNames: [String], extra: [String: Any?] = [:],
+                    positions: [Int?]? = nil) {
             var values: [String: Any?] = ["name": name, "rating": rating, "prepMinutes": prep, "cookMinutes": cook,
                                           "published": published.map(date), "vegetarian": vegetarian]
             values.merge(extra) { $1 }
             let recipe = graph.insert("Recipe", values)
             recipe.link("chef", to: chef)
-            for (lineName, quantity, unit) in lines {
-                graph.insert("Line", ["name": lineName, "quantity": quantity, "unit": unit]).link("recipe", to: recipe)
+            for (index, (lineName, quantity, unit)) in lines.enumerated() {
+                let position = positions.map { $0[index] } ?? index
+                graph.insert("Line", ["name": lineName, "quantity": quantity, "unit": unit, "position": position])
+                    .link("recipe", to: recipe)
             }
             for tag in tagNames { recipe.add("tags", tags[tag]!) }
         }
@@ -53,11 +74,13 @@ enum RecipeDataset {
         recipe("CREME brulee", rating: 4, prep: 20, cook: 45, published: "2022-12-24", vegetarian: true, chef: ana,
                lines: [("cream", 1, "cup")], tags: ["dessert"])
         recipe("Ph\u{1EDF}", rating: 4.8, prep: 30, cook: 180, published: "2024-02-15", vegetarian: false, chef: bjorn,
-               lines: [("noodles", 200, "g"), ("beef", 0.3, "kg"), ("basil", nil, nil)], tags: ["main", "soup"])
+               lines: [("noodles", 200, "g"), ("beef", 0.3, "kg"), ("basil", nil, nil)], tags: ["main", "soup"],
+               positions: [0, 1, nil])
         recipe("ǅemal's Pie", rating: nil, prep: 40, cook: 50, published: nil, vegetarian: false, chef: demal,
                lines: [("flour", 500, "g")], tags: [])
         recipe("Apple pie", rating: 3.5, prep: 15, cook: 60, published: "2021-09-30", vegetarian: true, chef: ana,
-               lines: [("apple", 6, nil), ("flour", 300, "g"), ("sugar", 100, "g")], tags: ["dessert"])
+               lines: [("apple", 6, nil), ("flour", 300, "g"), ("sugar", 100, "g")], tags: ["dessert"],
+               positions: [2, 1, 0])
         recipe("Toast", rating: 1, prep: 1, cook: 2, published: nil, vegetarian: true, chef: nil,
                lines: [("bread", 2, "slice")], tags: ["breakfast"])
         recipe("50% Off Soup", rating: 3, prep: 10, cook: 20, published: "2024-01-10", vegetarian: true, chef: bjorn,

@@ -24,32 +24,56 @@ extension PredicateSQLCompiler.Compiler {
         case .subqueryCount(let collection, let body):
             let (from, condition) = source(of: collection)
             return "(SELECT COUNT(*) \(from) WHERE \(condition) AND \(node(body)))"
+        case .function(let function, let operands):
+            let list = SQLFragment.joined(operands.map { self.expression($0) }, separator: ", ")
+            return "og_function(\(raw: String(function.rawValue)), \(list))"
         }
     }
 
-    /// A column of the object reached from the row aliased `alias` through to-one `hops`:
-    /// the column itself, or nested scalar subqueries (NULL when a relationship is nil).
-    mutating func column(_ name: String, of alias: String, through hops: [RelationshipDescription]) -> SQLFragment {
+    /// A column of the object reached from the row aliased `alias` through `hops`: the
+    /// column itself, or nested scalar subqueries (NULL when there is no such object). An
+    /// element hop selects from the relationship's rows in its order with `LIMIT 1 OFFSET n`.
+    mutating func column(_ name: String, of alias: String, through hops: [CheckedHop]) -> SQLFragment {
         guard let last = hops.last else { return "\(column: name, of: alias)" }
-        let key = column(SchemaNaming.column(for: last), of: alias, through: Array(hops.dropLast()))
-        let hop = fresh("h")
-        return "(SELECT \(column: name, of: hop) FROM \(table: SchemaNaming.table(for: last.destination)) AS \(raw: hop) WHERE \(raw: hop).\(raw: SchemaNaming.primaryKey) = \(key))"
+        let prefix = Array(hops.dropLast())
+        switch last {
+        case .toOne(let relationship):
+            let key = column(SchemaNaming.column(for: relationship), of: alias, through: prefix)
+            let hop = fresh("h")
+            return "(SELECT \(column: name, of: hop) FROM \(table: SchemaNaming.table(for: relationship.destination)) AS \(raw: hop) WHERE \(raw: hop).\(raw: SchemaNaming.primaryKey) = \(key))"
+        case .element(let relationship, let offset, let fromEnd):
+            let (from, condition, element) = rows(of: relationship, owner: key(of: alias, through: prefix))
+            let direction = fromEnd ? " DESC" : ""
+            let orderKey = relationship.destination.attribute(named: relationship.orderKey!)!
+            return "(SELECT \(column: name, of: element) \(from) WHERE \(condition) ORDER BY \(column: SchemaNaming.column(for: orderKey), of: element)\(raw: direction), \(raw: element).\(raw: SchemaNaming.primaryKey)\(raw: direction) LIMIT 1 OFFSET \(raw: String(offset)))"
+        }
+    }
+
+    /// The primary key of the object reached from the row aliased `alias` through `hops`
+    /// (NULL when there is none).
+    mutating func key(of alias: String, through hops: [CheckedHop]) -> SQLFragment {
+        switch hops.last {
+        case nil: return "\(raw: alias).\(raw: SchemaNaming.primaryKey)"
+        case .toOne(let relationship)?: return column(SchemaNaming.column(for: relationship), of: alias, through: Array(hops.dropLast()))
+        case .element?: return column(SchemaNaming.primaryKey, of: alias, through: hops)
+        }
     }
 
     /// `FROM …` and the correlation condition for a collection's destination rows; binds
     /// the collection's inner scope to the destination alias.
     mutating func source(of collection: CheckedCollection) -> (from: SQLFragment, condition: SQLFragment) {
-        let owner: SQLFragment
-        let ownerAlias = aliases[collection.scope]
-        if let last = collection.hops.last {
-            owner = column(SchemaNaming.column(for: last), of: ownerAlias, through: Array(collection.hops.dropLast()))
-        } else {
-            owner = "\(raw: ownerAlias).\(raw: SchemaNaming.primaryKey)"
-        }
-        let relationship = collection.relationship
+        let owner = key(of: aliases[collection.scope], through: collection.hops)
+        let (from, condition, alias) = rows(of: collection.relationship, owner: owner)
+        aliases[collection.innerScope] = alias
+        return (from, condition)
+    }
+
+    /// `FROM …`, the correlation condition and the alias of the destination rows of a to-many
+    /// relationship of the object whose primary key is `owner` (through the join table for
+    /// many-to-many).
+    mutating func rows(of relationship: RelationshipDescription, owner: SQLFragment) -> (from: SQLFragment, condition: SQLFragment, alias: String) {
         let destination = relationship.destination!
         let alias = fresh("p")
-        aliases[collection.innerScope] = alias
         let table = SchemaNaming.table(for: destination)
         var from: SQLFragment
         var condition: SQLFragment
@@ -65,6 +89,6 @@ extension PredicateSQLCompiler.Compiler {
         if let restriction = SchemaNaming.entityRestriction(for: destination, alias: alias) {
             condition = condition + " AND " + restriction
         }
-        return (from, condition)
+        return (from, condition, alias)
     }
 }

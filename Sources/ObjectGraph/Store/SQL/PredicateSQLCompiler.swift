@@ -206,11 +206,17 @@ enum PredicateSQLCompiler {
                 if parts.isEmpty { return "0" }
                 return parts.count == 1 ? parts[0] : "(" + SQLFragment.joined(parts, separator: " OR ") + ")"
             }
-            let prefix = Array(reference.hops.dropLast())
             let scopeAlias = aliases[reference.scope]
-            let key = column(SchemaNaming.column(for: last), of: scopeAlias, through: prefix)
-            let entityKey = SchemaNaming.entityColumn(for: last).map { column($0, of: scopeAlias, through: prefix) }
-            let tree = last.destination.root.selfAndDescendants
+            let key = self.key(of: scopeAlias, through: reference.hops)
+            let entityKey: SQLFragment?
+            switch last {
+            case .toOne(let relationship):
+                entityKey = SchemaNaming.entityColumn(for: relationship)
+                    .map { column($0, of: scopeAlias, through: Array(reference.hops.dropLast())) }
+            case .element:
+                entityKey = column(SchemaNaming.entityColumn, of: scopeAlias, through: reference.hops)
+            }
+            let tree = last.relationship.destination.root.selfAndDescendants
             for group in groups {
                 if let entityKey {
                     parts.append("(\(key) \(keyList(group.keys)) AND \(entityKey) = \(raw: String(group.entity)))")

@@ -6,6 +6,7 @@
 /// | `og_fold(text, flags)` | `text` folded: flags 1 = case, 2 = diacritics, 3 = both (NULL stays NULL) |
 /// | `og_canonical(text)` | ``Swift/String/canonicalFolded()`` of `text`, for derived search columns |
 /// | `og_match(op, flags, lhs, rhs)` | 1 when `lhs op rhs` (1 BEGINSWITH, 2 ENDSWITH, 3 CONTAINS, 4 LIKE, 5 MATCHES), else 0 (also for NULL) |
+/// | `og_function(code, receiver, arguments…)` | ``PredicateFunction`` `code` applied to the operands (NULL for an unknown code) |
 ///
 /// ```swift
 /// try SQLFunctions.register(on: connection)   // on every connection the store opens
@@ -30,6 +31,10 @@ enum SQLFunctions {
             if flags & 1 != 0 { options.insert(.caseInsensitive) }
             if flags & 2 != 0 { options.insert(.diacriticInsensitive) }
             return .integer(StringMatching.matches(op, options, lhs, rhs) ? 1 : 0)
+        }
+        try connection.createFunction("og_function", argumentCount: -1) { arguments in
+            guard case .integer(let code)? = arguments.first, let function = PredicateFunction(rawValue: code) else { return .null }
+            return function.apply(Array(arguments.dropFirst()))
         }
     }
 }

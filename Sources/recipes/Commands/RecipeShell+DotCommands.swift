@@ -13,6 +13,12 @@ extension RecipeShell {
                 throw CommandError(".mode takes one of: \(OutputMode.allCases.map(\.rawValue).joined(separator: ", ")) (it is \(mode.rawValue))")
             }
             mode = newMode
+        case ".width":
+            if rest.isEmpty {
+                context.print("width: " + tableWidth.describe(terminalColumns: context.output.standardOutputColumns))
+            } else {
+                tableWidth = try TableWidth(parsing: rest)
+            }
         case ".timer":
             switch rest.lowercased() {
             case "on": showsTimer = true

@@ -74,10 +74,17 @@ extension RecipeShell {
     }
 
     func print(_ objects: [ManagedObject], keys: [String], _ context: CommandContext) {
-        for line in ObjectPrinter(mode: mode).render(objects, keys: keys) { context.print(line) }
+        for line in printer(context).render(objects, keys: keys) { context.print(line) }
         if mode == .table || mode == .line {
             context.print("(\(objects.count) object\(objects.count == 1 ? "" : "s"))")
         }
+    }
+
+    /// A printer for the current `.mode` and `.width`, fitting tables to the terminal's
+    /// width as it is now.
+    func printer(_ context: CommandContext) -> ObjectPrinter {
+        ObjectPrinter(mode: mode, maximumCellWidth: tableWidth == .off ? nil : 32,
+                      fittingWidth: tableWidth.fittingWidth(terminalColumns: context.output.standardOutputColumns))
     }
 
     private func count(_ text: String, _ context: CommandContext) throws {

@@ -13,6 +13,8 @@ import RecipeCatalog
     /// Where the catalogue is (`:memory:` for an in-memory one).
     private(set) var location: String
     var mode: OutputMode = .table
+    /// How wide tables print (`.width`).
+    var tableWidth: TableWidth = .auto
     var showsTimer = false
     /// Whether each command is printed before its output (`.echo on`), as a transcript.
     var echoesCommands = false

@@ -1,7 +1,7 @@
 /// The shell's help texts.
 enum ShellHelp {
     /// The dot-commands, for completion and suggestions.
-    static let dotCommands = [".help", ".schema", ".mode", ".timer", ".stats", ".sqldebug", ".explain",
+    static let dotCommands = [".help", ".schema", ".mode", ".width", ".timer", ".stats", ".sqldebug", ".explain",
                               ".read", ".open", ".echo", ".quit", ".exit"]
 
     static let overview = [
@@ -18,8 +18,9 @@ enum ShellHelp {
         "  search TEXT                                      recipes by name, ignoring case and accents",
         "  demo [NAME] [--size N]                           the performance lessons, measured",
         "Dot-commands:",
-        "  .help [COMMAND]  .schema [ENTITY]  .mode table|json|csv|line  .timer on|off",
-        "  .stats  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open STORE  .echo on|off  .quit",
+        "  .help [COMMAND]  .schema [ENTITY]  .mode table|json|csv|line  .width auto|N|off",
+        "  .timer on|off  .stats  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open STORE",
+        "  .echo on|off  .quit",
     ]
 
     /// Help for one command, or nil when there is none.
@@ -49,6 +50,13 @@ enum ShellHelp {
                                "  imported. Ctrl-C stops after the current batch; running it again resumes."]
         case "search": return ["search TEXT", "  search creme brulee   finds Crème Brûlée (case and accents ignored)"]
         case ".mode": return [".mode table|json|csv|line", "  json prints one object per line; count prints {\"count\": N}"]
+        case ".width": return [".width [auto|N|off]",
+                               "  How wide tables print; .width alone shows the setting.",
+                               "  auto  fit the terminal when standard output is one (the default); long text",
+                               "        columns shrink first, and rows print as records when even that is too wide",
+                               "  N     fit N columns (at least 20), terminal or not: for scripts and tests",
+                               "  off   never cut a value",
+                               "  json, csv and line modes always print values in full."]
         case ".sqldebug": return [".sqldebug 0|1|2|3", "  1: each statement, rows and time; 2: + bound values; 3: + query plans"]
         case ".explain": return [".explain fetch|count|show|search ...", "  The SQL the command runs, its values and SQLite's plan."]
         case ".stats": return [".stats", "  Statements, rows, faults fired, registered and live objects, peak memory."]

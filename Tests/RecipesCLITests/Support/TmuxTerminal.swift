@@ -3,9 +3,9 @@ import Foundation
 /// A real terminal for end-to-end tests: `recipes` running in a detached tmux session.
 ///
 /// Each instance has its own tmux server (its own socket in a temporary directory), so
-/// tests can run in parallel and never touch the user's tmux. The pane is 120×30 and
-/// stays open after the program exits (`remain-on-exit`), so its exit status can be read.
-/// Waits poll the pane with a timeout; no fixed long sleeps.
+/// tests can run in parallel and never touch the user's tmux. The pane is 120×30 unless
+/// asked otherwise, and stays open after the program exits (`remain-on-exit`), so its exit
+/// status can be read. Waits poll the pane with a generous timeout; no fixed long sleeps.
 ///
 /// ```swift
 /// let terminal = try TmuxTerminal(arguments: [], home: home.url)
@@ -21,8 +21,8 @@ final class TmuxTerminal {
     private let socket: String
     private let statusPath: String
 
-    /// Starts `recipes arguments` in a new pane, with `HOME` set to `home`.
-    init(arguments: [String] = [], home: URL) throws {
+    /// Starts `recipes arguments` in a new pane of `columns` × `rows`, with `HOME` set to `home`.
+    init(arguments: [String] = [], home: URL, columns: Int = 120, rows: Int = 30) throws {
         directory = try TemporaryDirectory()
         socket = directory.url.appendingPathComponent("tmux.sock").path
         statusPath = directory.url.appendingPathComponent("status").path
@@ -31,7 +31,7 @@ final class TmuxTerminal {
         let command = ["sh", "-c", #"status="$1"; shift; "$@"; echo $? > "$status""#, "sh", statusPath,
                        "env", "-u", "XDG_DATA_HOME", "HOME=\(home.path)", "LANG=C.UTF-8",
                        RecipesBinary.path] + arguments
-        try Self.tmux(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "30"] + command
+        try Self.tmux(["-f", "/dev/null", "new-session", "-d", "-x", String(columns), "-y", String(rows)] + command
                       + [";", "set-option", "remain-on-exit", "on"], socket: socket)
     }
 
@@ -43,8 +43,20 @@ final class TmuxTerminal {
     /// Presses keys by tmux name: `Enter`, `Left`, `BSpace`, `Tab`, `Up`, `C-c`, `C-d`.
     func press(_ keys: String...) { _ = try? Self.tmux(["send-keys"] + keys, socket: socket) }
 
+    /// Resizes the window, as a user dragging the terminal's edge would.
+    func resize(columns: Int, rows: Int = 30) {
+        _ = try? Self.tmux(["resize-window", "-x", String(columns), "-y", String(rows)], socket: socket)
+    }
+
     /// The visible text of the pane.
     func screen() -> String { (try? Self.tmux(["capture-pane", "-p"], socket: socket)) ?? "" }
+
+    /// Everything the pane showed so far, scrolled-off lines included, with each line the
+    /// terminal wrapped joined back whole, as the program wrote it (so its width can be
+    /// measured; trailing spaces are kept).
+    func transcript() -> String {
+        (try? Self.tmux(["capture-pane", "-p", "-J", "-S", "-"], socket: socket)) ?? ""
+    }
 
     /// The exit status once the program has exited, else `nil`.
     func exitStatus() -> Int32? {
@@ -56,7 +68,7 @@ final class TmuxTerminal {
     ///
     /// - Throws: ``TestFailure`` with the last screen after `timeout`.
     @discardableResult
-    func waitFor(_ description: String = "the expected screen", timeout: Duration = .seconds(10),
+    func waitFor(_ description: String = "the expected screen", timeout: Duration = .seconds(60),
                  _ condition: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while true {
@@ -70,7 +82,7 @@ final class TmuxTerminal {
     }
 
     /// Polls until the program has exited, and returns its status.
-    func waitForExit(timeout: Duration = .seconds(10)) async throws -> Int32 {
+    func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let status = exitStatus() { return status }

@@ -30,21 +30,26 @@ struct ObjectPrinter {
     static func value(of object: ManagedObject, key: String) -> Value {
         if key == "objectID" { return .text(object.entity.model.describe(object.objectID)) }
         if let attribute = object.entity.attribute(named: key) {
-            guard let value = try? object.value(forKey: key) else { return .null }
-            switch (attribute.type, value) {
-            case (.boolean, let v as Bool): return .bool(v)
-            case (_, let v as Int): return .integer(v)
-            case (_, let v as Double): return .number(v)
-            case (_, let v as String): return .text(v)
-            case (_, let v as Date): return .date(v)
-            case (_, let v as Data): return .data(v)
-            case (_, let v as UUID): return .text(v.uuidString)
-            case (_, let v as URL): return .text(v.absoluteString)
-            default: return .null
-            }
+            return value((try? object.value(forKey: key)) ?? nil, type: attribute.type)
         }
         guard let destination = (try? object.value(forKey: key)) as? ManagedObject else { return .null }
         return .text(label(of: destination, excluding: object.entity.relationship(named: key)?.inverseName))
+    }
+
+    /// An attribute's value (as the framework returns it: `Int`, `Double`, `Bool`, `String`,
+    /// `Date`, `Data`, `UUID`, `URL` or nil), as printed.
+    static func value(_ raw: Any?, type: AttributeType) -> Value {
+        switch (type, raw) {
+        case (.boolean, let v as Bool): .bool(v)
+        case (_, let v as Int): .integer(v)
+        case (_, let v as Double): .number(v)
+        case (_, let v as String): .text(v)
+        case (_, let v as Date): .date(v)
+        case (_, let v as Data): .data(v)
+        case (_, let v as UUID): .text(v.uuidString)
+        case (_, let v as URL): .text(v.absoluteString)
+        default: .null
+        }
     }
 
     /// An object's name when its entity has a `name` attribute; otherwise the label of the

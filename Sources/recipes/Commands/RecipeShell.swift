@@ -64,8 +64,7 @@ import RecipeCatalog
     var hasUnsavedChanges: Bool { context.hasChanges }
 
     var completionWords: [String] {
-        var words = Set(Self.commands + ShellHelp.dotCommands + ["where", "sort", "limit", "offset", "set",
-                                                                  "asc", "desc"])
+        var words = Set(Self.commands + ShellHelp.dotCommands + FetchCommand.keywords + ["set", "asc", "desc"])
         for entity in context.model.entities {
             words.insert(entity.name)
             for name in entity.propertyNames { words.insert(name) }

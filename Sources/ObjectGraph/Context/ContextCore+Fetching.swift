@@ -7,13 +7,8 @@ extension ContextCore {
         let pending = request.includesPendingChanges ? try pendingChanges(in: entity, request) : []
         // With unsaved changes in play the window is applied after merging them in memory.
         let windowInSQL = pending.isEmpty
-        let readsKeysOnly = !request.includesPropertyValues || request.fetchBatchSize > 0
-        let select = FetchSQL.select(
-            layout, entity: entity, includesSubentities: request.includesSubentities,
-            condition: try condition(for: request, entity: entity),
-            orderBy: try orderBy(request.sortKeys, entity: entity),
-            limit: windowInSQL ? request.fetchLimit : 0, offset: windowInSQL ? request.fetchOffset : 0,
-            columns: readsKeysOnly ? .keys : .full)
+        let readsKeysOnly = Self.readsKeysOnly(request)
+        let select = try objectsSelect(request, entity: entity, windowInSQL: windowInSQL)
         let handling: SQLiteStore.RowHandling = readsKeysOnly ? .keysOnly
             : request.returnsObjectsAsFaults ? .cache(coordinator.rowCache) : .populate
         var objects = try store.fetchObjects(select, layout: layout, handling: handling, register: registerFetched)
@@ -30,6 +25,22 @@ extension ContextCore {
             try prefetch(request.relationshipKeyPathsForPrefetching, from: objects, entity: entity)
         }
         return objects
+    }
+
+    /// Whether a fetch of objects reads only their keys up front (no property values, or batches).
+    static func readsKeysOnly(_ request: FetchRequest) -> Bool {
+        !request.includesPropertyValues || request.fetchBatchSize > 0
+    }
+
+    /// The statement that ``fetch(_:)`` runs, with the window in SQL unless unsaved changes
+    /// have to be merged first.
+    func objectsSelect(_ request: FetchRequest, entity: EntityDescription, windowInSQL: Bool = true) throws -> SQLFragment {
+        FetchSQL.select(
+            coordinator.store(for: entity).layout(for: entity), entity: entity,
+            includesSubentities: request.includesSubentities, condition: try condition(for: request, entity: entity),
+            orderBy: try orderBy(request.sortKeys, entity: entity),
+            limit: windowInSQL ? request.fetchLimit : 0, offset: windowInSQL ? request.fetchOffset : 0,
+            columns: Self.readsKeysOnly(request) ? .keys : .full)
     }
 
     /// The registered object for a fetched row's ID (a new fault when there is none), and
@@ -78,17 +89,33 @@ extension ContextCore {
             plain.includesPropertyValues = false
             return try fetch(plain).map(\.objectID)
         }
-        let store = coordinator.store(for: entity)
-        return try store.fetchIDs(FetchSQL.select(
-            store.layout(for: entity), entity: entity, includesSubentities: request.includesSubentities,
-            condition: try condition(for: request, entity: entity),
+        return try coordinator.store(for: entity).fetchIDs(try objectIDsSelect(request, entity: entity))
+    }
+
+    /// The statement that ``fetchObjectIDs(_:)`` runs: keys only.
+    func objectIDsSelect(_ request: FetchRequest, entity: EntityDescription) throws -> SQLFragment {
+        FetchSQL.select(
+            coordinator.store(for: entity).layout(for: entity), entity: entity,
+            includesSubentities: request.includesSubentities, condition: try condition(for: request, entity: entity),
             orderBy: try orderBy(request.sortKeys, entity: entity),
-            limit: request.fetchLimit, offset: request.fetchOffset, columns: .keys))
+            limit: request.fetchLimit, offset: request.fetchOffset, columns: .keys)
     }
 
     /// The chosen properties of the matching rows, as dictionaries; saved values only.
     func fetchDictionaries(_ request: FetchRequest) throws -> [[String: Any?]] {
         let entity = try model.requireEntity(named: request.entityName)
+        let (select, keys, types) = try dictionariesSelect(request, entity: entity)
+        return try coordinator.store(for: entity).fetchValues(select).map { row in
+            var dictionary: [String: Any?] = [:]
+            for (index, key) in keys.enumerated() { dictionary[key] = types[index].swiftValue(from: row[index]) }
+            return dictionary
+        }
+    }
+
+    /// The statement that ``fetchDictionaries(_:)`` runs, with the keys it reads and their types.
+    func dictionariesSelect(
+        _ request: FetchRequest, entity: EntityDescription
+    ) throws -> (select: SQLFragment, keys: [String], types: [AttributeType]) {
         let store = coordinator.store(for: entity)
         let keys = request.propertiesToFetch.isEmpty
             ? entity.attributes.filter { !$0.isTransient }.map(\.name) : request.propertiesToFetch
@@ -113,11 +140,7 @@ extension ContextCore {
             condition: try condition(for: request, entity: entity),
             orderBy: try orderBy(request.sortKeys, entity: entity, totalOrder: !request.returnsDistinctResults),
             limit: request.fetchLimit, offset: request.fetchOffset)
-        return try store.fetchValues(select).map { row in
-            var dictionary: [String: Any?] = [:]
-            for (index, key) in keys.enumerated() { dictionary[key] = types[index].swiftValue(from: row[index]) }
-            return dictionary
-        }
+        return (select, keys, types)
     }
 
     private static func attributeType(at path: [String], from entity: EntityDescription) throws -> AttributeType {

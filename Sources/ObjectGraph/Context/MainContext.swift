@@ -78,7 +78,12 @@ public final class MainContext {
     public var registeredObjects: [ManagedObject] { core.registeredObjects }
     /// The SQL, values and query plan that fetching (or, with `counting`, counting) `request` runs.
     public func explain(_ request: FetchRequest, counting: Bool = false) throws -> QueryExplanation {
-        try core.explain(request, counting: counting)
+        try core.explain(request, resultType: counting ? .count : .objects)
+    }
+    /// The SQL, values and query plan of the statement that fetching `request` as
+    /// `resultType` runs: objects, IDs, dictionaries or a count.
+    public func explain(_ request: FetchRequest, resultType: FetchResultType) throws -> QueryExplanation {
+        try core.explain(request, resultType: resultType)
     }
     /// Counters of the work done so far.
     public var statistics: ContextStatistics { core.statistics }

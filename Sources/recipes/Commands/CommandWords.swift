@@ -81,6 +81,45 @@ enum CommandWords {
         return (String(text[..<first.start]).trimmed, result)
     }
 
+    /// `text` without the word `flag` (such as `--batch`) wherever it stands alone outside
+    /// quotes, and whether it was there.
+    ///
+    /// `delete Recipe where rating < 2 --batch` gives `delete Recipe where rating < 2` and
+    /// `true`; `where name == '--batch'` keeps its quoted text.
+    static func removingFlag(_ flag: String, from text: String) -> (text: String, found: Bool) {
+        var result = ""
+        var found = false
+        var quote: Character?
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            let startsWord = index == text.startIndex || text[text.index(before: index)].isWhitespace
+            if quote == nil, startsWord, text[index...].hasPrefix(flag) {
+                let end = text.index(index, offsetBy: flag.count)
+                if end == text.endIndex || text[end].isWhitespace {
+                    found = true
+                    index = end
+                    continue
+                }
+            }
+            if let open = quote {
+                if character == "\\", text.index(after: index) < text.endIndex {
+                    result.append(character)
+                    index = text.index(after: index)
+                    result.append(text[index])
+                    index = text.index(after: index)
+                    continue
+                }
+                if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            }
+            result.append(character)
+            index = text.index(after: index)
+        }
+        return (found ? result.trimmed : text, found)
+    }
+
     /// `key=value` into its two parts.
     static func assignment(_ word: String) throws -> (key: String, value: String) {
         guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {

@@ -8,8 +8,10 @@ import ObjectGraph
 /// when it has one, otherwise by its ID. JSON shows dates in ISO 8601 and data in base64.
 struct ObjectPrinter {
     let mode: OutputMode
-    /// The widest a table cell gets before it is cut with `…`.
-    var maximumCellWidth = 32
+    /// The widest a table cell gets before it is cut with `…`; `nil` never cuts (`.width off`).
+    var maximumCellWidth: Int? = 32
+    /// The width that tables fit (see ``TextTable``); `nil` does not fit them.
+    var fittingWidth: Int?
 
     /// One printable value.
     enum Value {
@@ -28,21 +30,26 @@ struct ObjectPrinter {
     static func value(of object: ManagedObject, key: String) -> Value {
         if key == "objectID" { return .text(object.entity.model.describe(object.objectID)) }
         if let attribute = object.entity.attribute(named: key) {
-            guard let value = try? object.value(forKey: key) else { return .null }
-            switch (attribute.type, value) {
-            case (.boolean, let v as Bool): return .bool(v)
-            case (_, let v as Int): return .integer(v)
-            case (_, let v as Double): return .number(v)
-            case (_, let v as String): return .text(v)
-            case (_, let v as Date): return .date(v)
-            case (_, let v as Data): return .data(v)
-            case (_, let v as UUID): return .text(v.uuidString)
-            case (_, let v as URL): return .text(v.absoluteString)
-            default: return .null
-            }
+            return value((try? object.value(forKey: key)) ?? nil, type: attribute.type)
         }
         guard let destination = (try? object.value(forKey: key)) as? ManagedObject else { return .null }
         return .text(label(of: destination, excluding: object.entity.relationship(named: key)?.inverseName))
+    }
+
+    /// An attribute's value (as the framework returns it: `Int`, `Double`, `Bool`, `String`,
+    /// `Date`, `Data`, `UUID`, `URL` or nil), as printed.
+    static func value(_ raw: Any?, type: AttributeType) -> Value {
+        switch (type, raw) {
+        case (.boolean, let v as Bool): .bool(v)
+        case (_, let v as Int): .integer(v)
+        case (_, let v as Double): .number(v)
+        case (_, let v as String): .text(v)
+        case (_, let v as Date): .date(v)
+        case (_, let v as Data): .data(v)
+        case (_, let v as UUID): .text(v.uuidString)
+        case (_, let v as URL): .text(v.absoluteString)
+        default: .null
+        }
     }
 
     /// An object's name when its entity has a `name` attribute; otherwise the label of the
@@ -63,7 +70,11 @@ struct ObjectPrinter {
 
     /// The lines that print `objects` with the columns `keys`.
     func render(_ objects: [ManagedObject], keys: [String]) -> [String] {
-        let rows = objects.map { object in keys.map { Self.value(of: object, key: $0) } }
+        render(rows: objects.map { object in keys.map { Self.value(of: object, key: $0) } }, keys: keys)
+    }
+
+    /// The lines that print `rows` of values under the column names `keys`.
+    func render(rows: [[Value]], keys: [String]) -> [String] {
         switch mode {
         case .json:
             return rows.map { row in
@@ -83,20 +94,14 @@ struct ObjectPrinter {
             }
             return lines
         case .table:
-            let cells = rows.map { $0.map { truncate(Self.plain($0)) } }
-            var widths = keys.map(\.count)
-            for row in cells { for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) } }
-            func line(_ values: [String]) -> String {
-                zip(values, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }
-                    .joined(separator: "  ").trimmedTrailing
+            // Text may be cut to fit; IDs, numbers, dates and flags keep their width.
+            let isCuttable = keys.indices.map { column in
+                keys[column] != "objectID" && rows.contains { if case .text = $0[column] { true } else { false } }
             }
-            return [line(keys), line(widths.map { String(repeating: "-", count: $0) })] + cells.map(line)
+            let table = TextTable(header: keys, rows: rows.map { $0.map(Self.plain) }, isCuttable: isCuttable,
+                                  maximumCellWidth: maximumCellWidth)
+            return table.lines(fittingIn: fittingWidth)
         }
-    }
-
-    private func truncate(_ text: String) -> String {
-        let flat = text.replacingOccurrences(of: "\n", with: " ")
-        return flat.count <= maximumCellWidth ? flat : String(flat.prefix(maximumCellWidth - 1)) + "…"
     }
 
     /// A value as plain text (table, CSV, line modes).

@@ -1,6 +1,6 @@
 /// How query results print (`.mode`).
 enum OutputMode: String, CaseIterable, Sendable {
-    /// Aligned columns with a header; long text truncated.
+    /// Aligned columns with a header; long text cut, fitted to the terminal (see ``TableWidth``).
     case table
     /// One JSON object per line.
     case json

@@ -13,6 +13,12 @@ extension RecipeShell {
                 throw CommandError(".mode takes one of: \(OutputMode.allCases.map(\.rawValue).joined(separator: ", ")) (it is \(mode.rawValue))")
             }
             mode = newMode
+        case ".width":
+            if rest.isEmpty {
+                context.print("width: " + tableWidth.describe(terminalColumns: context.output.standardOutputColumns))
+            } else {
+                tableWidth = try TableWidth(parsing: rest)
+            }
         case ".timer":
             switch rest.lowercased() {
             case "on": showsTimer = true
@@ -104,8 +110,11 @@ extension RecipeShell {
         let (word, rest) = Self.firstWord(of: text)
         let explanation: QueryExplanation
         switch word.lowercased() {
-        case "fetch", "show": explanation = try self.context.explain(try request(from: rest))
-        case "count": explanation = try self.context.explain(try request(from: rest), counting: true)
+        case "fetch":
+            let command = try fetchCommand(from: rest, command: "fetch")
+            explanation = try self.context.explain(command.request, resultType: command.resultType)
+        case "show": explanation = try self.context.explain(try request(from: rest, command: "show"), resultType: .objects)
+        case "count": explanation = try self.context.explain(try request(from: rest, command: "count"), resultType: .count)
         case "search":
             explanation = try self.context.explain(Catalog.searchRequest(try CommandWords.split(rest).joined(separator: " ")))
         default: throw CommandError(".explain works on fetch, count, show and search commands")

@@ -25,63 +25,92 @@ extension RecipeShell {
     }
 
     /// Parses `ENTITY [where P] [sort K [asc|desc], …] [limit N] [offset N] [prefetch K, …]
-    /// [batch N]` into a request.
-    func request(from text: String, allowsWindow: Bool = true) throws -> FetchRequest {
-        let parts = CommandWords.clauses(text, keywords: ["where", "sort", "limit", "offset", "prefetch", "batch"])
-        let entity = try entity(named: parts.head)
-        var request = FetchRequest(entityName: entity.name)
-        for (keyword, clause) in parts.clauses {
-            switch keyword {
-            case "where":
-                guard !clause.isEmpty else { throw CommandError("'where' needs a predicate, such as: where rating >= 4") }
-                request.predicate = try FetchPredicate(clause)
-            case "sort":
-                request.sortKeys = try clause.split(separator: ",").map { try Self.sortKey(String($0)) }
-            case "prefetch":
-                request.relationshipKeyPathsForPrefetching = clause.split(separator: ",").map { String($0).trimmed }
-                    .filter { !$0.isEmpty }
-            case "batch":
-                guard let size = Int(clause), size > 0 else { throw CommandError("'batch' needs a positive number, found '\(clause)'") }
-                request.fetchBatchSize = size
-            case "limit", "offset":
-                guard allowsWindow else { throw CommandError("'\(keyword)' does not apply here") }
-                guard let number = Int(clause), number >= 0 else {
-                    throw CommandError("'\(keyword)' needs a whole number, found '\(clause)'")
-                }
-                if keyword == "limit" { request.fetchLimit = number } else { request.fetchOffset = number }
-            default: break
-            }
-        }
-        return request
+    /// [batch N] [nosub]`, and for `fetch` also `[ids] [keys K, …] [distinct] [faults]`.
+    ///
+    /// - Parameter command: the command the text follows, which decides the clauses it takes.
+    func fetchCommand(from text: String, command: String) throws -> FetchCommand {
+        let parts = CommandWords.clauses(text, keywords: FetchCommand.keywords)
+        return try FetchCommand(entity: try entity(named: parts.head), clauses: parts.clauses, command: command)
     }
 
-    /// `name`, `rating desc`, `chef.name asc`.
-    static func sortKey(_ item: String) throws -> SortKey {
-        let words = item.split(separator: " ").map(String.init)
-        guard let key = words.first, words.count <= 2 else { throw CommandError("bad sort key '\(item.trimmed)'") }
-        let direction = words.count == 2 ? words[1].lowercased() : "asc"
-        guard direction == "asc" || direction == "desc" else {
-            throw CommandError("sort direction must be asc or desc, found '\(words[1])'")
-        }
-        return SortKey(key, ascending: direction == "asc")
+    /// The request of ``fetchCommand(from:command:)``.
+    func request(from text: String, command: String) throws -> FetchRequest {
+        try fetchCommand(from: text, command: command).request
     }
 
     private func fetch(_ text: String, _ context: CommandContext) throws {
-        let request = try request(from: text)
-        let objects = try self.context.fetch(request)
-        let entity = try entity(named: request.entityName)
-        print(objects, keys: ObjectPrinter.keys(for: entity, mode: mode), context)
-    }
-
-    func print(_ objects: [ManagedObject], keys: [String], _ context: CommandContext) {
-        for line in ObjectPrinter(mode: mode).render(objects, keys: keys) { context.print(line) }
-        if mode == .table || mode == .line {
-            context.print("(\(objects.count) object\(objects.count == 1 ? "" : "s"))")
+        let command = try fetchCommand(from: text, command: "fetch")
+        let entity = try entity(named: command.request.entityName)
+        switch command.result {
+        case .objects:
+            let objects = try self.context.fetch(command.request)
+            print(objects, keys: ObjectPrinter.keys(for: entity, mode: mode), context)
+        case .objectIDs:
+            let ids = try self.context.fetchObjectIDs(command.request)
+            let rows = ids.map { [ObjectPrinter.Value.text(self.context.model.describe($0))] }
+            print(rows: rows, keys: ["objectID"], counting: "object ID", context)
+        case .dictionaries(let keyPaths):
+            let types = try keyPaths.map { try Self.attributeType(at: $0, in: entity) }
+            let dictionaries = try self.context.fetchDictionaries(command.request)
+            let rows = dictionaries.map { dictionary in
+                zip(keyPaths, types).map { keyPath, type in
+                    type.map { ObjectPrinter.value(dictionary[keyPath] ?? nil, type: $0) } ?? .null
+                }
+            }
+            print(rows: rows, keys: keyPaths, counting: "row", context)
         }
     }
 
+    /// The type of the attribute at the end of a `keys` key path, or nil when a name is
+    /// unknown (the framework's fetch then says which, with a suggestion).
+    ///
+    /// - Throws: ``CommandError`` when the path ends at a relationship or crosses a to-many one.
+    static func attributeType(at keyPath: String, in entity: EntityDescription) throws -> AttributeType? {
+        var current = entity
+        let names = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        for (position, name) in names.enumerated() {
+            if let attribute = current.attribute(named: name) {
+                return position == names.count - 1 ? attribute.type : nil
+            }
+            guard let relationship = current.relationship(named: name) else { return nil }
+            if relationship.isToMany {
+                throw CommandError("'keys' follows to-one relationships only; '\(name)' in '\(keyPath)' is to-many")
+            }
+            guard position < names.count - 1 else {
+                throw CommandError("'\(keyPath)' is a relationship; 'keys' reads attributes, such as \(keyPath).\(relationship.destination.attributes.first?.name ?? "name")")
+            }
+            current = relationship.destination
+        }
+        return nil
+    }
+
+    func print(_ objects: [ManagedObject], keys: [String], _ context: CommandContext) {
+        for line in printer(context).render(objects, keys: keys) { context.print(line) }
+        printCount(objects.count, of: "object", context)
+    }
+
+    /// Prints `rows` under the column names `keys`, then how many there were, as `noun`s.
+    func print(rows: [[ObjectPrinter.Value]], keys: [String], counting noun: String, _ context: CommandContext) {
+        for line in printer(context).render(rows: rows, keys: keys) { context.print(line) }
+        printCount(rows.count, of: noun, context)
+    }
+
+    /// `(3 objects)` after a table or lines; nothing after JSON or CSV, which scripts read.
+    private func printCount(_ count: Int, of noun: String, _ context: CommandContext) {
+        if mode == .table || mode == .line {
+            context.print("(\(count) \(noun)\(count == 1 ? "" : "s"))")
+        }
+    }
+
+    /// A printer for the current `.mode` and `.width`, fitting tables to the terminal's
+    /// width as it is now.
+    func printer(_ context: CommandContext) -> ObjectPrinter {
+        ObjectPrinter(mode: mode, maximumCellWidth: tableWidth == .off ? nil : 32,
+                      fittingWidth: tableWidth.fittingWidth(terminalColumns: context.output.standardOutputColumns))
+    }
+
     private func count(_ text: String, _ context: CommandContext) throws {
-        let number = try self.context.count(for: try request(from: text))
+        let number = try self.context.count(for: try request(from: text, command: "count"))
         context.print(mode == .json ? "{\"count\": \(number)}" : String(number))
     }
 
@@ -104,7 +133,7 @@ extension RecipeShell {
             }
             object = try self.context.existingObject(with: id)
         } else {
-            var request = try request(from: text)
+            var request = try request(from: text, command: "show")
             request.fetchLimit = 1
             guard let first = try self.context.fetch(request).first else {
                 throw CommandError("no \(request.entityName) matches")
@@ -145,12 +174,14 @@ extension RecipeShell {
     }
 
     private func update(_ text: String, _ context: CommandContext) throws {
+        let (text, isBatch) = CommandWords.removingFlag("--batch", from: text)
         let parts = CommandWords.clauses(text, keywords: ["set"])
         guard let assignments = parts.clauses.first?.text, !assignments.isEmpty else {
             throw CommandError("update needs 'set key=value …': update Recipe where name == 'Phở Bò' set rating=5")
         }
-        let request = try request(from: parts.head)
         let pairs = try CommandWords.split(assignments).map(CommandWords.assignment)
+        if isBatch { return try batchUpdate(parts.head, pairs, context) }
+        let request = try request(from: parts.head, command: "update")
         let objects = try self.context.fetch(request)
         for object in objects {
             for (key, value) in pairs { try assign(value, to: key, of: object) }
@@ -159,7 +190,9 @@ extension RecipeShell {
     }
 
     private func delete(_ text: String, _ context: CommandContext) throws {
-        let request = try request(from: text)
+        let (text, isBatch) = CommandWords.removingFlag("--batch", from: text)
+        if isBatch { return try batchDelete(text, context) }
+        let request = try request(from: text, command: "delete")
         guard request.predicate != nil else {
             throw CommandError("delete needs 'where': delete \(request.entityName) where … (use 'where TRUEPREDICATE' to delete all)")
         }

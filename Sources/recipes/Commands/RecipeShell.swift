@@ -13,6 +13,8 @@ import RecipeCatalog
     /// Where the catalogue is (`:memory:` for an in-memory one).
     private(set) var location: String
     var mode: OutputMode = .table
+    /// How wide tables print (`.width`).
+    var tableWidth: TableWidth = .auto
     var showsTimer = false
     /// Whether each command is printed before its output (`.echo on`), as a transcript.
     var echoesCommands = false
@@ -62,8 +64,7 @@ import RecipeCatalog
     var hasUnsavedChanges: Bool { context.hasChanges }
 
     var completionWords: [String] {
-        var words = Set(Self.commands + ShellHelp.dotCommands + ["where", "sort", "limit", "offset", "set",
-                                                                  "asc", "desc"])
+        var words = Set(Self.commands + ShellHelp.dotCommands + FetchCommand.keywords + ["set", "asc", "desc"])
         for entity in context.model.entities {
             words.insert(entity.name)
             for name in entity.propertyNames { words.insert(name) }

@@ -1,25 +1,27 @@
 /// The shell's help texts.
 enum ShellHelp {
     /// The dot-commands, for completion and suggestions.
-    static let dotCommands = [".help", ".schema", ".mode", ".timer", ".stats", ".sqldebug", ".explain",
+    static let dotCommands = [".help", ".schema", ".mode", ".width", ".timer", ".stats", ".sqldebug", ".explain",
                               ".read", ".open", ".echo", ".quit", ".exit"]
 
     static let overview = [
         "Object commands (predicates use Core Data's format syntax):",
         "  fetch ENTITY [where PREDICATE] [sort KEY [asc|desc], ...] [limit N] [offset N]",
-        "               [prefetch KEYPATH, ...] [batch N]",
+        "               [prefetch KEYPATH, ...] [batch N] [faults] [nosub]",
+        "               [ids | keys KEYPATH, ... [distinct]]",
         "  count ENTITY [where PREDICATE]",
         "  show ENTITY/pN | show ENTITY [where PREDICATE]   one object with its relationships",
         "  insert ENTITY key=value ...                      relationships take a name: chef=\"Ana\"",
-        "  update ENTITY where PREDICATE set key=value ...",
-        "  delete ENTITY where PREDICATE",
+        "  update ENTITY where PREDICATE set key=value ... [--batch]",
+        "  delete ENTITY where PREDICATE [--batch]          --batch: straight in the store, no objects",
         "  save | rollback                                  the prompt shows * while changes are unsaved",
         "  import FILE [--batch N]                          recipes (.jsonl) or the ingredient catalogue (.tsv)",
         "  search TEXT                                      recipes by name, ignoring case and accents",
         "  demo [NAME] [--size N]                           the performance lessons, measured",
         "Dot-commands:",
-        "  .help [COMMAND]  .schema [ENTITY]  .mode table|json|csv|line  .timer on|off",
-        "  .stats  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open STORE  .echo on|off  .quit",
+        "  .help [COMMAND]  .schema [ENTITY]  .mode table|json|csv|line  .width auto|N|off",
+        "  .timer on|off  .stats  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open STORE",
+        "  .echo on|off  .quit",
     ]
 
     /// Help for one command, or nil when there is none.
@@ -27,21 +29,38 @@ enum ShellHelp {
         switch topic.lowercased() {
         case "fetch": return [
             "fetch ENTITY [where PREDICATE] [sort KEY [asc|desc], ...] [limit N] [offset N]",
-            "  Prints the matching objects in the current .mode.",
+            "      [prefetch KEYPATH, ...] [batch N] [faults] [nosub] [ids | keys KEYPATH, ... [distinct]]",
+            "  Prints the matching objects in the current .mode; clauses come in any order.",
             "  fetch Recipe where rating >= 4.5 AND cuisine.name == 'Thai' sort rating desc, name limit 5",
             "  fetch Recipe where ANY ingredients.ingredient.name == 'butter' limit 3",
             "  fetch Recipe where name CONTAINS[cd] 'creme'",
             "  fetch Recipe limit 100 prefetch chef, cuisine   (one query per key path, not one per recipe)",
-            "  fetch Recipe batch 50                          (IDs first, values 50 at a time as they are read)"]
+            "  fetch Recipe batch 50                          (IDs first, values 50 at a time as they are read)",
+            "Fetch only what you need:",
+            "  fetch Recipe where rating >= 4.5 ids           object IDs only: no objects, no values",
+            "  fetch Recipe keys name, chef.name              those values only, as rows (to-one key paths too)",
+            "  fetch Recipe keys cuisine.name distinct        each different row once (distinct needs keys)",
+            "  fetch Recipe limit 5 faults                    objects as faults: values wait until printed",
+            "  fetch Recipe nosub                             the entity's own objects, not its sub-entities'",
+            "  .explain shows the SQL each runs; .stats what it cost."]
         case "count": return ["count ENTITY [where PREDICATE]", "  Counts without loading objects: count Chef"]
         case "show": return ["show ENTITY/pN | show ENTITY where PREDICATE",
                              "  One object, its to-one relationships and the first ten of each to-many one."]
         case "insert": return ["insert ENTITY key=value ...",
                                "  insert Cuisine name=\"Georgian\"",
                                "  insert Recipe name=\"Khachapuri\" sourceID=x-1 cuisine=\"Georgian\" servings=4"]
-        case "update": return ["update ENTITY where PREDICATE set key=value ...",
-                               "  update Recipe where sourceID == 'x-1' set rating=4.5"]
-        case "delete": return ["delete ENTITY where PREDICATE", "  Delete rules apply: deleting a recipe deletes its lines."]
+        case "update": return ["update ENTITY [where PREDICATE] set key=value ... [--batch]",
+                               "  update Recipe where sourceID == 'x-1' set rating=4.5",
+                               "  Changes the objects in the context; save writes them.",
+                               "  With --batch, one UPDATE runs straight in the store (a batch update request):",
+                               "  no objects are loaded, nothing is left to save, and the context's objects are",
+                               "  refreshed. It sets attributes only, to values (not nil), and takes only 'where'.",
+                               "  update Recipe where cuisine.name == 'Thai' set rating=5 --batch"]
+        case "delete": return ["delete ENTITY where PREDICATE [--batch]",
+                               "  Delete rules apply: deleting a recipe deletes its lines.",
+                               "  With --batch, the rows go straight from the store (a batch delete request), the",
+                               "  delete rules applied in SQL: nothing is left to save, and the context forgets them.",
+                               "  delete Recipe where rating < 2 --batch"]
         case "save", "rollback": return ["save writes every unsaved change in one transaction; rollback discards them."]
         case "import": return ["import FILE [--batch N]",
                                "  Imports recipes in batches of N (default 1000), saving and resetting after each,",
@@ -49,8 +68,17 @@ enum ShellHelp {
                                "  imported. Ctrl-C stops after the current batch; running it again resumes."]
         case "search": return ["search TEXT", "  search creme brulee   finds Crème Brûlée (case and accents ignored)"]
         case ".mode": return [".mode table|json|csv|line", "  json prints one object per line; count prints {\"count\": N}"]
+        case ".width": return [".width [auto|N|off]",
+                               "  How wide tables print; .width alone shows the setting.",
+                               "  auto  fit the terminal when standard output is one (the default); long text",
+                               "        columns shrink first, and rows print as records when even that is too wide",
+                               "  N     fit N columns (at least 20), terminal or not: for scripts and tests",
+                               "  off   never cut a value",
+                               "  json, csv and line modes always print values in full."]
         case ".sqldebug": return [".sqldebug 0|1|2|3", "  1: each statement, rows and time; 2: + bound values; 3: + query plans"]
-        case ".explain": return [".explain fetch|count|show|search ...", "  The SQL the command runs, its values and SQLite's plan."]
+        case ".explain": return [".explain fetch|count|show|search ...",
+                                 "  The SQL the command runs, its values and SQLite's plan (for fetch … ids, keys,",
+                                 "  distinct and batch, the statement those run)."]
         case ".stats": return [".stats", "  Statements, rows, faults fired, registered and live objects, peak memory."]
         case ".schema": return [".schema [ENTITY]", "  Attributes, relationships, constraints and indexes."]
         case ".read": return [".read FILE", "  Runs the commands in FILE; errors name FILE:LINE."]

@@ -11,9 +11,16 @@
 protocol ShellOutput: Sendable {
     /// Writes `text` exactly as given (add the newline yourself).
     func write(_ text: String, to channel: OutputChannel)
+
+    /// The width of the terminal that standard output shows on, read now (so a resize is
+    /// honoured), or `nil` when standard output is not a terminal.
+    var standardOutputColumns: Int? { get }
 }
 
 extension ShellOutput {
+    /// Not a terminal: sinks that capture output (tests, the tutorial checker) say so.
+    var standardOutputColumns: Int? { nil }
+
     /// Writes `line` and a newline to standard output.
     func printLine(_ line: String) { write(line + "\n", to: .standardOutput) }
 

@@ -14,6 +14,8 @@ struct StandardStreams: ShellOutput {
         StandardStreams.write(text, to: channel == .standardOutput ? STDOUT_FILENO : STDERR_FILENO)
     }
 
+    var standardOutputColumns: Int? { TerminalSize.columns(of: STDOUT_FILENO) }
+
     /// Writes all of `text` to `descriptor`, retrying after `EINTR` (Ctrl-C does not
     /// restart system calls in this process).
     static func write(_ text: String, to descriptor: Int32) {

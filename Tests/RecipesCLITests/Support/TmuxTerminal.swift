@@ -3,9 +3,9 @@ import Foundation
 /// A real terminal for end-to-end tests: `recipes` running in a detached tmux session.
 ///
 /// Each instance has its own tmux server (its own socket in a temporary directory), so
-/// tests can run in parallel and never touch the user's tmux. The pane is 120×30 and
-/// stays open after the program exits, so its last screen and exit status can be read.
-/// Waits poll the pane with a timeout; no fixed long sleeps.
+/// tests can run in parallel and never touch the user's tmux. The pane is 120×30 unless
+/// asked otherwise, and stays open after the program exits, so its last screen and exit
+/// status can be read. Waits poll the pane with a generous timeout; no fixed long sleeps.
 ///
 /// ```swift
 /// let terminal = try TmuxTerminal(arguments: [], home: home.url)
@@ -21,8 +21,10 @@ final class TmuxTerminal {
     private let socket: String
     private let statusPath: String
 
-    /// Starts `recipes arguments` in a new pane, with `HOME` set to `home`.
-    init(arguments: [String] = [], home: URL, columns: Int = 120, environment: [String: String] = [:]) throws {
+    /// Starts `recipes arguments` in a new pane of `columns` × `rows`, with `HOME` set to `home`
+    /// and `environment` added.
+    init(arguments: [String] = [], home: URL, columns: Int = 120, rows: Int = 30,
+         environment: [String: String] = [:]) throws {
         guard Self.isAvailable else {
             throw TestFailure("tmux is not installed: run `make test` (it installs tmux) or `apt-get install tmux`")
         }
@@ -38,7 +40,7 @@ final class TmuxTerminal {
         let command = ["sh", "-c", #"trap : INT; status="$1"; shift; "$@"; echo $? > "$status"; exec sleep 3600"#, "sh", statusPath,
                        "env", "-u", "XDG_DATA_HOME", "HOME=\(home.path)", "LANG=C.UTF-8"]
             + environment.map { "\($0.key)=\($0.value)" } + [RecipesBinary.path] + arguments
-        try Self.tmux(["-f", "/dev/null", "new-session", "-d", "-x", String(columns), "-y", "30"] + command,
+        try Self.tmux(["-f", "/dev/null", "new-session", "-d", "-x", String(columns), "-y", String(rows)] + command,
                       socket: socket)
     }
 
@@ -50,8 +52,20 @@ final class TmuxTerminal {
     /// Presses keys by tmux name: `Enter`, `Left`, `BSpace`, `Tab`, `Up`, `C-c`, `C-d`.
     func press(_ keys: String...) { _ = try? Self.tmux(["send-keys"] + keys, socket: socket) }
 
+    /// Resizes the window, as a user dragging the terminal's edge would.
+    func resize(columns: Int, rows: Int = 30) {
+        _ = try? Self.tmux(["resize-window", "-x", String(columns), "-y", String(rows)], socket: socket)
+    }
+
     /// The visible text of the pane.
     func screen() -> String { (try? Self.tmux(["capture-pane", "-p"], socket: socket)) ?? "" }
+
+    /// Everything the pane showed so far, scrolled-off lines included, with each line the
+    /// terminal wrapped joined back whole, as the program wrote it (so its width can be
+    /// measured; trailing spaces are kept).
+    func transcript() -> String {
+        (try? Self.tmux(["capture-pane", "-p", "-J", "-S", "-"], socket: socket)) ?? ""
+    }
 
     /// The exit status once the program has exited, else `nil`.
     func exitStatus() -> Int32? {

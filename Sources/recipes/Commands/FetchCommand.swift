@@ -1,0 +1,144 @@
+import ObjectGraph
+
+/// The clauses after an entity in `fetch`, `count`, `show`, `update` and `delete`, as a
+/// request and what the fetch returns.
+///
+/// ```
+/// fetch Recipe where rating >= 4.5 sort name limit 5     objects, populated
+/// fetch Recipe where rating >= 4.5 ids                    object IDs (fetchObjectIDs)
+/// fetch Recipe keys cuisine.name distinct sort cuisine.name   dictionaries, distinct
+/// fetch Recipe limit 3 faults                             objects as faults
+/// count Recipe nosub                                      without sub-entities
+/// ```
+///
+/// Clauses come in any order. `ids`, `keys`, `distinct` and `faults` belong to `fetch`
+/// alone; combinations that cannot mean anything are errors that name the clauses.
+struct FetchCommand {
+    /// What a fetch returns.
+    enum Result: Equatable {
+        /// Managed objects (`fetch`).
+        case objects
+        /// Object IDs only (`ids`: `fetchObjectIDs`).
+        case objectIDs
+        /// The values of these key paths, as written (`keys`: `fetchDictionaries`).
+        case dictionaries(keyPaths: [String])
+    }
+
+    /// The request, every clause applied.
+    var request: FetchRequest
+    /// What the fetch returns.
+    var result: Result = .objects
+    /// The clauses given, in order, by keyword.
+    var keywords: [String] = []
+
+    /// The clause keywords, matched case-insensitively outside quotes and parentheses.
+    static let keywords: Set<String> = ["where", "sort", "limit", "offset", "prefetch", "batch",
+                                        "ids", "keys", "distinct", "faults", "nosub"]
+    /// The clauses that only `fetch` takes: they choose what a fetch returns.
+    static let fetchOnlyKeywords: Set<String> = ["ids", "keys", "distinct", "faults"]
+    /// The clauses that are a word alone.
+    static let flagKeywords: Set<String> = ["ids", "distinct", "faults", "nosub"]
+    /// The clauses that shape fetched objects, which `ids` and `keys` do not return.
+    static let objectKeywords: Set<String> = ["faults", "prefetch", "batch"]
+
+    /// The result type for ``MainContext/explain(_:resultType:)``.
+    var resultType: FetchResultType {
+        switch result {
+        case .objects: .objects
+        case .objectIDs: .objectIDs
+        case .dictionaries: .dictionaries
+        }
+    }
+
+    /// Applies `clauses` (from ``CommandWords/clauses(_:keywords:)`` with ``keywords``) to a
+    /// request for `entity`, for the command `command`.
+    ///
+    /// A plain `fetch` returns populated objects: the shell prints every value at once, so
+    /// it reads them with the rows. `faults` asks for faults instead (values wait in the row
+    /// cache until printed). Other commands keep the framework's defaults.
+    ///
+    /// - Throws: ``CommandError`` naming the clause for a clause `command` does not take,
+    ///   a malformed clause, or clauses that cannot go together; ``PredicateSyntaxError``
+    ///   for a bad predicate.
+    init(entity: EntityDescription, clauses: [(keyword: String, text: String)], command: String) throws {
+        request = FetchRequest(entityName: entity.name)
+        var keyPaths: [String]?
+        var isDistinct = false, wantsIDs = false, wantsFaults = false
+        for (keyword, clause) in clauses {
+            keywords.append(keyword)
+            if Self.fetchOnlyKeywords.contains(keyword) && command != "fetch" {
+                throw CommandError("'\(keyword)' works only with fetch, not \(command)")
+            }
+            if Self.flagKeywords.contains(keyword) && !clause.isEmpty {
+                throw CommandError("'\(keyword)' takes nothing after it, found '\(clause)'")
+            }
+            switch keyword {
+            case "where":
+                guard !clause.isEmpty else { throw CommandError("'where' needs a predicate, such as: where rating >= 4") }
+                request.predicate = try FetchPredicate(clause)
+            case "sort":
+                request.sortKeys = try clause.split(separator: ",").map { try Self.sortKey(String($0)) }
+            case "prefetch":
+                request.relationshipKeyPathsForPrefetching = clause.split(separator: ",").map { String($0).trimmed }
+                    .filter { !$0.isEmpty }
+            case "batch":
+                guard let size = Int(clause), size > 0 else { throw CommandError("'batch' needs a positive number, found '\(clause)'") }
+                request.fetchBatchSize = size
+            case "limit", "offset":
+                guard let number = Int(clause), number >= 0 else {
+                    throw CommandError("'\(keyword)' needs a whole number, found '\(clause)'")
+                }
+                if keyword == "limit" { request.fetchLimit = number } else { request.fetchOffset = number }
+            case "keys": keyPaths = try Self.keyPaths(clause)
+            case "ids": wantsIDs = true
+            case "distinct": isDistinct = true
+            case "faults": wantsFaults = true
+            case "nosub": request.includesSubentities = false
+            default: break
+            }
+        }
+        if isDistinct && keyPaths == nil {
+            throw CommandError("'distinct' works only with 'keys' (distinct rows of chosen properties), "
+                               + "such as: fetch Recipe keys cuisine.name distinct")
+        }
+        if wantsIDs && keyPaths != nil {
+            throw CommandError("'ids' and 'keys' cannot go together: 'ids' fetches object IDs, 'keys' property values")
+        }
+        if wantsIDs || keyPaths != nil, let keyword = keywords.first(where: Self.objectKeywords.contains) {
+            throw CommandError("'\(keyword)' applies to fetched objects, and '\(wantsIDs ? "ids" : "keys")' fetches none")
+        }
+        if let keyPaths {
+            result = .dictionaries(keyPaths: keyPaths)
+            request.propertiesToFetch = keyPaths
+            request.returnsDistinctResults = isDistinct
+        } else if wantsIDs {
+            result = .objectIDs
+        } else if command == "fetch" {
+            request.returnsObjectsAsFaults = wantsFaults
+        }
+    }
+
+    /// `name`, `rating desc`, `chef.name asc`.
+    static func sortKey(_ item: String) throws -> SortKey {
+        let words = item.split(separator: " ").map(String.init)
+        guard let key = words.first, words.count <= 2 else { throw CommandError("bad sort key '\(item.trimmed)'") }
+        let direction = words.count == 2 ? words[1].lowercased() : "asc"
+        guard direction == "asc" || direction == "desc" else {
+            throw CommandError("sort direction must be asc or desc, found '\(words[1])'")
+        }
+        return SortKey(key, ascending: direction == "asc")
+    }
+
+    /// `name, chef.name` into its key paths; the framework checks that they exist.
+    static func keyPaths(_ clause: String) throws -> [String] {
+        guard !clause.isEmpty else { throw CommandError("'keys' needs key paths, such as: keys name, chef.name") }
+        return try clause.split(separator: ",", omittingEmptySubsequences: false).map { item in
+            let keyPath = String(item).trimmed
+            guard !keyPath.isEmpty else { throw CommandError("'keys' has an empty key path in '\(clause)'") }
+            guard !keyPath.contains(where: \.isWhitespace) else {
+                throw CommandError("key paths in 'keys' are separated by commas, found '\(keyPath)'")
+            }
+            return keyPath
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import ObjectGraph
+
+/// `update … --batch` and `delete … --batch`: batch requests run straight in the store.
+///
+/// No objects are loaded or created; the store changes at once (there is nothing to save
+/// or roll back), and the framework merges the change into the shell's context, so its
+/// objects show the new values, and deleted ones leave it.
+extension RecipeShell {
+    /// `update ENTITY [where P] set k=v … --batch`: a ``BatchUpdateRequest``.
+    func batchUpdate(_ head: String, _ pairs: [(key: String, value: String)], _ context: CommandContext) throws {
+        let request = try batchRequest(head, command: "update")
+        let entity = try entity(named: request.entityName)
+        var values: [String: any Sendable] = [:]
+        for (key, text) in pairs {
+            guard let attribute = entity.attribute(named: key) else {
+                if let relationship = entity.relationship(named: key) {
+                    throw CommandError("'\(key)' is a relationship; update --batch sets attributes only "
+                                       + "(leave out --batch to set \(relationship.isToMany ? "the inverse" : "it"))")
+                }
+                values[key] = text  // the framework names the unknown key, with a suggestion
+                continue
+            }
+            guard attribute.derivation == nil else {
+                throw CommandError("'\(key)' is derived from '\(attribute.derivation!.source)'; set '\(attribute.derivation!.source)' instead")
+            }
+            let stored = try attribute.type.parse(text, key: key)
+            guard let value = Self.sendableValue(stored, type: attribute.type) else {
+                throw CommandError("update --batch cannot set '\(key)' to nil; leave out --batch to clear it")
+            }
+            values[key] = value
+        }
+        let result = try self.context.execute(BatchUpdateRequest(entityName: entity.name, predicate: request.predicate,
+                                                                 propertiesToUpdate: values))
+        if mode == .json {
+            context.print("{\"updated\": \(result.updatedIDs.count)}")
+        } else {
+            context.print("updated \(Self.rows(result.updatedIDs.count, of: entity.name)) \(Self.batchNote)")
+        }
+    }
+
+    /// `delete ENTITY where P --batch`: a ``BatchDeleteRequest``; delete rules apply in SQL.
+    func batchDelete(_ text: String, _ context: CommandContext) throws {
+        let request = try batchRequest(text, command: "delete")
+        guard let predicate = request.predicate else {
+            throw CommandError("delete needs 'where': delete \(request.entityName) where … --batch "
+                               + "(use 'where TRUEPREDICATE' to delete all)")
+        }
+        let entity = try entity(named: request.entityName)
+        let result = try self.context.execute(BatchDeleteRequest(entityName: entity.name, predicate: predicate))
+        let model = self.context.model
+        let deleted = result.deletedIDs.filter { model.entities[Int($0.entityIndex)].isKind(of: entity) }
+        let cascaded = Dictionary(grouping: result.deletedIDs.filter { !model.entities[Int($0.entityIndex)].isKind(of: entity) },
+                                  by: { model.entities[Int($0.entityIndex)].name })
+        let nullified = Dictionary(grouping: result.nullifiedIDs, by: { model.entities[Int($0.entityIndex)].name })
+        if mode == .json {
+            context.print("{\"deleted\": \(deleted.count), \"cascaded\": \(result.deletedIDs.count - deleted.count), "
+                          + "\"nullified\": \(result.nullifiedIDs.count)}")
+            return
+        }
+        var message = "deleted \(Self.rows(deleted.count, of: entity.name))"
+        if !cascaded.isEmpty {
+            message += "; by cascade " + cascaded.sorted { $0.key < $1.key }.map { Self.rows($1.count, of: $0) }
+                .joined(separator: ", ")
+        }
+        if !nullified.isEmpty {
+            message += "; references cleared in " + nullified.sorted { $0.key < $1.key }.map { Self.rows($1.count, of: $0) }
+                .joined(separator: ", ")
+        }
+        context.print(message + " " + Self.batchNote)
+    }
+
+    /// The note after a batch request's count: why there is nothing to save.
+    static let batchNote = "(batch: written to the store, no objects loaded)"
+
+    /// `3 Recipe rows`, `1 Chef row`.
+    static func rows(_ count: Int, of entityName: String) -> String {
+        "\(count) \(entityName) row\(count == 1 ? "" : "s")"
+    }
+
+    /// The request of a batch form, which takes `where` and nothing else.
+    private func batchRequest(_ text: String, command: String) throws -> FetchRequest {
+        let parsed = try fetchCommand(from: text, command: command)
+        if let keyword = parsed.keywords.first(where: { $0 != "where" }) {
+            throw CommandError("'\(keyword)' does not apply to \(command) --batch, which takes only 'where'")
+        }
+        return parsed.request
+    }
+
+    /// A parsed value as the Swift value ``BatchUpdateRequest`` takes, or nil for null.
+    static func sendableValue(_ stored: StoredValue, type: AttributeType) -> (any Sendable)? {
+        switch (type, stored) {
+        case (.integer16, .integer(let v)), (.integer32, .integer(let v)), (.integer64, .integer(let v)): Int(v)
+        case (.boolean, .integer(let v)): v != 0
+        case (.double, .real(let v)): v
+        case (.date, .real(let v)): Date(timeIntervalSince1970: v)
+        case (.string, .text(let v)): v
+        case (.uuid, .text(let v)): UUID(uuidString: v)
+        case (.url, .text(let v)): URL(string: v)
+        case (.binary, .blob(let v)): v
+        default: nil
+        }
+    }
+}

@@ -26,7 +26,9 @@ enum Usage {
           --output FILE      where to write them
 
         In scripts, blank lines and lines starting with '--' or '#' are comments.
-        Exit status: 0 on success, 1 if any command failed, 2 for a usage error.
+        Ctrl-C stops the running command (or the generator) and keeps the shell.
+        Exit status: 0 on success, 1 if any command failed, 2 for a usage error,
+        130 when Ctrl-C stopped a run.
 
         """
 }

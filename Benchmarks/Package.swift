@@ -6,13 +6,18 @@ import PackageDescription
 let package = Package(
     name: "ObjectGraphBenchmarks",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(name: "ObjectGraph", path: "..")],
+    dependencies: [
+        .package(name: "ObjectGraph", path: ".."),
+        // The peer: GRDB records over the same system SQLite library.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
     targets: [
         // The raw-C baseline talks to SQLite directly: that is what makes it a baseline.
         .systemLibrary(name: "CSQLiteBaseline", providers: [.apt(["libsqlite3-dev"])]),
         .executableTarget(
             name: "ObjectGraphBenchmarks",
-            dependencies: [.product(name: "ObjectGraph", package: "ObjectGraph"), "CSQLiteBaseline"],
+            dependencies: [.product(name: "ObjectGraph", package: "ObjectGraph"), "CSQLiteBaseline",
+                           .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
     ],
     swiftLanguageModes: [.v6]

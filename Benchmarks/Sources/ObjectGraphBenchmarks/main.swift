@@ -1,8 +1,9 @@
 import Foundation
 import ObjectGraph
 
-// Release-mode benchmarks of the core against hand-written sqlite3 C calls, in one process,
-// interleaved round by round. Every run checks its own result. Usage:
+// Release-mode benchmarks of the core against hand-written sqlite3 C calls (the limit) and GRDB
+// records (the peer), in one process, interleaved round by round. Every run checks its own
+// result. Usage:
 //   ObjectGraphBenchmarks [--rounds N] [--insert N] [--fetch N]
 
 var rounds = 5, insertCount = 300_000, fetchCount = 500_000
@@ -78,6 +79,11 @@ func measure(_ body: () throws -> Void) rethrows -> Double {
     return measure { RawSQLite.insertUsers(path: path, count: insertCount, batch: 1_000) }
 }
 
+@MainActor func grdbInsert() throws -> Double {
+    let path = freshPath()
+    return try measure { try GRDBPeer.insertUsers(path: path, count: insertCount, batch: 1_000) }
+}
+
 @MainActor func objectGraphFetch() throws -> Double {
     let coordinator = PersistentStoreCoordinator(model: model)
     try coordinator.addStore(at: fetchPath)
@@ -101,10 +107,19 @@ func measure(_ body: () throws -> Void) rethrows -> Double {
     return seconds
 }
 
+@MainActor func grdbFetch() throws -> Double {
+    let (run, close) = try GRDBPeer.fetchWords(path: fetchPath)
+    defer { try? close() }
+    var words: [GRDBPeer.Word] = []
+    let seconds = try measure { words = try run() }
+    precondition(words.count == fetchCount && words.reduce(0) { $0 + Int($1.length) } == expectedLength)
+    return seconds
+}
+
 var samples: [String: [Double]] = [:]
 let workloads: [(String, @MainActor () throws -> Double)] = [
-    ("insert raw", rawInsert), ("insert ObjectGraph", objectGraphInsert),
-    ("fetch raw", rawFetch), ("fetch ObjectGraph", objectGraphFetch),
+    ("insert raw", rawInsert), ("insert ObjectGraph", objectGraphInsert), ("insert GRDB", grdbInsert),
+    ("fetch raw", rawFetch), ("fetch ObjectGraph", objectGraphFetch), ("fetch GRDB", grdbFetch),
 ]
 for round in 0..<rounds {
     // Rotate the order each round so no engine always runs first.
@@ -117,11 +132,12 @@ for round in 0..<rounds {
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 print("")
-print("workload                                  raw median   ObjectGraph median   ObjectGraph ÷ raw")
-for (label, key, count) in [("insert \(insertCount) × 2 strings, save+reset per 1,000", "insert", insertCount),
-                             ("fetch \(fetchCount) populated objects", "fetch", fetchCount)] {
+print("workload                                     raw          ObjectGraph  GRDB         ObjectGraph ÷ raw  GRDB ÷ raw")
+for (label, key) in [("insert \(insertCount) × 2 strings, save per 1,000", "insert"),
+                     ("fetch \(fetchCount) populated objects", "fetch")] {
     let raw = median(samples["\(key) raw"]!), graph = median(samples["\(key) ObjectGraph"]!)
-    let line = String(format: "%@  %.3f s (%.0fk/s)   %.3f s (%.0fk/s)   %.2f×",
-                      label, raw, Double(count) / raw / 1000, graph, Double(count) / graph / 1000, graph / raw)
-    print(line)
+    let grdb = median(samples["\(key) GRDB"]!)
+    let padded = label.padding(toLength: 44, withPad: " ", startingAt: 0)
+    print(String(format: "%@ %7.3f s    %7.3f s    %7.3f s    %5.2f×             %5.2f×",
+                 padded, raw, graph, grdb, graph / raw, grdb / raw))
 }

@@ -15,6 +15,10 @@ extension ContextCore {
         let insertedNow = inserted.filter { $0.state == .inserted }
         let updatedNow = updated.filter { $0.state == .updated }
         let deletedNow = deleted.filter { $0.state == .deleted }
+        if let error = faultError {
+            faultError = nil
+            throw error
+        }
         guard !(insertedNow.isEmpty && updatedNow.isEmpty && deletedNow.isEmpty) else { return SaveResult() }
         try validate(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
 
@@ -203,6 +207,7 @@ extension ContextCore {
         for index in 0..<object.entity.slotCount { object.slots[index].value = .null }
         object.headerPointer.pointee.changedSlots = 0
         object.headerPointer.pointee.needsValues = true
+        object.headerPointer.pointee.isInaccessible = false
         object.state = .fault
     }
 }

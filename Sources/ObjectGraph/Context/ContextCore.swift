@@ -39,6 +39,8 @@ final class ContextCore {
 
     /// Counters for ``ContextStatistics``.
     var faultsFired = 0
+    /// The first store error met while firing a fault since the last save; the next save throws it.
+    var faultError: ObjectGraphError?
     var relationshipFaultsFired = 0
 
     private static let serials = Atomic<UInt32>(0)
@@ -67,8 +69,17 @@ final class ContextCore {
     }
 
     /// The registered object for `id`, or a new fault registered for it.
+    ///
+    /// A temporary ID names an object only in the context that inserted it, and only while
+    /// that object is registered; anything else is a programming error and stops with a
+    /// message (Core Data raises), since a fault for it would load an unrelated row.
     func object(for id: ObjectID) -> ManagedObject {
         if let object = registeredObject(for: id) { return object }
+        if id.isTemporary {
+            preconditionFailure(id.temporaryTag == serial
+                ? "\(model.describe(id)) is a temporary ID whose object is no longer in this context (rolled back or reset)"
+                : "\(model.describe(id)) is a temporary ID of another context; save that context, or call obtainPermanentIDs(for:) there, before passing the ID on")
+        }
         let entity = model.entities[Int(id.entityIndex)]
         let object = ManagedObject.make(entity: entity, id: id, context: self, state: .fault)
         register(object)
@@ -211,21 +222,49 @@ final class ContextCore {
     // MARK: Faults
 
     /// Loads a fault's values from the row cache or the store.
+    ///
+    /// Property reads cannot throw, so a failure is kept, never swallowed: a row that is gone
+    /// makes the object inaccessible (its properties read as nil and ``ManagedObject/fulfill()``
+    /// throws, Core Data's inaccessible fault); a store error leaves the object a fault and is
+    /// reported by the next ``save()``.
     func fulfillFault(_ object: ManagedObject) {
         if fulfillBatch(of: object) { return }
+        do {
+            try loadFault(object)
+        } catch let error as ObjectGraphError where error.code == .objectNotFound {
+            // Recorded on the object by loadFault.
+        } catch {
+            if faultError == nil {
+                faultError = ObjectGraphError(.storeFailure,
+                    "could not load \(model.describe(object.objectID)) while reading it: \(error); nothing was saved",
+                    underlying: error)
+            }
+        }
+    }
+
+    /// Loads a fault's values now.
+    /// - Throws: ``ObjectGraphError`` `objectNotFound` when the store has no row for it (the
+    ///   object becomes inaccessible), or the store's error (the object stays a fault).
+    func loadFault(_ object: ManagedObject) throws {
         faultsFired += 1
         let id = object.objectID
         let store = coordinator.store(for: object.entity)
         let layout = store.layout(for: object.entity)
         var row = coordinator.rowCache.row(for: id)
-        if row == nil { row = try? store.fetchRow(id, layout: layout) }
-        // A row deleted elsewhere leaves an object with no values (Core Data's inaccessible fault).
-        if let row {
-            fill(object, from: row, layout: layout)
-        } else {
+        if row == nil { row = try store.fetchRow(id, layout: layout) }
+        guard let row else {
             object.headerPointer.pointee.needsValues = false
+            object.headerPointer.pointee.isInaccessible = true
             if object.state == .fault { object.state = .clean }
+            throw Self.inaccessible(id, model: model)
         }
+        fill(object, from: row, layout: layout)
+    }
+
+    /// The error for an object whose row is no longer in the store.
+    static func inaccessible(_ id: ObjectID, model: ObjectModel) -> ObjectGraphError {
+        ObjectGraphError(.objectNotFound,
+            "could not fulfill a fault for \(model.describe(id)): its row is no longer in the store (deleted by another context or process)")
     }
 
     /// Loads a fault's values from a row, keeping any slot changed before it loaded.
@@ -260,7 +299,17 @@ final class ContextCore {
             return
         }
         let store = coordinator.store(for: relationship.destination)
-        let ids = (try? store.fetchDestinations(of: relationship, key: object.objectID.key)) ?? []
+        let ids: [ObjectID]
+        do {
+            ids = try store.fetchDestinations(of: relationship, key: object.objectID.key)
+        } catch {
+            if faultError == nil {
+                faultError = ObjectGraphError(.storeFailure,
+                    "could not load \(relationship.name) of \(model.describe(object.objectID)): \(error); nothing was saved",
+                    underlying: error)
+            }
+            ids = []
+        }
         var stored = ids.map { self.object(for: $0) }
         // Destinations whose inverse now points elsewhere (unsaved changes) are not members.
         if !relationship.isManyToMany {

@@ -184,7 +184,8 @@ extension ManagedObject {
     /// Sets an attribute's stored value, records the change and updates derived attributes.
     func setStoredValue(_ value: StoredValue, of attribute: AttributeDescription) {
         fireFaultIfNeeded()
-        if !attribute.isTransient { willChange(slot: attribute.slot) }
+        // A transient change is a change (Core Data's hasChanges); saving writes no column for it.
+        willChange(slot: attribute.slot)
         for target in attribute.derivedTargets {
             willChange(slot: target.slot)
             slots[target.slot].value = Slot(Derivations.derive(value, target.derivation!.kind))

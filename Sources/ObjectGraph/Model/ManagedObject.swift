@@ -97,6 +97,26 @@ open class ManagedObject: ManagedBuffer<ObjectHeader, ObjectSlot>, Hashable, Cus
     /// context is gone; such an object keeps its values but can no longer load faults).
     public var isRegistered: Bool { headerPointer.pointee.context != nil }
 
+    /// Whether the object's row was found missing when its fault fired: another context or
+    /// process deleted it. Its properties read as nil, ``fulfill()`` throws, and saving a
+    /// change to it fails (Core Data's inaccessible fault).
+    public var isInaccessible: Bool { headerPointer.pointee.isInaccessible }
+
+    /// Loads the object's values now if it is a fault, reporting what a property read cannot.
+    ///
+    /// ```swift
+    /// do { try recipe.fulfill() } catch let error as ObjectGraphError where error.code == .objectNotFound { … }
+    /// ```
+    /// - Throws: ``ObjectGraphError`` `objectNotFound` when the object's row is gone (also on
+    ///   later calls), or the store's error when it could not be read.
+    public func fulfill() throws {
+        if headerPointer.pointee.isInaccessible, let context = contextCore {
+            throw ContextCore.inaccessible(objectID, model: context.model)
+        }
+        guard headerPointer.pointee.needsValues, let context = contextCore else { return }
+        try context.loadFault(self)
+    }
+
     /// Loads the object's values if it is a fault.
     @inline(__always) func fireFaultIfNeeded() {
         if headerPointer.pointee.needsValues, let context = contextCore { context.fulfillFault(self) }

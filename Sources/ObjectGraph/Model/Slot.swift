@@ -166,4 +166,6 @@ public struct ObjectHeader {
     /// for a fault that was changed without being loaded (an inverse relationship maintained
     /// on it): its state is then `updated` while its values still load on first access.
     var needsValues: Bool
+    /// Whether firing the fault found no row: the object was deleted elsewhere.
+    var isInaccessible: Bool = false
 }

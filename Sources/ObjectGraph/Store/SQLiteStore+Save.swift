@@ -121,7 +121,10 @@ extension SQLiteStore {
         guard !columns.isEmpty else { return }
         let statement = try connection.cachedStatement(SchemaSQL.update(layout, columns: columns))
         try statement.bind(values + [.integer(object.objectID.key)])
-        try statement.run()
+        guard try statement.run() == 1 else {
+            throw ObjectGraphError(.objectNotFound,
+                "cannot save the changes to \(model.describe(object.objectID)): its row is no longer in the store (deleted by another context or process); nothing was saved")
+        }
     }
 
     private func delete(_ object: ManagedObject, _ connection: SQLiteConnection) throws {

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// A fault whose row is gone, or whose store fails, is reported, never turned silently into
+/// a blank object.
+@MainActor
+struct FaultFulfilmentTests {
+    let coordinator: PersistentStoreCoordinator
+    let writer: MainContext
+    let reader: MainContext
+
+    init() throws {
+        coordinator = try TestModel.coordinator()
+        writer = MainContext(coordinator: coordinator)
+        reader = MainContext(coordinator: coordinator)
+    }
+
+    /// A tag saved by the writer, as an unfired fault in the reader, then deleted by the writer.
+    func faultOnDeletedRow() throws -> ManagedObject {
+        let tag = try writer.insert("Tag")
+        tag["label"] = "gone"
+        try writer.save()
+        let fault = reader.object(with: tag.objectID)
+        #expect(fault.isFault)
+        writer.delete(tag)
+        try writer.save()
+        return fault
+    }
+
+    @Test("fulfill() throws objectNotFound naming the object when its row was deleted")
+    func fulfillThrowsForMissingRow() throws {
+        let fault = try faultOnDeletedRow()
+        let error = try #require(throws: ObjectGraphError.self) { try fault.fulfill() }
+        #expect(error.code == .objectNotFound)
+        #expect(error.message.contains("Tag/p1"), "\(error.message)")
+        #expect(fault.isInaccessible)
+        #expect(!fault.isFault)
+    }
+
+    @Test("Reading a fault whose row is gone makes it inaccessible, not a clean object")
+    func readingMarksInaccessible() throws {
+        let fault = try faultOnDeletedRow()
+        #expect(fault["label"] == nil)
+        #expect(fault.isInaccessible)
+        #expect(!fault.hasChanges)
+        #expect(throws: ObjectGraphError.self) { try fault.fulfill() }
+    }
+
+    @Test("Saving a change to an object whose row was deleted elsewhere fails and names it")
+    func savingChangesToADeletedRowFails() throws {
+        let tag = try writer.insert("Tag")
+        tag["label"] = "first"
+        try writer.save()
+        let copy = try reader.existingObject(with: tag.objectID)
+        writer.delete(tag)
+        try writer.save()
+        copy["label"] = "second"
+        let error = try #require(throws: ObjectGraphError.self) { try reader.save() }
+        #expect(error.code == .objectNotFound)
+        #expect(error.message.contains("Tag/p1"), "\(error.message)")
+        #expect(reader.hasChanges)  // nothing was saved, the change is kept
+    }
+
+    @Test("A store error while firing a fault is reported by fulfill() and by the next save")
+    func storeErrorsAreNotSwallowed() throws {
+        let tag = try writer.insert("Tag")
+        tag["label"] = "x"
+        try writer.save()
+        let fault = reader.object(with: tag.objectID)
+        coordinator.rowCache.removeAll()
+        let store = coordinator.store(for: tag.entity)
+        try store.perform { connection in try connection.execute(#"ALTER TABLE "Tag" RENAME TO "Gone""#) }
+        #expect(throws: ObjectGraphError.self) { try fault.fulfill() }
+        #expect(fault.isFault)  // still a fault: a later read tries again
+        _ = fault["label"]  // an untyped read cannot throw: the error is recorded
+        try reader.insert("Tag")["label"] = "new"
+        let error = try #require(throws: ObjectGraphError.self) { try reader.save() }
+        #expect(error.message.contains("could not load Tag/p1"), "\(error.message)")
+    }
+}

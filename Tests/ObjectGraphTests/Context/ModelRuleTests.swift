@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// Model rules the review found untested: transient attributes, the no-action delete rule,
+/// relationship counts, declared indexes, and fetches that leave out pending changes.
+@MainActor
+struct ModelRuleTests {
+    static func model() throws -> ObjectModel {
+        try ObjectModel(entities: [
+            EntityDescription("Box",
+                attributes: [
+                    AttributeDescription("label", .string),
+                    AttributeDescription("scratch", .string, isOptional: true, isTransient: true),
+                ],
+                relationships: [
+                    RelationshipDescription("items", toMany: "Item", inverse: "box", minCount: 1, maxCount: 2),
+                    RelationshipDescription("shelf", to: "Shelf", inverse: "boxes"),
+                ],
+                indexes: [["label"]]),
+            EntityDescription("Item",
+                attributes: [AttributeDescription("name", .string)],
+                relationships: [RelationshipDescription("box", to: "Box", inverse: "items")]),
+            EntityDescription("Shelf",
+                attributes: [AttributeDescription("name", .string)],
+                relationships: [RelationshipDescription("boxes", toMany: "Box", inverse: "shelf", deleteRule: .noAction)]),
+        ])
+    }
+
+    let coordinator: PersistentStoreCoordinator
+    let context: MainContext
+
+    init() throws {
+        coordinator = PersistentStoreCoordinator(model: try Self.model())
+        try coordinator.addStore(at: ":memory:")
+        context = MainContext(coordinator: coordinator)
+    }
+
+    func box(_ label: String, items: Int) throws -> ManagedObject {
+        let box = try context.insert("Box")
+        box["label"] = label
+        for index in 0..<items {
+            let item = try context.insert("Item")
+            item["name"] = "\(label) \(index)"
+            item["box"] = box
+        }
+        return box
+    }
+
+    @Test("Changing a transient attribute marks the object changed; saving writes nothing for it")
+    func transientChangesAreChanges() throws {
+        let box = try box("a", items: 1)
+        try context.save()
+        box["scratch"] = "note"
+        #expect(box.hasChanges && box.isUpdated && context.hasChanges)
+        #expect(box.changedValues().keys.sorted() == ["scratch"])
+        let before = context.statistics
+        try context.save()
+        #expect(!context.hasChanges)
+        #expect(context.statistics.statements - before.statements <= 2, "only BEGIN and COMMIT, no UPDATE")
+        context.rollback()
+        #expect(box["scratch"] as? String == "note")  // not a stored value: kept in memory
+    }
+
+    @Test("Rolling back a transient change restores the old value")
+    func transientRollback() throws {
+        let box = try box("a", items: 1)
+        try context.save()
+        box["scratch"] = "note"
+        context.rollback()
+        #expect(box["scratch"] == nil)
+        #expect(!box.hasChanges)
+    }
+
+    @Test("noAction leaves the inverse pointing at the deleted object")
+    func noActionLeavesTheInverse() throws {
+        let shelf = try context.insert("Shelf")
+        shelf["name"] = "top"
+        let box = try box("a", items: 1)
+        box["shelf"] = shelf
+        try context.save()
+        context.delete(shelf)
+        #expect((box["shelf"] as? ManagedObject) === shelf)  // nothing touched the inverse
+        #expect(!box.hasChanges)
+        try context.save()
+        context.reset()
+        let reloaded = try context.fetch(FetchRequest(entityName: "Box"))[0]
+        let dangling = try #require(reloaded["shelf"] as? ManagedObject)
+        #expect(throws: ObjectGraphError.self) { try dangling.fulfill() }  // the row is gone
+    }
+
+    @Test("A to-many's minimum and maximum counts are checked at save", arguments: [0, 3])
+    func relationshipCounts(items: Int) throws {
+        _ = try box("a", items: items)
+        let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .validation)
+        #expect(error.message.contains(items == 0 ? "needs at least 1" : "allows at most 2"), "\(error.message)")
+    }
+
+    @Test("Counts within the bounds save")
+    func relationshipCountsWithinBounds() throws {
+        _ = try box("a", items: 2)
+        try context.save()
+        #expect(try context.count(for: FetchRequest(entityName: "Item")) == 2)
+    }
+
+    @Test("A declared index is created and used")
+    func indexesAreCreated() throws {
+        let request = FetchRequest(entityName: "Box", predicate: try FetchPredicate("label == 'a'"))
+        let plan = try context.explain(request).plan.joined(separator: "\n")
+        #expect(plan.contains("USING INDEX"), "\(plan)")
+    }
+
+    @Test("includesPendingChanges = false fetches and counts only what is saved")
+    func withoutPendingChanges() throws {
+        let saved = try box("saved", items: 1)
+        try context.save()
+        _ = try box("unsaved", items: 1)
+        saved["label"] = "renamed"
+        var request = FetchRequest(entityName: "Box", sortKeys: [SortKey("label")])
+        request.includesPendingChanges = false
+        let boxes = try context.fetch(request)
+        #expect(boxes.count == 1 && boxes[0] === saved)
+        #expect(try context.count(for: request) == 1)
+        request.predicate = try FetchPredicate("label == 'saved'")
+        #expect(try context.fetch(request).count == 1)  // the store still has the old label
+        request.includesPendingChanges = true
+        #expect(try context.fetch(request).isEmpty)
+        #expect(try context.count(for: FetchRequest(entityName: "Box")) == 2)
+    }
+}

@@ -61,22 +61,52 @@ extension ContextCore {
         return (object, true)
     }
 
-    /// Counts the objects matching `request` without creating any.
+    /// Counts the objects matching `request` in SQL, without creating any for saved rows.
+    ///
+    /// Unsaved changes correct the store's count: each changed (or affected) object that
+    /// matches now counts, and each whose saved row matched is taken off, which one more
+    /// query over just those rows' keys tells.
     func count(for request: FetchRequest) throws -> Int {
         let entity = try model.requireEntity(named: request.entityName)
-        if request.includesPendingChanges, try !pendingChanges(in: entity, request).isEmpty {
-            var unwindowed = request
-            unwindowed.returnsObjectsAsFaults = true
-            unwindowed.relationshipKeyPathsForPrefetching = []
-            return try fetch(unwindowed).count
-        }
         let store = coordinator.store(for: entity)
         var count = try store.count(FetchSQL.count(
             store.layout(for: entity), entity: entity, includesSubentities: request.includesSubentities,
             condition: try condition(for: request, entity: entity)))
+        if request.includesPendingChanges {
+            let pending = try pendingChanges(in: entity, request)
+            if !pending.isEmpty {
+                let matcher = try memoryMatcher(for: request, entity: entity)
+                var unique = Set<ObjectIdentifier>()
+                var saved: [ObjectID] = []
+                for object in pending where unique.insert(ObjectIdentifier(object)).inserted {
+                    if object.state != .deleted && matcher(object) { count += 1 }
+                    let wasSaved = object.state == .deleted
+                        ? object.headerPointer.pointee.stateBeforeDelete != .inserted : object.state != .inserted
+                    if wasSaved { saved.append(object.objectID) }
+                }
+                count -= try savedMatches(of: saved, request: request, entity: entity)
+            }
+        }
         if request.fetchOffset > 0 { count = max(0, count - request.fetchOffset) }
         if request.fetchLimit > 0 { count = min(count, request.fetchLimit) }
         return count
+    }
+
+    /// How many of the saved rows with `ids` match `request` in the store (keys only, in
+    /// chunks that stay under SQLite's limit on bound values).
+    private func savedMatches(of ids: [ObjectID], request: FetchRequest, entity: EntityDescription) throws -> Int {
+        var matches = 0
+        var plain = request
+        plain.fetchLimit = 0
+        plain.fetchOffset = 0
+        plain.sortKeys = []
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            let inChunk = try FetchPredicate("SELF IN %@", chunk)
+            plain.predicate = request.predicate.map { $0 && inChunk } ?? inChunk
+            matches += try coordinator.store(for: entity).fetchIDs(try objectIDsSelect(plain, entity: entity)).count
+        }
+        return matches
     }
 
     /// The IDs of the objects matching `request`; no objects are created unless unsaved

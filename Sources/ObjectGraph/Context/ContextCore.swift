@@ -39,6 +39,7 @@ final class ContextCore {
 
     /// Counters for ``ContextStatistics``.
     var faultsFired = 0
+    var objectsCreated = 0
     /// The first store error met while firing a fault since the last save; the next save throws it.
     var faultError: ObjectGraphError?
     var relationshipFaultsFired = 0

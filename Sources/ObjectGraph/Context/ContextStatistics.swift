@@ -16,6 +16,8 @@ public struct ContextStatistics: Sendable, Equatable {
     public var faultsFired = 0
     /// To-many relationship faults fired.
     public var relationshipFaultsFired = 0
+    /// Managed objects the context created: inserted, fetched, or made as faults.
+    public var objectsCreated = 0
     /// Objects registered in the context now.
     public var registeredObjects = 0
     /// Managed objects alive in the process now, in any context or none.
@@ -32,6 +34,7 @@ public struct ContextStatistics: Sendable, Equatable {
         result.transactions -= rhs.transactions
         result.faultsFired -= rhs.faultsFired
         result.relationshipFaultsFired -= rhs.relationshipFaultsFired
+        result.objectsCreated -= rhs.objectsCreated
         return result
     }
 
@@ -50,6 +53,7 @@ extension ContextCore {
         }
         result.faultsFired = faultsFired
         result.relationshipFaultsFired = relationshipFaultsFired
+        result.objectsCreated = objectsCreated
         result.registeredObjects = registeredObjectCount
         result.liveObjects = ContextStatistics.live.load(ordering: .relaxed)
         return result

@@ -38,6 +38,7 @@ open class ManagedObject: ManagedBuffer<ObjectHeader, ObjectSlot>, Hashable, Cus
         let object = unsafeDowncast(buffer, to: ManagedObject.self)
         object.withUnsafeMutablePointerToElements { $0.initialize(repeating: ObjectSlot(value: .null), count: count) }
         ContextStatistics.live.add(1, ordering: .relaxed)
+        context?.objectsCreated += 1
         return object
     }
 

@@ -80,6 +80,7 @@ extension RecipeShell {
             ("transactions", String(statistics.transactions)),
             ("faults fired", String(statistics.faultsFired)),
             ("relationship faults fired", String(statistics.relationshipFaultsFired)),
+            ("objects created", String(statistics.objectsCreated)),
             ("registered objects", String(statistics.registeredObjects)),
             ("live objects", String(statistics.liveObjects)),
             ("peak memory", isDeterministic ? "(not shown with --deterministic)" : Self.peakMemory()),

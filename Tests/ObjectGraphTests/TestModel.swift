@@ -3,10 +3,12 @@
 /// A small model for the core tests: chefs, recipes, ingredient lines, tags, and an
 /// inheritance tree of media (abstract) with photos and videos.
 enum TestModel {
-    static func make() throws -> ObjectModel {
+    /// The model; the parameters make variants for model-mismatch tests.
+    static func make(chefAttributes: [AttributeDescription] = [],
+                     linePosition: AttributeType = .integer32) throws -> ObjectModel {
         try ObjectModel(entities: [
             EntityDescription("Chef",
-                attributes: [AttributeDescription("name", .string)],
+                attributes: [AttributeDescription("name", .string)] + chefAttributes,
                 relationships: [RelationshipDescription("recipes", toMany: "Recipe", inverse: "chef", deleteRule: .deny)],
                 uniquenessConstraints: [["name"]]),
             EntityDescription("Recipe",
@@ -26,7 +28,7 @@ enum TestModel {
                     RelationshipDescription("media", toMany: "Media", inverse: "recipe", deleteRule: .cascade),
                 ]),
             EntityDescription("Line",
-                attributes: [AttributeDescription("text", .string), AttributeDescription("position", .integer32)],
+                attributes: [AttributeDescription("text", .string), AttributeDescription("position", linePosition)],
                 relationships: [RelationshipDescription("recipe", to: "Recipe", inverse: "lines", isOptional: false)]),
             EntityDescription("Tag",
                 attributes: [AttributeDescription("label", .string)],

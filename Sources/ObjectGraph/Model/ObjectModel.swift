@@ -190,8 +190,24 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         }
     }
 
-    /// FNV-1a over a canonical description of what decides the entity's storage.
+    /// Canonical descriptions of what decides each entity's storage, by entity name: the
+    /// store keeps them to say exactly what changed when a model no longer matches it.
+    public var storageDescriptions: [String: String] {
+        Dictionary(uniqueKeysWithValues: entities.map { ($0.name, Self.storageDescription(of: $0)) })
+    }
+
+    /// FNV-1a over the entity's storage description.
     private static func versionHash(of entity: EntityDescription) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in storageDescription(of: entity).utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+
+    /// `Name|Parent|isAbstract|a:name:type:optional:transient[:source:kind]|r:name:destination:inverse:toMany|i:keys|u:keys`.
+    static func storageDescription(of entity: EntityDescription) -> String {
         var text = "\(entity.name)|\(entity.parent?.name ?? "")|\(entity.isAbstract)"
         for attribute in entity.attributes {
             text += "|a:\(attribute.name):\(attribute.type.rawValue):\(attribute.isOptional):\(attribute.isTransient)"
@@ -202,11 +218,6 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         }
         for keys in entity.indexes { text += "|i:" + keys.joined(separator: ",") }
         for keys in entity.uniquenessConstraints { text += "|u:" + keys.joined(separator: ",") }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
+        return text
     }
 }

@@ -60,6 +60,8 @@ public final class SQLiteStore: Sendable {
     enum MetadataKey {
         static let storeUUID = "_storeUUID"
         static let versionHashes = "_versionHashes"
+        /// Each entity's storage description, to name what changed in a later model.
+        static let entityDescriptions = "_entityDescriptions"
     }
 
     func layout(for entity: EntityDescription) -> TableLayout { layoutByEntity[entity.index] }
@@ -143,7 +145,8 @@ public final class SQLiteStore: Sendable {
                     }
                     let insert = try connection.cachedStatement(SchemaSQL.upsertMetadata)
                     for (key, value) in [(MetadataKey.storeUUID, UUID().uuidString),
-                                         (MetadataKey.versionHashes, encode(model.versionHashes))] {
+                                         (MetadataKey.versionHashes, encode(model.versionHashes)),
+                                         (MetadataKey.entityDescriptions, encodeJSON(model.storageDescriptions))] {
                         insert.reset()
                         try insert.bind([.text(key), .text(value)])
                         try insert.run()
@@ -157,27 +160,33 @@ public final class SQLiteStore: Sendable {
             for row in try connection.rows(SchemaSQL.selectMetadata) {
                 if case .text(let key) = row[0], case .text(let value) = row[1] { metadata[key] = value }
             }
-            let stored = decode(metadata[MetadataKey.versionHashes] ?? "")
-            try checkModel(model, against: stored, path: path)
+            try checkModel(model, hashes: decode(metadata[MetadataKey.versionHashes] ?? ""),
+                           descriptions: metadata[MetadataKey.entityDescriptions].flatMap(decodeJSON), path: path)
             return metadata
         } catch let error as SQLiteError {
             throw translate(error, path: path)
         }
     }
 
-    private static func checkModel(_ model: ObjectModel, against stored: [String: String], path: String) throws {
-        let current = model.versionHashes
-        guard stored != current else { return }
-        var differences: [String] = []
-        for name in Set(current.keys).union(stored.keys).sorted() {
-            switch (stored[name], current[name]) {
-            case (nil, _): differences.append("\(name) (new in the model)")
-            case (_, nil): differences.append("\(name) (only in the store)")
-            default: differences.append("\(name) (changed)")
-            }
-        }
+    /// Throws `modelMismatch` naming exactly the entities added, removed and changed (and,
+    /// for stores that keep descriptions, what changed in each) when the hashes differ.
+    private static func checkModel(
+        _ model: ObjectModel, hashes: [String: String], descriptions: [String: String]?, path: String
+    ) throws {
+        guard hashes != model.versionHashes else { return }
+        let differences = descriptions.map { ModelDifferences(stored: $0, current: model.storageDescriptions) }
+            ?? ModelDifferences(stored: hashes, current: model.versionHashes)
         throw ObjectGraphError(.modelMismatch,
-            "the store at '\(path)' was made with a different model; entities that differ: \(differences.joined(separator: ", ")). Migrate the store or open a new path.")
+            "the store at '\(path)' was made with a different model: \(differences.summary). Migrate the store or open a new path.")
+    }
+
+    private static func encodeJSON(_ values: [String: String]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func decodeJSON(_ text: String) -> [String: String]? {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: String]
     }
 
     private static func encode(_ hashes: [String: String]) -> String {

@@ -65,9 +65,27 @@ struct StoreErrorTests {
         let coordinator = PersistentStoreCoordinator(model: changed)
         let error = try #require(throws: ObjectGraphError.self) { try coordinator.addStore(at: file) }
         #expect(error.code == .modelMismatch)
-        #expect(error.message.contains("Chef (changed)"))
-        #expect(error.message.contains("Kitchen (new in the model)"))
-        #expect(error.message.contains("Recipe (only in the store)"))
+        #expect(error.message.contains("Chef changed (attribute 'born' added; relationship 'recipes' removed; uniqueness constraints changed)"), "\(error.message)")
+        #expect(error.message.contains("Kitchen is new in the model"), "\(error.message)")
+        #expect(error.message.contains("only in the store: Line, Media, Photo, Recipe, Tag, Video"), "\(error.message)")
+    }
+
+    @Test("A model that changed two entities of seven names exactly those two, and what changed")
+    func aMismatchNamesOnlyWhatChanged() throws {
+        let file = path("two.sqlite")
+        _ = try TestModel.coordinator(path: file)
+        let changed = try TestModel.make(
+            chefAttributes: [AttributeDescription("born", .date, isOptional: true)], linePosition: .integer64)
+        let error = try #require(throws: ObjectGraphError.self) {
+            try PersistentStoreCoordinator(model: changed).addStore(at: file)
+        }
+        #expect(error.code == .modelMismatch)
+        #expect(error.message.contains("Chef changed (attribute 'born' added)"), "\(error.message)")
+        #expect(error.message.contains("Line changed (attribute 'position' changed from Int32 to Int64)"), "\(error.message)")
+        for unchanged in ["Recipe", "Tag", "Media", "Photo", "Video"] {
+            #expect(!error.message.contains(unchanged), "\(unchanged) did not change: \(error.message)")
+        }
+        try PersistentStoreCoordinator(model: TestModel.make()).addStore(at: file)  // the same model still opens
     }
 
     @Test func aCorruptStoreSaysSoAndNothingCrashes() throws {

@@ -108,20 +108,31 @@ extension SQLiteStore {
             for relationship in entity.relationships {
                 let destination = relationship.destination!
                 let destinationLayout = layout(for: destination)
+                // Where the destinations are: rows pointing back at the deleted ones through the
+                // inverse's column (the inverse is a to-one); rows this relationship's own column
+                // points to (a to-one whose inverse is to-many); rows of the join table (many-to-
+                // many), whose pairs go with the deleted rows whatever the rule. Nullify has work
+                // only in the first case; a cascade or a deny looks in all three.
+                let pointsBack = !relationship.inverse.isToMany
                 if relationship.isManyToMany {
                     let join = SchemaNaming.joinTable(for: relationship)
+                    var targets: [ObjectID] = []
+                    if relationship.deleteRule == .cascade || relationship.deleteRule == .deny {
+                        targets = try self.keys(FetchSQL.selectJoinedDestinations(of: relationship, layout: destinationLayout, keys: keys), connection)
+                            .filter { !seen.contains($0) }
+                    }
+                    if relationship.deleteRule == .deny, !targets.isEmpty { throw denied(entity, relationship, targets.count) }
                     try run(SchemaSQL.deleteJoinRows(join.table, column: join.sourceColumn, keyList: true), [keys], connection)
+                    if relationship.deleteRule == .cascade, !targets.isEmpty {
+                        try deleteRows(targets, connection, deleted: &deleted, seen: &seen, nullified: &nullified)
+                    }
                     continue
                 }
-                // When the inverse is a to-one, the destinations point back at the deleted rows
-                // through its column. Otherwise (a to-one whose inverse is to-many) nothing points
-                // here, and only a cascade has work: it follows this relationship's own column.
-                let pointsBack = !relationship.inverse.isToMany
                 let select: SQLFragment
                 if pointsBack {
                     select = FetchSQL.selectReferencing(destinationLayout, column: relationship.inverse.name, keys: keys)
                 } else {
-                    guard relationship.deleteRule == .cascade else { continue }
+                    guard relationship.deleteRule == .cascade || relationship.deleteRule == .deny else { continue }
                     select = FetchSQL.selectReferenced(layout(for: entity), relationship: relationship, keys: keys)
                 }
                 let targets = try self.keys(select, connection).filter { !seen.contains($0) }
@@ -135,14 +146,18 @@ extension SQLiteStore {
                             [FetchSQL.keyList(targets.map(\.key))], connection)
                     nullified += targets
                 case .deny:
-                    throw ObjectGraphError(.validation,
-                        "cannot delete \(entity.name): '\(relationship.name)' denies deletion while it holds \(targets.count) \(destination.name) object\(targets.count == 1 ? "" : "s"); nothing was deleted")
+                    throw denied(entity, relationship, targets.count)
                 case .noAction:
                     break
                 }
             }
             try run(SchemaSQL.deleteRows(table: layout(for: entity).table), [keys], connection)
         }
+    }
+
+    private func denied(_ entity: EntityDescription, _ relationship: RelationshipDescription, _ count: Int) -> ObjectGraphError {
+        ObjectGraphError(.validation,
+            "cannot delete \(entity.name): '\(relationship.name)' denies deletion while it holds \(count) \(relationship.destination.name) object\(count == 1 ? "" : "s"); nothing was deleted")
     }
 
     private func run(_ sql: String, _ arguments: [StoredValue], _ connection: SQLiteConnection) throws {

@@ -70,6 +70,14 @@ enum FetchSQL {
         return "SELECT \(raw: source), \(raw: destination) FROM \(table: join.table) WHERE \(raw: source) IN (SELECT value FROM json_each(\(keyList(sourceKeys)))) ORDER BY \(raw: source), \(raw: destination)"
     }
 
+    /// `_pk`, `_ent` of the destinations that a many-to-many relationship of the given
+    /// source rows leads to.
+    static func selectJoinedDestinations(of relationship: RelationshipDescription, layout: TableLayout, keys: StoredValue) -> SQLFragment {
+        let join = SchemaNaming.joinTable(for: relationship)
+        let source = SQLIdentifier(join.sourceColumn).quoted, destination = SQLIdentifier(join.destinationColumn).quoted
+        return "SELECT DISTINCT \(raw: alias).\"_pk\", \(raw: alias).\"_ent\" FROM \(table: join.table) AS j JOIN \(table: layout.table) AS \(raw: alias) ON \(raw: alias).\"_pk\" = j.\(raw: destination) WHERE j.\(raw: source) IN (SELECT value FROM json_each(\(keys)))"
+    }
+
     /// `_pk`, `_ent` of the rows of a table whose `column` holds one of the keys.
     static func selectReferencing(_ layout: TableLayout, column: String, keys: StoredValue) -> SQLFragment {
         "SELECT \(raw: alias).\"_pk\", \(raw: alias).\"_ent\" FROM \(table: layout.table) AS \(raw: alias) WHERE \(column: column, of: alias) IN (SELECT value FROM json_each(\(keys)))"

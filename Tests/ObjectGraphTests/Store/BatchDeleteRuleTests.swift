@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// A batch delete applies every delete rule in every direction exactly as deleting the same
+/// objects through a context and saving does: the same rows remain, or the same refusal.
+@MainActor
+struct BatchDeleteRuleTests {
+    /// The four shapes of a relationship from `Owner`, each with `rule`.
+    enum Shape: String, CaseIterable, Sendable {
+        case oneToOne = "single"        // Owner.single → Single.owner (to-one)
+        case toOneFromMany = "shared"   // Owner.shared → Shared.owners (to-many)
+        case toMany = "parts"           // Owner.parts →> Part.owner (to-one)
+        case manyToMany = "tags"        // Owner.tags →> Tag.owners (to-many)
+    }
+
+    static func model(_ rule: RelationshipDescription.DeleteRule, on shape: Shape) throws -> ObjectModel {
+        func ruleFor(_ candidate: Shape) -> RelationshipDescription.DeleteRule { candidate == shape ? rule : .nullify }
+        return try ObjectModel(entities: [
+            EntityDescription("Owner",
+                attributes: [AttributeDescription("name", .string)],
+                relationships: [
+                    RelationshipDescription("single", to: "Single", inverse: "owner", deleteRule: ruleFor(.oneToOne)),
+                    RelationshipDescription("shared", to: "Shared", inverse: "owners", deleteRule: ruleFor(.toOneFromMany)),
+                    RelationshipDescription("parts", toMany: "Part", inverse: "owner", deleteRule: ruleFor(.toMany)),
+                    RelationshipDescription("tags", toMany: "Tag", inverse: "owners", deleteRule: ruleFor(.manyToMany)),
+                ]),
+            EntityDescription("Single", attributes: [AttributeDescription("name", .string)],
+                relationships: [RelationshipDescription("owner", to: "Owner", inverse: "single")]),
+            EntityDescription("Shared", attributes: [AttributeDescription("name", .string)],
+                relationships: [RelationshipDescription("owners", toMany: "Owner", inverse: "shared")]),
+            EntityDescription("Part", attributes: [AttributeDescription("name", .string)],
+                relationships: [RelationshipDescription("owner", to: "Owner", inverse: "parts")]),
+            EntityDescription("Tag", attributes: [AttributeDescription("name", .string)],
+                relationships: [RelationshipDescription("owners", toMany: "Owner", inverse: "tags")]),
+        ])
+    }
+
+    /// Two owners: "doomed" (deleted) and "kept", sharing the Shared object and one tag.
+    static func makeGraph(_ context: MainContext) throws {
+        func make(_ entity: String, _ name: String) throws -> ManagedObject {
+            let object = try context.insert(entity)
+            object["name"] = name
+            return object
+        }
+        let doomed = try make("Owner", "doomed"), kept = try make("Owner", "kept")
+        let shared = try make("Shared", "shared")
+        let common = try make("Tag", "common"), own = try make("Tag", "own")
+        doomed["single"] = try make("Single", "single")
+        doomed["shared"] = shared
+        kept["shared"] = shared
+        for index in 0..<2 { try make("Part", "part \(index)")["owner"] = doomed }
+        try doomed.add(common, toKey: "tags")
+        try doomed.add(own, toKey: "tags")
+        try kept.add(common, toKey: "tags")
+        try context.save()
+    }
+
+    /// Every remaining object with its relationships, as text, read by a fresh context.
+    static func snapshot(_ coordinator: PersistentStoreCoordinator) throws -> [String] {
+        let context = MainContext(coordinator: coordinator)
+        var lines: [String] = []
+        for entity in coordinator.model.entities {
+            for object in try context.fetch(FetchRequest(entityName: entity.name, sortKeys: [SortKey("name")])) {
+                var line = "\(entity.name) \(object["name"] as? String ?? "?")"
+                for relationship in entity.relationships {
+                    if relationship.isToMany {
+                        let names = try object.objects(forKey: relationship.name).map { $0["name"] as? String ?? "?" }.sorted()
+                        line += " \(relationship.name)=[\(names.joined(separator: ","))]"
+                    } else {
+                        let target = object[relationship.name] as? ManagedObject
+                        line += " \(relationship.name)=\(target.map { coordinator.model.describe($0.objectID) } ?? "nil")"
+                    }
+                }
+                lines.append(line)
+            }
+        }
+        return lines
+    }
+
+    /// The outcome of deleting "doomed": the remaining graph, or the error's code.
+    static func outcome(_ rule: RelationshipDescription.DeleteRule, _ shape: Shape, batch: Bool) throws -> Result<[String], ObjectGraphError> {
+        let coordinator = PersistentStoreCoordinator(model: try model(rule, on: shape))
+        try coordinator.addStore(at: ":memory:")
+        let context = MainContext(coordinator: coordinator)
+        try makeGraph(context)
+        let predicate = try FetchPredicate("name == 'doomed'")
+        do {
+            if batch {
+                try context.execute(BatchDeleteRequest(entityName: "Owner", predicate: predicate))
+            } else {
+                for object in try context.fetch(FetchRequest(entityName: "Owner", predicate: predicate)) { context.delete(object) }
+                try context.save()
+            }
+        } catch let error as ObjectGraphError {
+            #expect(try snapshot(coordinator).contains { $0.hasPrefix("Owner doomed") }, "a refused delete deletes nothing")
+            return .failure(error)
+        }
+        return .success(try snapshot(coordinator))
+    }
+
+    @Test("Batch delete matches a context delete", arguments: [
+        RelationshipDescription.DeleteRule.nullify, .cascade, .deny,
+    ], Shape.allCases)
+    func batchMatchesContext(rule: RelationshipDescription.DeleteRule, shape: Shape) throws {
+        let context = try Self.outcome(rule, shape, batch: false)
+        let batch = try Self.outcome(rule, shape, batch: true)
+        switch (context, batch) {
+        case let (.success(expected), .success(actual)):
+            #expect(actual == expected)
+        case let (.failure(expected), .failure(actual)):
+            #expect(actual.code == expected.code)
+            #expect(actual.code == .validation)
+        default:
+            Issue.record("context: \(context), batch: \(batch)")
+        }
+    }
+
+    @Test("A deny rule refuses the batch delete in every direction", arguments: Shape.allCases)
+    func denyRefuses(shape: Shape) throws {
+        guard case .failure(let error) = try Self.outcome(.deny, shape, batch: true) else {
+            Issue.record("deny on '\(shape.rawValue)' did not refuse")
+            return
+        }
+        #expect(error.message.contains("'\(shape.rawValue)' denies deletion"), "\(error.message)")
+    }
+
+    @Test("noAction deletes only the owner's row, leaving what points at it", arguments: Shape.allCases)
+    func noAction(shape: Shape) throws {
+        guard case .success(let lines) = try Self.outcome(.noAction, shape, batch: true) else {
+            Issue.record("noAction refused")
+            return
+        }
+        #expect(!lines.contains { $0.hasPrefix("Owner doomed") })
+        #expect(lines.filter { $0.hasPrefix("Part") }.count == 2)
+        #expect(lines.filter { $0.hasPrefix("Tag") }.count == 2)
+    }
+}

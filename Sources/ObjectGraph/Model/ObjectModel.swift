@@ -52,6 +52,7 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         // Parents before children, so inherited properties come first in slot order.
         for entity in entities where entity.parent == nil { try Self.resolveTree(entity, root: entity) }
         for entity in entities { try Self.resolveRelationships(entity, in: byName) }
+        for entity in entities where entity.parent == nil { try Self.checkSharedColumns(in: entity) }
         for entity in entities { try Self.checkIndexes(entity) }
         for entity in entities { entity.versionHash = Self.versionHash(of: entity) }
     }
@@ -194,6 +195,33 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
     /// store keeps them to say exactly what changed when a model no longer matches it.
     public var storageDescriptions: [String: String] {
         Dictionary(uniqueKeysWithValues: entities.map { ($0.name, Self.storageDescription(of: $0)) })
+    }
+
+    /// Checks that properties of one name declared by different entities of a tree (siblings
+    /// or cousins, which the name check against ancestors lets through) are stored alike,
+    /// since they share the tree's column of that name: attributes of one type, or to-one
+    /// relationships to one destination.
+    private static func checkSharedColumns(in root: EntityDescription) throws {
+        var owners: [String: (owner: String, storage: String)] = [:]
+        for entity in root.selfAndDescendants {
+            var declared: [(name: String, storage: String)] = []
+            for attribute in entity.declaredAttributes where !attribute.isTransient {
+                declared.append((attribute.name, "attribute of type \(attribute.type.displayName)"))
+            }
+            for relationship in entity.declaredRelationships where !relationship.isToMany {
+                declared.append((relationship.name, "to-one relationship to \(relationship.destination.name)"))
+            }
+            for (name, storage) in declared {
+                if let first = owners[name] {
+                    guard first.storage == storage else {
+                        throw ObjectGraphError(.invalidModel,
+                            "\(first.owner).\(name) (\(first.storage)) and \(entity.name).\(name) (\(storage)) would share the column '\(name)' of the table for '\(root.name)'; give them the same type or different names")
+                    }
+                } else {
+                    owners[name] = (entity.name, storage)
+                }
+            }
+        }
     }
 
     /// FNV-1a over the entity's storage description.

@@ -130,7 +130,7 @@ extension SQLiteStore {
                 }
                 let select: SQLFragment
                 if pointsBack {
-                    select = FetchSQL.selectReferencing(destinationLayout, column: relationship.inverse.name, keys: keys)
+                    select = FetchSQL.selectReferencing(destinationLayout, entity: destination, column: relationship.inverse.name, keys: keys)
                 } else {
                     guard relationship.deleteRule == .cascade || relationship.deleteRule == .deny else { continue }
                     select = FetchSQL.selectReferenced(layout(for: entity), relationship: relationship, keys: keys)

@@ -79,8 +79,11 @@ enum FetchSQL {
     }
 
     /// `_pk`, `_ent` of the rows of a table whose `column` holds one of the keys.
-    static func selectReferencing(_ layout: TableLayout, column: String, keys: StoredValue) -> SQLFragment {
-        "SELECT \(raw: alias).\"_pk\", \(raw: alias).\"_ent\" FROM \(table: layout.table) AS \(raw: alias) WHERE \(column: column, of: alias) IN (SELECT value FROM json_each(\(keys)))"
+    /// Only rows of `entity` (and its sub-entities) count: a sibling may share the column.
+    static func selectReferencing(_ layout: TableLayout, entity: EntityDescription, column: String, keys: StoredValue) -> SQLFragment {
+        var sql: SQLFragment = "SELECT \(raw: alias).\"_pk\", \(raw: alias).\"_ent\" FROM \(table: layout.table) AS \(raw: alias) WHERE \(column: column, of: alias) IN (SELECT value FROM json_each(\(keys)))"
+        if let restriction = SchemaNaming.entityRestriction(for: entity, alias: alias) { sql.append(" AND " + restriction) }
+        return sql
     }
 
     /// The rows that the given rows of `layout` point to through `column` (key and the

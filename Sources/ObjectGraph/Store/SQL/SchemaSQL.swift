@@ -43,9 +43,14 @@ enum SchemaSQL {
         var definitions = ["\"_pk\" INTEGER PRIMARY KEY", "\"_ent\" INTEGER NOT NULL"]
         var statements: [String] = []
         var indexed: [[String]] = []
+        // Sibling entities may declare a property of the same name; the model has checked
+        // that they are stored alike, and they share one column.
+        var columns: Set<String> = []
         for entity in tree {
             for attribute in entity.declaredAttributes where !attribute.isTransient {
-                definitions.append("\(SQLIdentifier(attribute.name).quoted) \(attribute.type.storageClass)")
+                if columns.insert(attribute.name).inserted {
+                    definitions.append("\(SQLIdentifier(attribute.name).quoted) \(attribute.type.storageClass)")
+                }
                 if attribute.isIndexed { indexed.append([attribute.name]) }
             }
         }
@@ -62,9 +67,11 @@ enum SchemaSQL {
                     }
                     continue
                 }
-                definitions.append("\(SQLIdentifier(relationship.name).quoted) INTEGER")
-                if let entityColumn = SchemaNaming.entityColumn(for: relationship) {
-                    definitions.append("\(SQLIdentifier(entityColumn).quoted) INTEGER")
+                if columns.insert(relationship.name).inserted {
+                    definitions.append("\(SQLIdentifier(relationship.name).quoted) INTEGER")
+                    if let entityColumn = SchemaNaming.entityColumn(for: relationship) {
+                        definitions.append("\(SQLIdentifier(entityColumn).quoted) INTEGER")
+                    }
                 }
                 // Every foreign key is indexed: to-many faults and deletes search by it.
                 indexed.append([relationship.name])

@@ -83,6 +83,45 @@ struct CatalogImportTests {
         #expect(try MainContext(coordinator: catalog.coordinator).count(for: FetchRequest(entityName: "Chef")) == 7)
     }
 
+    @Test("A batch that fails to save is retried in halves: only the bad line is lost, and named")
+    func aFailedBatchLosesOnlyItsBadLine() async throws {
+        var lines = (1...100).map { #"{"id": "h-\#($0)", "name": "Recipe \#($0)", "chef": "Chef \#($0 % 3)", "servings": 2}"# }
+        lines[36] = #"{"id": "h-37", "name": "Too many servings", "servings": 3000000000}"#  // fits Int, not Int32
+        let url = try temporaryFile(lines)
+        let catalog = try Catalog.inMemory()
+        var options = RecipeImporter.Options()
+        options.batchSize = 50
+        let report = try await RecipeImporter(options: options).importFile(
+            url, into: PrivateContext(coordinator: catalog.coordinator))
+        #expect(report.imported == 99)
+        #expect(report.errors.map(\.line) == [37])
+        #expect(report.errors.first?.message.contains("servings") == true, "\(report.errors)")
+        let context = MainContext(coordinator: catalog.coordinator)
+        #expect(try context.count(for: FetchRequest(entityName: "Recipe")) == 99)
+        #expect(try context.count(for: FetchRequest(entityName: "Chef")) == 3)
+        #expect(catalog.store.metadata[RecipeImporter.resumeKey(for: url)] == nil)
+    }
+
+    @Test("The resume marker is saved in the same transaction as its batch")
+    func theMarkerMovesWithItsBatch() async throws {
+        let lines = (1...30).map { #"{"id": "m-\#($0)", "name": "Recipe \#($0)"}"# }
+        let url = try temporaryFile(lines)
+        let catalog = try Catalog.inMemory()
+        var options = RecipeImporter.Options()
+        options.batchSize = 10
+        let key = RecipeImporter.resumeKey(for: url)
+        let markers = MarkerLog()
+        // After each batch the marker must name the last line whose recipe is saved.
+        _ = try await RecipeImporter(options: options).importFile(
+            url, into: PrivateContext(coordinator: catalog.coordinator),
+            isCancelled: { false },
+            progress: { _ in markers.record(catalog.store.metadata[key]) })
+        #expect(markers.values == ["10", "20", "30"])
+        let transactions = try await RecipeImporter(options: options).importFile(
+            url, into: PrivateContext(coordinator: try Catalog.inMemory().coordinator)).statistics.transactions
+        #expect(transactions == 3 + 1, "one per batch, marker included, and one to clear the marker")
+    }
+
     @Test func uniquingCacheRunsOneFetchPerEntityPerBatch() async throws {
         let lines = (1...200).map {
             #"{"id": "u-\#($0)", "name": "R\#($0)", "chef": "Chef \#($0 % 5)", "cuisine": "C\#($0 % 3)", "ingredients": [{"name": "salt"}, {"name": "egg \#($0 % 4)"}]}"#
@@ -103,6 +142,13 @@ struct CatalogImportTests {
         // Both insert the same rows.
         #expect(naive.statistics.statements - cached.statistics.statements == 13 + 400 - 3)
     }
+}
+
+/// Marker values seen after each batch.
+final class MarkerLog: Sendable {
+    private let log = Mutex<[String?]>([])
+    var values: [String?] { log.withLock { $0 } }
+    func record(_ value: String?) { log.withLock { $0.append(value) } }
 }
 
 /// A counter shared with @Sendable closures.

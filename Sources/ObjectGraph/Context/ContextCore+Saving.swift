@@ -19,16 +19,21 @@ extension ContextCore {
             faultError = nil
             throw error
         }
-        guard !(insertedNow.isEmpty && updatedNow.isEmpty && deletedNow.isEmpty) else { return SaveResult() }
+        guard !(insertedNow.isEmpty && updatedNow.isEmpty && deletedNow.isEmpty && pendingMetadata.isEmpty) else {
+            return SaveResult()
+        }
         try validate(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
 
         // Objects inserted and deleted before any save never reach the store.
         let deletedStored = deletedNow.filter {
             $0.headerPointer.pointee.stateBeforeDelete != .inserted
         }
-        for (store, group) in groupedByStore(insertedNow, updatedNow, deletedStored) {
-            try store.save(inserted: group.0, updated: group.1, deleted: group.2)
+        // Metadata goes to the first store, in the same transaction as its objects.
+        for (index, (store, group)) in groupedByStore(insertedNow, updatedNow, deletedStored).enumerated() {
+            try store.save(inserted: group.0, updated: group.1, deleted: group.2,
+                           metadata: index == 0 ? pendingMetadata : [:])
         }
+        pendingMetadata.removeAll()
 
         var result = SaveResult()
         for object in insertedNow {
@@ -96,6 +101,15 @@ extension ContextCore {
                     problems.append("\(name(object)): required attribute '\(attribute.name)' is nil")
                 }
             }
+            for attribute in object.entity.storedAttributes where attribute.type == .integer16 || attribute.type == .integer32 {
+                guard isNew || object.hasChangedSlot(attribute.slot),
+                      case .integer(let value) = object.slots[attribute.slot].value.storedValue else { continue }
+                let range: ClosedRange<Int64> = attribute.type == .integer16
+                    ? Int64(Int16.min)...Int64(Int16.max) : Int64(Int32.min)...Int64(Int32.max)
+                if !range.contains(value) {
+                    problems.append("\(name(object)): '\(attribute.name)' is \(value), outside the range of \(attribute.type.displayName)")
+                }
+            }
             for relationship in object.entity.relationships {
                 guard isNew || object.hasChangedSlot(relationship.slot) else { continue }
                 if relationship.isToMany {
@@ -154,6 +168,7 @@ extension ContextCore {
     /// Discards every unsaved change: inserted objects leave the context, the others get
     /// their saved values back.
     func rollback() {
+        pendingMetadata.removeAll()
         for object in inserted where object.state == .inserted
             || (object.state == .deleted && object.headerPointer.pointee.stateBeforeDelete == .inserted) {
             objectWillDeallocate(object.objectID, object)
@@ -171,6 +186,7 @@ extension ContextCore {
 
     /// Forgets every object: registered objects are detached and keep their current values.
     func reset() {
+        pendingMetadata.removeAll()
         detachAll()
         inserted.removeAll()
         updated.removeAll()

@@ -39,6 +39,8 @@ final class ContextCore {
 
     /// Counters for ``ContextStatistics``.
     var faultsFired = 0
+    /// Metadata changes (nil removes a key) that the next save writes in its transaction.
+    var pendingMetadata: [String: String?] = [:]
     var objectsCreated = 0
     /// The first store error met while firing a fault since the last save; the next save throws it.
     var faultError: ObjectGraphError?
@@ -110,22 +112,26 @@ final class ContextCore {
     /// Detached objects keep their attribute values but let go of the objects their
     /// relationships held, so realized relationships (which reference each other) do not
     /// keep a reset context's objects alive in cycles.
+    ///
+    /// Releasing a relationship can end another object's life, and an object that ends
+    /// while still attached removes itself from the table. So nothing is released while a
+    /// table is walked: every object is first held here and detached, the tables are
+    /// replaced, and only then are relationships released.
     func detachAll() {
-        func detach(_ object: ManagedObject) {
-            object.headerPointer.pointee.context = nil
-            object.releaseRelationships()
-        }
+        var objects = registeredObjects
+        objects += inserted
+        objects += updated
+        objects += deleted
+        for object in objects { object.headerPointer.pointee.context = nil }
         for index in tables.indices {
-            tables[index].forEach(detach)
             tables[index].deallocate()
             tables[index] = model.entities[index].parent == nil ? ObjectTable() : ObjectTable(capacity: 0)
         }
-        temporaries.forEach(detach)
         temporaries.deallocate()
         temporaries = ObjectTable()
         batchGroups.removeAll()
         pendingBatch.removeAll()
-        for object in inserted + updated + deleted { detach(object) }
+        for object in objects { object.releaseRelationships() }
     }
 
     /// Every registered object, changed or not.

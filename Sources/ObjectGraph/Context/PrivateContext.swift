@@ -62,6 +62,10 @@ public actor PrivateContext {
     @discardableResult public func save() throws -> SaveResult { try core.save() }
     /// Discards every unsaved change.
     public func rollback() { core.rollback() }
+    /// Sets (or, with nil, removes) a value in the store's metadata at the next save, in the
+    /// same transaction as the objects: a marker saved with the data it describes, such as
+    /// how far an import got. Rollback and reset drop it; the first store receives it.
+    public func setMetadata(_ value: String?, forKey key: String) { core.pendingMetadata[key] = .some(value) }
     /// Forgets every object; registered objects are detached and keep their values.
     public func reset() { core.reset() }
     /// Turns an object back into a fault (keeping unsaved changes with `mergeChanges`).

@@ -8,7 +8,9 @@ extension SQLiteStore {
     /// transaction has committed, so a failed save leaves the context as it was.
     /// - Throws: ``ObjectGraphError`` (`constraintViolation` naming the entity, object and
     ///   keys; `storeLocked`; `storeFailure`); the transaction is rolled back.
-    func save(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) throws {
+    func save(
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], metadata: [String: String?] = [:]
+    ) throws {
         var current: ManagedObject?
         do {
             try connection.withConnection { connection in
@@ -45,8 +47,10 @@ extension SQLiteStore {
                         current = object
                         try writeJoinRows(of: object, connection, key: key)
                     }
+                    try writeMetadata(metadata, connection)
                 }
             }
+            didCommitMetadata(metadata)
         } catch let error as SQLiteError {
             if error.primaryCode == 19, let object = current {  // SQLITE_CONSTRAINT
                 throw constraintError(error, object: object)

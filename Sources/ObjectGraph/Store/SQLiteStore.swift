@@ -71,24 +71,48 @@ public final class SQLiteStore: Sendable {
     /// The store's metadata: keys the store keeps (starting with `_`) and keys callers set.
     public var metadata: [String: String] { metadataCache.withLock { $0 } }
 
+    /// The metadata as the file holds it now (``metadata`` is the store's copy of it).
+    func readMetadata() throws -> [String: String] {
+        try perform { connection in
+            var result: [String: String] = [:]
+            for row in try connection.rows(SchemaSQL.selectMetadata) {
+                if case .text(let key) = row[0], case .text(let value) = row[1] { result[key] = value }
+            }
+            return result
+        }
+    }
+
+    /// Writes metadata changes (nil removes a key) on `connection`, inside the caller's transaction.
+    func writeMetadata(_ changes: [String: String?], _ connection: SQLiteConnection) throws {
+        for (key, value) in changes.sorted(by: { $0.key < $1.key }) {
+            if let value {
+                let statement = try connection.cachedStatement(SchemaSQL.upsertMetadata)
+                try statement.bind([.text(key), .text(value)])
+                try statement.run()
+            } else {
+                let statement = try connection.cachedStatement(SchemaSQL.deleteMetadata)
+                try statement.bind([.text(key)])
+                try statement.run()
+            }
+        }
+    }
+
+    /// Updates the store's copy of its metadata after a transaction that changed it committed.
+    func didCommitMetadata(_ changes: [String: String?]) {
+        metadataCache.withLock { cache in
+            for (key, value) in changes { cache[key] = value }
+        }
+    }
+
     /// Sets (or, with nil, removes) a metadata value, saved at once in its own transaction.
+    /// To save a value together with a context's changes, use the context's `setMetadata`.
     ///
     /// A resumable import records its position here, so a later run continues where it stopped.
     public func setMetadata(_ value: String?, forKey key: String) throws {
         try perform { connection in
-            try connection.inTransaction {
-                if let value {
-                    let statement = try connection.cachedStatement(SchemaSQL.upsertMetadata)
-                    try statement.bind([.text(key), .text(value)])
-                    try statement.run()
-                } else {
-                    let statement = try connection.cachedStatement(SchemaSQL.deleteMetadata)
-                    try statement.bind([.text(key)])
-                    try statement.run()
-                }
-            }
+            try connection.inTransaction { try writeMetadata([key: value], connection) }
         }
-        metadataCache.withLock { $0[key] = value }
+        didCommitMetadata([key: value])
     }
 
     // MARK: Access

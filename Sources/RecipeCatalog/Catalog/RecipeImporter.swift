@@ -7,8 +7,10 @@ public import ObjectGraph
 /// Chefs, cuisines and ingredients are found or created through a uniquing cache: one `IN`
 /// fetch per entity per batch for the names not seen yet, never one fetch per row. Recipes
 /// whose `id` is already in the catalogue are skipped, so importing a file twice changes
-/// nothing. Each saved batch records its last line in the store's metadata; an import that
-/// was stopped (Ctrl-C, a crash) continues after that line when run again.
+/// nothing. Each batch records its last line in the store's metadata in the same
+/// transaction as its recipes; an import that was stopped (Ctrl-C, a crash) continues after
+/// that line when run again. A batch that fails to save is retried in halves, so only the
+/// lines that break a rule are lost, each named in the report.
 ///
 /// ```swift
 /// let report = try await RecipeImporter(options: .init()).importFile(url, into: context)
@@ -106,30 +108,17 @@ public struct RecipeImporter: Sendable {
                 let records = batch.records.filter { $0.lineNumber > resumeAfter }
                 report.errors += batch.errors.filter { $0.line > resumeAfter }
                 do {
-                    let outcome = try Self.insert(records, file: url.lastPathComponent, into: context, uniquing: &uniquing)
-                    try context.save()
-                    uniquing.didSave()
-                    report.imported += outcome.inserted
-                    report.skippedExisting += outcome.skipped
-                    report.errors += outcome.errors
+                    try Self.save(records, through: batch.lastLineNumber, marker: options.resumes ? key : nil,
+                                  file: url.lastPathComponent, into: context, uniquing: &uniquing, report: &report)
                 } catch is CancellationError {
                     // A read of this batch was cancelled: nothing of it was saved.
                     context.rollback()
                     uniquing.didRollBack()
                     report.wasCancelled = true
                     break
-                } catch {
-                    // The batch is lost, nothing else: report its lines and go on.
-                    context.rollback()
-                    uniquing.didRollBack()
-                    let first = records.first?.lineNumber ?? batch.lastLineNumber
-                    report.errors.append(ImportLineError(
-                        file: url.lastPathComponent, line: first,
-                        message: "lines \(first)–\(batch.lastLineNumber) were not imported: \(error)"))
                 }
                 let aliveAfterSave = context.statistics.registeredObjects
                 if options.resetsAfterSave { context.reset() }
-                if options.resumes { try store.setMetadata(String(batch.lastLineNumber), forKey: key) }
                 progress(Progress(lines: batch.lastLineNumber, imported: report.imported,
                                   bytesRead: min(totalBytes, reader.bytesRead), totalBytes: totalBytes,
                                   registeredObjects: aliveAfterSave))
@@ -138,6 +127,52 @@ public struct RecipeImporter: Sendable {
             report.errors.sort { $0.line < $1.line }
             report.statistics = context.statistics - before
             return report
+        }
+    }
+
+    /// Inserts and saves `records`, with the resume marker `marker` set to `lastLine` in the
+    /// same transaction, so the marker never runs ahead of (or behind) the saved data.
+    ///
+    /// When the save fails on a record that breaks a rule (validation, a uniqueness
+    /// constraint), the records are tried again in halves, down to the bad ones: only they
+    /// are lost, each reported with its line. Other failures (a locked or broken store) are
+    /// thrown: the import stops, and the marker still names the last batch saved.
+    static func save(
+        _ records: [RecipeRecord], through lastLine: Int, marker: String?, file: String,
+        into context: isolated PrivateContext, uniquing: inout UniquingCache, report: inout Report
+    ) throws {
+        do {
+            let outcome = try insert(records, file: file, into: context, uniquing: &uniquing)
+            if let marker { context.setMetadata(String(lastLine), forKey: marker) }
+            try context.save()
+            uniquing.didSave()
+            report.imported += outcome.inserted
+            report.skippedExisting += outcome.skipped
+            report.errors += outcome.errors
+        } catch let error as ObjectGraphError where error.code == .validation || error.code == .constraintViolation {
+            context.rollback()
+            uniquing.didRollBack()
+            guard records.count > 1 else {
+                let line = records.first?.lineNumber ?? lastLine
+                // The save's "nothing was saved" is about this one line: the rest were saved.
+                let reason = error.message.replacingOccurrences(of: "; nothing was saved", with: "")
+                report.errors.append(ImportLineError(file: file, line: line, message: "not imported: \(reason)"))
+                if let marker {  // the bad line is behind us: move the marker past it
+                    context.setMetadata(String(lastLine), forKey: marker)
+                    try context.save()
+                }
+                return
+            }
+            let half = records.count / 2
+            let first = Array(records[..<half]), second = Array(records[half...])
+            try save(first, through: first.last!.lineNumber, marker: marker, file: file,
+                     into: context, uniquing: &uniquing, report: &report)
+            try save(second, through: lastLine, marker: marker, file: file,
+                     into: context, uniquing: &uniquing, report: &report)
+        } catch {
+            context.rollback()
+            uniquing.didRollBack()
+            throw error
         }
     }
 

@@ -376,3 +376,40 @@ struct ContextTests {
         #expect(context.object(with: ids[3])["name"] as? String == "R3")
     }
 }
+
+/// Resetting a context whose objects hold each other only through relationships: releasing
+/// one may end another's life while the registry is being emptied.
+@MainActor
+@Test("reset() detaches every object, even when detaching releases others")
+func resetDetachesEverythingWhileReleasing() throws {
+    let coordinator = try TestModel.coordinator()
+    let writer = MainContext(coordinator: coordinator)
+    for index in 0..<3_000 {
+        let recipe = try writer.insert("Recipe")
+        recipe["name"] = "r\(index)"
+        let line = try writer.insert("Line")
+        line["text"] = "l\(index)"
+        line["position"] = 0
+        line["recipe"] = recipe
+    }
+    try writer.save()
+    let context = MainContext(coordinator: coordinator)
+    var request = FetchRequest(entityName: "Line")
+    request.returnsObjectsAsFaults = false
+    request.relationshipKeyPathsForPrefetching = ["recipe"]
+    var kept: [ManagedObject] = []
+    do {
+        let lines = try context.fetch(request)
+        // Every line and its recipe hold each other (a cycle); every other line is kept
+        // here, the rest live only in their cycles, which detaching breaks.
+        for (index, line) in lines.enumerated() {
+            let recipe = try #require(line["recipe"] as? ManagedObject)
+            _ = try recipe.objects(forKey: "lines")
+            if index % 2 == 0 { kept.append(line) }
+        }
+    }
+    #expect(context.statistics.registeredObjects == 6_000)
+    context.reset()
+    #expect(kept.allSatisfy { !$0.isRegistered })
+    #expect(context.statistics.registeredObjects == 0)
+}

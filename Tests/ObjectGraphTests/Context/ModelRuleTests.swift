@@ -129,3 +129,19 @@ struct ModelRuleTests {
         #expect(try context.count(for: FetchRequest(entityName: "Box")) == 2)
     }
 }
+
+/// Integer attributes hold what their width allows; a larger value fails the save by name.
+@MainActor
+@Test("A value outside an Int16 or Int32 attribute's range fails validation, naming it")
+func integerWidthIsValidated() throws {
+    let coordinator = try TestModel.coordinator()
+    let context = MainContext(coordinator: coordinator)
+    let recipe = try context.insert("Recipe")
+    recipe["name"] = "Big"
+    recipe[attribute: "servings"] = 70_000  // Int16; the typed accessor does not check the width
+    let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+    #expect(error.code == .validation)
+    #expect(error.message.contains("'servings' is 70000, outside the range of Int16"), "\(error.message)")
+    recipe[attribute: "servings"] = 32_767
+    try context.save()
+}

@@ -112,9 +112,28 @@ extension ManagedObject {
     /// let name = model.entity(named: "Chef")!.attribute(named: "name")!
     /// chef[name] = "Ana"
     /// ```
+    ///
+    /// The attribute must belong to this object's entity (or an ancestor): one of another
+    /// entity stops the program with a message, since its slot means something else here.
     public subscript<Value: AttributeValue>(attribute: AttributeDescription) -> Value {
-        get { Value(storedValue: storedValue(of: attribute)) }
-        set { setStoredValue(newValue.storedValue, of: attribute) }
+        get {
+            checkOwnership(of: attribute)
+            return Value(storedValue: storedValue(of: attribute))
+        }
+        set {
+            checkOwnership(of: attribute)
+            setStoredValue(newValue.storedValue, of: attribute)
+        }
+    }
+
+    /// Stops the program unless `attribute` is one of this object's entity's (an identity
+    /// check, then the entity's ancestors), in debug and release builds alike.
+    @inline(__always)
+    private func checkOwnership(of attribute: AttributeDescription) {
+        let owner = attribute.entity, entity = self.entity
+        guard owner === entity || (owner.map { entity.isKind(of: $0) } ?? false) else {
+            preconditionFailure("attribute '\(owner?.name ?? "?").\(attribute.name)' does not belong to entity '\(entity.name)'")
+        }
     }
 
     /// Reads an attribute as a Swift type, for typed properties of subclasses.
@@ -140,13 +159,22 @@ extension ManagedObject {
 
     /// Reads or writes a to-one relationship as a typed object, for subclasses.
     public subscript<Destination: ManagedObject>(toOne key: String) -> Destination? {
-        get { object(of: requireRelationship(key, toMany: false)).map { unsafeDowncast($0, to: Destination.self) } }
+        get { object(of: requireRelationship(key, toMany: false)).map { Self.cast($0, key) } }
         set { setObject(newValue, of: requireRelationship(key, toMany: false)) }
     }
 
     /// Reads a to-many relationship as typed objects, for subclasses.
     public subscript<Destination: ManagedObject>(toMany key: String) -> [Destination] {
-        objects(of: requireRelationship(key, toMany: true)).map { unsafeDowncast($0, to: Destination.self) }
+        objects(of: requireRelationship(key, toMany: true)).map { Self.cast($0, key) }
+    }
+
+    /// A destination as the type the caller expects, or a stop with a message naming the
+    /// relationship and both types (the entity's `objectClass` and the property's type disagree).
+    private static func cast<Destination: ManagedObject>(_ object: ManagedObject, _ key: String) -> Destination {
+        guard let typed = object as? Destination else {
+            preconditionFailure("'\(key)' holds a \(type(of: object)) (\(object.entity.name)), not a \(Destination.self)")
+        }
+        return typed
     }
 
     private func requireRelationship(_ key: String, toMany: Bool) -> RelationshipDescription {

@@ -25,18 +25,28 @@ import Synchronization
 /// - ``hasChanges``, ``isInserted``, ``isUpdated``, ``isDeleted``, ``changedValues()``
 /// - ``subscript(_:)``, ``value(forKey:)``, ``setValue(_:forKey:)``
 /// - ``objects(forKey:)``, ``add(_:toKey:)``, ``remove(_:fromKey:)``
-open class ManagedObject: ManagedBuffer<ObjectHeader, ObjectSlot>, Hashable, CustomStringConvertible {
+///
+/// Subclasses declare computed properties only: an object's state lives in its slots, and
+/// the model rejects a class with stored properties of its own.
+open class ManagedObject: Hashable, CustomStringConvertible {
+    // The object's memory is one block that `ManagedBufferPointer` allocates with the
+    // entity's class: the class's own (empty) instance, then the header, then one slot per
+    // property. ManagedObject is not a `ManagedBuffer` subclass, so none of that storage
+    // API is reachable from outside the framework.
+    typealias Storage = ManagedBufferPointer<ObjectHeader, ObjectSlot>
+
     /// Allocates an object of `entity`'s class with every slot empty.
     static func make(
         entity: EntityDescription, id: ObjectID, context: ContextCore?, state: ObjectState
     ) -> ManagedObject {
         let count = entity.slotCount
-        let buffer = entity.objectClass.create(minimumCapacity: count) { _ in
+        let storage = Storage(bufferClass: entity.objectClass, minimumCapacity: count) { _, _ in
             ObjectHeader(objectID: id, entity: entity, context: context.map { Unmanaged.passUnretained($0) },
                          changedSlots: 0, state: state, stateBeforeDelete: .clean, needsValues: state == .fault)
         }
-        let object = unsafeDowncast(buffer, to: ManagedObject.self)
-        object.withUnsafeMutablePointerToElements { $0.initialize(repeating: ObjectSlot(value: .null), count: count) }
+        storage.withUnsafeMutablePointerToElements { $0.initialize(repeating: ObjectSlot(value: .null), count: count) }
+        // The buffer object is an instance of `entity.objectClass`, a ManagedObject subclass.
+        let object = unsafeDowncast(storage.buffer, to: ManagedObject.self)
         ContextStatistics.live.add(1, ordering: .relaxed)
         context?.objectsCreated += 1
         return object
@@ -44,22 +54,22 @@ open class ManagedObject: ManagedBuffer<ObjectHeader, ObjectSlot>, Hashable, Cus
 
     deinit {
         ContextStatistics.live.subtract(1, ordering: .relaxed)
-        withUnsafeMutablePointers { header, slots in
-            if let context = header.pointee.context {
-                context._withUnsafeGuaranteedRef { $0.objectWillDeallocate(header.pointee.objectID, self) }
-            }
-            slots.deinitialize(count: header.pointee.entity.slotCount)
+        let header = headerPointer
+        if let context = header.pointee.context {
+            context._withUnsafeGuaranteedRef { $0.objectWillDeallocate(header.pointee.objectID, self) }
         }
+        slots.deinitialize(count: header.pointee.entity.slotCount)
+        // The header holds only trivial values (IDs, unretained references, flags): nothing to destroy.
     }
 
     // MARK: Header access (no exclusivity checks: the header lives in the object's own block)
 
     @inline(__always) var headerPointer: UnsafeMutablePointer<ObjectHeader> {
-        withUnsafeMutablePointerToHeader { $0 }
+        Storage(unsafeBufferObject: self).withUnsafeMutablePointerToHeader { $0 }
     }
 
     @inline(__always) var slots: UnsafeMutablePointer<ObjectSlot> {
-        withUnsafeMutablePointerToElements { $0 }
+        Storage(unsafeBufferObject: self).withUnsafeMutablePointerToElements { $0 }
     }
 
     @inline(__always) var state: ObjectState {

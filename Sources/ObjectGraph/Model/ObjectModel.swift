@@ -23,7 +23,10 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
             guard byName.updateValue(entity, forKey: entity.name) == nil else {
                 throw ObjectGraphError(.invalidModel, "entity '\(entity.name)' is declared twice")
             }
-            precondition(entity.index == -1, "entity '\(entity.name)' already belongs to another model")
+            guard entity.index == -1 else {
+                throw ObjectGraphError(.invalidModel,
+                    "entity '\(entity.name)' already belongs to another model; describe it anew for each model")
+            }
             entity.index = index
         }
         self.entities = entities
@@ -54,6 +57,7 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         for entity in entities { try Self.resolveRelationships(entity, in: byName) }
         for entity in entities where entity.parent == nil { try Self.checkSharedColumns(in: entity) }
         for entity in entities { try Self.checkIndexes(entity) }
+        for entity in entities { try Self.checkObjectClass(of: entity) }
         for entity in entities { entity.versionHash = Self.versionHash(of: entity) }
     }
 
@@ -99,11 +103,21 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         var names = Set(attributes.map(\.name) + relationships.map(\.name))
         for attribute in entity.declaredAttributes {
             try checkName(attribute.name, in: entity, names: &names)
+            // A description names one slot of one entity; shared, the second entity would
+            // rewrite the first one's entity and slot.
+            if let owner = attribute.entity {
+                throw ObjectGraphError(.invalidModel,
+                    "attribute '\(attribute.name)' of '\(entity.name)' is the same AttributeDescription as '\(owner.name).\(attribute.name)'; give each entity its own")
+            }
             attribute.entity = entity
             attributes.append(attribute)
         }
         for relationship in entity.declaredRelationships {
             try checkName(relationship.name, in: entity, names: &names)
+            if let owner = relationship.entity {
+                throw ObjectGraphError(.invalidModel,
+                    "relationship '\(relationship.name)' of '\(entity.name)' is the same RelationshipDescription as '\(owner.name).\(relationship.name)'; give each entity its own")
+            }
             relationship.entity = entity
             relationships.append(relationship)
         }
@@ -161,8 +175,12 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
                 throw ObjectGraphError(.invalidModel,
                     "relationship '\(entity.name).\(relationship.name)' names inverse '\(relationship.inverseName)', which '\(destination.name)' does not have")
             }
-            guard inverse.inverseName == relationship.name, entity.isKind(of: byName[inverse.destinationName]!)
-                    || byName[inverse.destinationName]!.isKind(of: entity) else {
+            guard let inverseDestination = byName[inverse.destinationName] else {
+                throw ObjectGraphError(.invalidModel,
+                    "relationship '\(destination.name).\(inverse.name)' points to unknown entity '\(inverse.destinationName)'")
+            }
+            guard inverse.inverseName == relationship.name, entity.isKind(of: inverseDestination)
+                    || inverseDestination.isKind(of: entity) else {
                 throw ObjectGraphError(.invalidModel,
                     "'\(entity.name).\(relationship.name)' and '\(destination.name).\(inverse.name)' are not each other's inverse")
             }
@@ -176,6 +194,26 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         // Sub-entities see inherited relationships with the slots their parent gave them.
         entity.toOneRelationships = entity.relationships.filter { !$0.isToMany }
         entity.toManyRelationships = entity.relationships.filter { $0.isToMany }
+    }
+
+    /// An entity's class must not add stored properties: an object's memory is its class's
+    /// instance followed by the header and slots, and a stored property would overlap them.
+    private static func checkObjectClass(of entity: EntityDescription) throws {
+        guard entity.objectClass != ManagedObject.self,
+              instanceSize(of: entity.objectClass) != instanceSize(of: ManagedObject.self) else { return }
+        throw ObjectGraphError(.invalidModel,
+            "class \(entity.objectClass) of entity '\(entity.name)' declares stored properties; a ManagedObject subclass keeps its state in the entity's attributes (use computed properties)")
+    }
+
+    /// The instance size Swift's class metadata records (on Linux, where classes have no
+    /// Objective-C header: kind, superclass, flags, address point, then the size at byte 24).
+    /// Elsewhere it returns 0 for every class, and the check above is skipped.
+    private static func instanceSize(of type: AnyClass) -> UInt32 {
+        #if os(Linux)
+        unsafeBitCast(type, to: UnsafeRawPointer.self).load(fromByteOffset: 24, as: UInt32.self)
+        #else
+        0
+        #endif
     }
 
     private static func checkIndexes(_ entity: EntityDescription) throws {

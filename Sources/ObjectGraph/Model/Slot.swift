@@ -140,14 +140,13 @@ enum ObjectState: UInt8 {
     case deleted
 }
 
-/// One property slot of an object's heap block. Not API: its contents are internal.
-public struct ObjectSlot {
+/// One property slot of an object's heap block.
+struct ObjectSlot {
     var value: Slot
 }
 
-/// The fixed part of every object's single heap block; the slots follow it. Not API: its
-/// contents are internal.
-public struct ObjectHeader {
+/// The fixed part of every object's single heap block; the slots follow it.
+struct ObjectHeader {
     // Field order packs the header into 56 bytes: the 16-byte ID, three words, two bytes.
     var objectID: ObjectID
     // Entities live as long as their model, and a model is never freed (entities and model

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// The object layout stays private, and every path that could reach the wrong memory
+/// either checks (in debug and release builds) or is rejected when the model is made.
+@MainActor
+struct MemorySafetyTests {
+    final class Person: ManagedObject {}
+    final class Pet: ManagedObject {}
+    final class Stateful: ManagedObject { var cache = 0 }
+
+    static func model(ownerClass: ManagedObject.Type = ManagedObject.self) throws -> ObjectModel {
+        try ObjectModel(entities: [
+            EntityDescription("Person", objectClass: ownerClass,
+                attributes: [AttributeDescription("name", .string)],
+                relationships: [RelationshipDescription("pets", toMany: "Pet", inverse: "owner")]),
+            EntityDescription("Pet", objectClass: Pet.self,
+                attributes: [AttributeDescription("name", .string), AttributeDescription("legs", .integer16, defaultValue: 4)],
+                relationships: [RelationshipDescription("owner", to: "Person", inverse: "pets")]),
+        ])
+    }
+
+    @Test("A managed object is not a ManagedBuffer: its header and slots are out of reach")
+    func storageIsPrivate() throws {
+        let coordinator = PersistentStoreCoordinator(model: try Self.model())
+        try coordinator.addStore(at: ":memory:")
+        let object: AnyObject = try MainContext(coordinator: coordinator).insert("Person")
+        #expect(!(object is ManagedBuffer<ObjectHeader, ObjectSlot>))
+    }
+
+    @Test("An attribute of another entity stops the typed subscript instead of writing out of bounds")
+    func foreignAttributeTraps() async {
+        await #expect(processExitsWith: .failure) {
+            await MainActor.run {
+                let coordinator = PersistentStoreCoordinator(model: try! MemorySafetyTests.model())
+                try! coordinator.addStore(at: ":memory:")
+                let context = MainContext(coordinator: coordinator)
+                let legs = coordinator.model.entity(named: "Pet")!.attribute(named: "legs")!
+                let person = try! context.insert("Person")
+                person[legs] = 3  // Pet's second slot: Person's is a relationship
+            }
+        }
+    }
+
+    @Test("A typed to-one of the wrong class stops with a message, not undefined behaviour")
+    func wrongDestinationClassTraps() async {
+        await #expect(processExitsWith: .failure) {
+            await MainActor.run {
+                let coordinator = PersistentStoreCoordinator(model: try! MemorySafetyTests.model())
+                try! coordinator.addStore(at: ":memory:")
+                let context = MainContext(coordinator: coordinator)
+                let pet = try! context.insert("Pet")
+                pet["owner"] = try! context.insert("Person")
+                let owner: Pet? = pet[toOne: "owner"]  // the owner is a Person
+                _ = owner
+            }
+        }
+    }
+
+    @Test("The typed subscripts work for the right attribute and class")
+    func typedAccessWorks() throws {
+        let coordinator = PersistentStoreCoordinator(model: try Self.model(ownerClass: Person.self))
+        try coordinator.addStore(at: ":memory:")
+        let context = MainContext(coordinator: coordinator)
+        let legs = coordinator.model.entity(named: "Pet")!.attribute(named: "legs")!
+        let pet = try context.insert("Pet")
+        pet[legs] = 3
+        pet["owner"] = try context.insert("Person")
+        #expect(pet[legs] as Int == 3)
+        let owner: Person? = pet[toOne: "owner"]
+        #expect(owner != nil)
+    }
+
+    @Test("A description used by two entities, or two models, is rejected")
+    func reusedDescriptionsAreRejected() throws {
+        let shared = AttributeDescription("name", .string)
+        let error = try #require(throws: ObjectGraphError.self) {
+            try ObjectModel(entities: [
+                EntityDescription("A", attributes: [shared]),
+                EntityDescription("B", attributes: [shared]),
+            ])
+        }
+        #expect(error.code == .invalidModel && error.message.contains("same AttributeDescription"), "\(error.message)")
+        let entity = EntityDescription("C", attributes: [AttributeDescription("name", .string)])
+        _ = try ObjectModel(entities: [entity])
+        #expect(throws: ObjectGraphError.self) { try ObjectModel(entities: [entity]) }
+    }
+
+    @Test("An inverse that points to an unknown entity is an error, not a crash")
+    func unknownInverseDestination() throws {
+        let error = try #require(throws: ObjectGraphError.self) {
+            try ObjectModel(entities: [
+                EntityDescription("A", relationships: [RelationshipDescription("b", to: "B", inverse: "a")]),
+                EntityDescription("B", relationships: [RelationshipDescription("a", to: "Nowhere", inverse: "b")]),
+            ])
+        }
+        #expect(error.code == .invalidModel && error.message.contains("Nowhere"), "\(error.message)")
+    }
+
+    @Test("A subclass with stored properties is rejected: they would overlap the object's header")
+    func storedPropertiesAreRejected() throws {
+        let error = try #require(throws: ObjectGraphError.self) { try Self.model(ownerClass: Stateful.self) }
+        #expect(error.message.contains("stored properties"), "\(error.message)")
+    }
+}

@@ -37,8 +37,10 @@ extension ContextCore {
         let entity = try model.requireEntity(named: request.entityName)
         let store = coordinator.store(for: entity)
         var result = BatchResult()
-        (result.deletedIDs, result.nullifiedIDs) = try store.batchDelete(
-            entity, select: try keySelect(request.entityName, request.predicate, entity))
+        let deletion = try store.batchDelete(entity, select: try keySelect(request.entityName, request.predicate, entity))
+        result.deletedIDs = deletion.deleted
+        result.nullifiedIDs = deletion.nullified
+        result.recomputedIDs = deletion.recomputed
         mergeChanges(from: result)
         return result
     }
@@ -52,12 +54,13 @@ extension ContextCore {
 
     /// Brings registered objects up to date with changes made outside this context.
     ///
-    /// Updated and nullified objects turn back into faults (keeping unsaved changes), so their
+    /// Updated, nullified and recomputed objects turn back into faults (keeping unsaved changes), so their
     /// next access reads the store; deleted objects leave the context and leave the
     /// relationships of the objects that held them.
     func mergeChanges(from result: BatchResult) {
-        coordinator.rowCache.remove(result.updatedIDs + result.deletedIDs + result.nullifiedIDs)
-        for id in result.updatedIDs + result.nullifiedIDs {
+        let changed = result.updatedIDs + result.nullifiedIDs + result.recomputedIDs
+        coordinator.rowCache.remove(changed + result.deletedIDs)
+        for id in changed {
             guard let object = registeredObject(for: id), object.state != .deleted else { continue }
             refresh(object, mergeChanges: true)
         }

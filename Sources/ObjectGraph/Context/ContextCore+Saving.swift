@@ -22,6 +22,8 @@ extension ContextCore {
         guard !(insertedNow.isEmpty && updatedNow.isEmpty && deletedNow.isEmpty && pendingMetadata.isEmpty) else {
             return SaveResult()
         }
+        updateRelationshipDerivedAttributes(insertedNow)
+        updateRelationshipDerivedAttributes(updatedNow)
         try validate(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
 
         // Objects inserted and deleted before any save never reach the store.
@@ -62,6 +64,28 @@ extension ContextCore {
         deleted.removeAll()
         snapshots.removeAll()
         return result
+    }
+
+    /// Computes `ingredients.@count` and `photo != nil` attributes of objects about to be
+    /// written, from the relationships in memory, where the relationship changed (or the
+    /// object is new); the write then stores them with the object's other changes. Counting
+    /// a changed to-many relationship that is still a fault loads its object IDs.
+    private func updateRelationshipDerivedAttributes(_ objects: [ManagedObject]) {
+        for object in objects {
+            let derived = object.entity.relationshipDerivedAttributes
+            guard !derived.isEmpty else { continue }
+            let isNew = object.state == .inserted
+            for attribute in derived {
+                let relationship = attribute.sourceRelationship!
+                guard isNew || object.hasChangedSlot(relationship.slot) else { continue }
+                let value: StoredValue = relationship.isToMany
+                    ? .integer(Int64(object.objects(of: relationship).count))
+                    : .integer(object.slots[relationship.slot].value.destinationID == nil ? 0 : 1)
+                guard object.slots[attribute.slot].value.storedValue != value else { continue }
+                object.willChange(slot: attribute.slot)
+                object.slots[attribute.slot].value = Slot(value)
+            }
+        }
     }
 
     private func markSaved(_ object: ManagedObject) {

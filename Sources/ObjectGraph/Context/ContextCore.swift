@@ -14,8 +14,11 @@ final class ContextCore {
     let serial: UInt32
 
     /// Registered objects with permanent IDs, one table per inheritance tree (by root index).
-    // Hot state is touched once per fetched or inserted object; nothing re-enters it during
-    // an access, so the dynamic exclusivity checks are skipped (object-registry.md, item 4).
+    // Hot state is touched once per fetched or inserted object, so the dynamic exclusivity
+    // checks are skipped. What could re-enter a table during an access is an object's deinit,
+    // which removes its entry (`objectWillDeallocate`); no access releases an object: lookups
+    // and inserts take unretained references, `forEach` callers only collect, and
+    // `detachAll` holds every object while it replaces the tables.
     @exclusivity(unchecked) var tables: [ObjectTable]
     /// Registered objects with temporary IDs, by key (they are also held strongly in `inserted`).
     @exclusivity(unchecked) var temporaries = ObjectTable()
@@ -57,8 +60,6 @@ final class ContextCore {
 
     deinit {
         detachAll()
-        for table in tables { table.deallocate() }
-        temporaries.deallocate()
     }
 
     // MARK: Registry
@@ -123,11 +124,7 @@ final class ContextCore {
         objects += updated
         objects += deleted
         for object in objects { object.headerPointer.pointee.context = nil }
-        for index in tables.indices {
-            tables[index].deallocate()
-            tables[index] = model.entities[index].parent == nil ? ObjectTable() : ObjectTable(capacity: 0)
-        }
-        temporaries.deallocate()
+        tables = model.entities.map { $0.parent == nil ? ObjectTable() : ObjectTable(capacity: 0) }
         temporaries = ObjectTable()
         batchGroups.removeAll()
         pendingBatch.removeAll()
@@ -155,7 +152,7 @@ final class ContextCore {
         for attribute in entity.attributesWithDefaults {
             object.slots[attribute.slot].value = Slot(attribute.defaultValue)
             for target in attribute.derivedTargets {
-                object.slots[target.slot].value = Slot(Derivations.derive(attribute.defaultValue, target.derivation!.kind))
+                object.slots[target.slot].value = Slot(Derivations.derive(attribute.defaultValue, target.derivation!))
             }
         }
         register(object)
@@ -211,7 +208,13 @@ final class ContextCore {
 
     var hasChanges: Bool {
         inserted.contains { $0.state == .inserted } || updated.contains { $0.state == .updated }
-            || deleted.contains { $0.state == .deleted }
+            || deleted.contains(where: Self.isDeletedSavedObject)
+    }
+
+    /// Whether `object` is deleted and was saved before: an object inserted and deleted
+    /// before any save is simply discarded (Core Data lists it as neither).
+    static func isDeletedSavedObject(_ object: ManagedObject) -> Bool {
+        object.state == .deleted && object.headerPointer.pointee.stateBeforeDelete != .inserted
     }
 
     /// Puts an object back to its snapshot (or into a fault when it had none).
@@ -348,7 +351,7 @@ extension ContextCore {
 
     /// The objects in one state of change.
     func changedObjects(_ state: ObjectState) -> Set<ManagedObject> {
-        let source = state == .inserted ? inserted : state == .updated ? updated : deleted
-        return Set(source.filter { $0.state == state })
+        if state == .deleted { return Set(deleted.filter(Self.isDeletedSavedObject)) }
+        return Set((state == .inserted ? inserted : updated).filter { $0.state == state })
     }
 }

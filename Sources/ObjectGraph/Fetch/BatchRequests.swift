@@ -61,6 +61,9 @@ public struct BatchResult: Sendable {
     public var deletedIDs: [ObjectID] = []
     /// Rows nullified by a delete rule (their references changed).
     public var nullifiedIDs: [ObjectID] = []
+    /// Rows a delete left in place whose derived attributes (`ingredients.@count`,
+    /// `photo != nil`) it recomputed, because they lost a related row.
+    public var recomputedIDs: [ObjectID] = []
 
     /// How many rows the request itself inserted, updated or deleted.
     public var count: Int { insertedIDs.count + updatedIDs.count + deletedIDs.count }

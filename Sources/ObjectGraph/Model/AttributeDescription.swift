@@ -9,10 +9,55 @@ import Foundation
 // Mutated only by `ObjectModel.init` while it resolves the model, before the model is
 // published to any other isolation domain; immutable afterwards, so sharing it is safe.
 public final class AttributeDescription: @unchecked Sendable, CustomStringConvertible {
-    /// How a derived attribute is computed from its source attribute.
-    public enum Derivation: String, Sendable {
-        /// Unicode case- and diacritic-folded, NFKC-normalized text, for fast search.
-        case canonical
+    /// How a derived attribute is computed, written as an expression in the model:
+    ///
+    /// | Expression | Value | Kept up to date |
+    /// |---|---|---|
+    /// | `canonical:(name)` | `name` case- and diacritic-folded, NFKC-normalized | on every write of `name` |
+    /// | `ingredients.@count` | the number of objects in a to-many relationship | on save |
+    /// | `photo != nil` | whether an attribute or to-one relationship has a value | on save (on write, for an attribute) |
+    public enum Derivation: Sendable, Hashable, CustomStringConvertible {
+        /// Unicode case- and diacritic-folded, NFKC-normalized text of a String attribute, for fast search.
+        case canonical(String)
+        /// The number of objects in a to-many relationship.
+        case count(String)
+        /// Whether an attribute or a to-one relationship is not nil.
+        case exists(String)
+
+        /// Reads `canonical:(key)`, `key.@count` or `key != nil`; nil for anything else.
+        public init?(expression: String) {
+            let text = expression.trimmingCharacters(in: .whitespaces)
+            func key(_ candidate: Substring) -> String? {
+                let name = candidate.trimmingCharacters(in: .whitespaces)
+                return !name.isEmpty && name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) ? name : nil
+            }
+            if text.hasPrefix("canonical:("), text.hasSuffix(")"),
+               let name = key(text.dropFirst("canonical:(".count).dropLast()) {
+                self = .canonical(name)
+            } else if text.hasSuffix(".@count"), let name = key(text.dropLast(".@count".count)) {
+                self = .count(name)
+            } else if text.hasSuffix("!= nil"), let name = key(text.dropLast("!= nil".count)) {
+                self = .exists(name)
+            } else {
+                return nil
+            }
+        }
+
+        /// The property the value is computed from.
+        public var source: String {
+            switch self {
+            case .canonical(let key), .count(let key), .exists(let key): key
+            }
+        }
+
+        /// The expression, as written in a model: `ingredients.@count`.
+        public var description: String {
+            switch self {
+            case .canonical(let key): "canonical:(\(key))"
+            case .count(let key): "\(key).@count"
+            case .exists(let key): "\(key) != nil"
+            }
+        }
     }
 
     /// The attribute's name, unique within its entity tree.
@@ -27,37 +72,58 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
     public let isTransient: Bool
     /// Whether the store keeps an index on this attribute alone.
     public let isIndexed: Bool
-    /// For a derived attribute, the attribute it is computed from and how.
-    public let derivation: (source: String, kind: Derivation)?
+    /// For a derived attribute, how the framework computes it; derived attributes cannot be set.
+    public let derivation: Derivation?
 
     /// The object slot that holds this attribute's value (set when the model is resolved).
     public internal(set) var slot: Int = -1
     /// Attributes derived from this one, kept up to date when it changes (set when the model is resolved).
     var derivedTargets: [AttributeDescription] = []
+    /// For an attribute derived from a relationship, that relationship (set when the model is resolved).
+    unowned(unsafe) var sourceRelationship: RelationshipDescription? = nil
     /// The entity that declares this attribute (set when the model is resolved).
     public internal(set) unowned(unsafe) var entity: EntityDescription! = nil
 
     /// Declares an attribute.
     /// - Parameters:
     ///   - defaultValue: a Swift value of the attribute's type (`Int`, `String`, `Date`, …).
-    ///   - derivedFrom: makes this a derived attribute kept up to date from `source`.
+    ///   - derivedFrom: makes this a derived attribute computed by the framework from an
+    ///     expression: `canonical:(name)`, `ingredients.@count` or `photo != nil`
+    ///     (see ``Derivation``). Derived attributes are stored and cannot be set; a canonical
+    ///     one is indexed.
     public init(
         _ name: String, _ type: AttributeType, isOptional: Bool = false, defaultValue: Any? = nil,
-        isTransient: Bool = false, isIndexed: Bool = false,
-        derivedFrom source: String? = nil, derivation: Derivation = .canonical
+        isTransient: Bool = false, isIndexed: Bool = false, derivedFrom expression: String? = nil
     ) {
-        self.name = name
-        self.type = type
-        self.isOptional = isOptional || source != nil
-        // A default of the wrong type is a programming error in the model declaration.
+        // A model is code: a default of the wrong type or an unreadable derivation is a
+        // programming error in its declaration, reported on first run.
+        let derivation = expression.map { text in
+            guard let derivation = Derivation(expression: text) else {
+                preconditionFailure(
+                    "derived attribute '\(name)': cannot read '\(text)'; write canonical:(attribute), relationship.@count or key != nil")
+            }
+            return derivation
+        }
+        // A count starts at 0 and a nil test at false (a type that does not fit is reported by the model).
+        var defaultValue = defaultValue
+        switch derivation {
+        case .count? where defaultValue == nil && [.integer16, .integer32, .integer64].contains(type): defaultValue = 0
+        case .exists? where defaultValue == nil && type == .boolean: defaultValue = false
+        default: break
+        }
         guard let stored = type.storedValue(from: defaultValue) else {
             preconditionFailure(
                 "default value \(String(describing: defaultValue)) of '\(name)' is not a \(type.displayName)")
         }
+        self.name = name
+        self.type = type
+        // A canonical shadow exists to be searched, so it is indexed, and it is nil when its source is.
+        let isCanonical = if case .canonical? = derivation { true } else { false }
+        self.isOptional = isOptional || isCanonical
         self.defaultValue = stored
         self.isTransient = isTransient
-        self.isIndexed = isIndexed || source != nil
-        self.derivation = source.map { ($0, derivation) }
+        self.isIndexed = isIndexed || isCanonical
+        self.derivation = derivation
     }
 
     /// A one-line description: `name: String?`.
@@ -65,7 +131,7 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
         var text = "\(name): \(type.displayName)\(isOptional ? "?" : "")"
         if !defaultValue.isNull, let value = type.swiftValue(from: defaultValue) { text += " = \(value)" }
         if isTransient { text += " (transient)" }
-        if let derivation { text += " (\(derivation.kind.rawValue) of \(derivation.source))" }
+        if let derivation { text += " (derived: \(derivation))" }
         if isIndexed { text += " (indexed)" }
         return text
     }

@@ -59,8 +59,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     var storedAttributes: [AttributeDescription] = []
     /// To-one relationships.
     var toOneRelationships: [RelationshipDescription] = []
-    /// Derived attributes, by the name of their source attribute.
-    var derivedAttributesBySource: [String: [AttributeDescription]] = [:]
+    /// Attributes derived from a relationship (`ingredients.@count`, `photo != nil`), computed on save.
+    var relationshipDerivedAttributes: [AttributeDescription] = []
     /// Attributes that must have a value when saved.
     var requiredAttributes: [AttributeDescription] = []
     /// Attributes with a default value, applied on insert.

@@ -40,6 +40,7 @@ extension ManagedObject {
     public func setValue(_ value: Any?, forKey key: String) throws {
         let entity = self.entity
         if let attribute = entity.attributesByName[key] {
+            try checkSettable(attribute)
             guard let stored = attribute.type.storedValue(from: value) else {
                 throw ObjectGraphError(.invalidValue,
                     "\(type(of: value!)) value \(value!) does not fit '\(entity.name).\(key)' of type \(attribute.type.displayName)")
@@ -76,7 +77,15 @@ extension ManagedObject {
             }
             throw ObjectGraphError.unknownKey(key, entity: entity)
         }
+        try checkSettable(attribute)
         setStoredValue(try attribute.type.parse(text, key: key), of: attribute)
+    }
+
+    /// Refuses to set a derived attribute: the framework computes it.
+    private func checkSettable(_ attribute: AttributeDescription) throws {
+        guard let derivation = attribute.derivation else { return }
+        throw ObjectGraphError(.invalidValue,
+            "'\(entity.name).\(attribute.name)' is derived (\(derivation)) and computed by the framework; change '\(derivation.source)' instead")
     }
 
     /// The changed properties and their new values since the last save.
@@ -122,6 +131,7 @@ extension ManagedObject {
         }
         set {
             checkOwnership(of: attribute)
+            do { try checkSettable(attribute) } catch { preconditionFailure("\(error)") }
             setStoredValue(newValue.storedValue, of: attribute)
         }
     }
@@ -153,6 +163,7 @@ extension ManagedObject {
             guard let attribute = entity.attributesByName[key] else {
                 preconditionFailure("\(ObjectGraphError.unknownKey(key, entity: entity))")
             }
+            do { try checkSettable(attribute) } catch { preconditionFailure("\(error)") }
             setStoredValue(newValue.storedValue, of: attribute)
         }
     }
@@ -216,18 +227,24 @@ extension ManagedObject {
         willChange(slot: attribute.slot)
         for target in attribute.derivedTargets {
             willChange(slot: target.slot)
-            slots[target.slot].value = Slot(Derivations.derive(value, target.derivation!.kind))
+            slots[target.slot].value = Slot(Derivations.derive(value, target.derivation!))
         }
         slots[attribute.slot].value = Slot(value)
     }
 }
 
-/// Computes derived attribute values.
+/// Computes the values of attributes derived from another attribute.
 enum Derivations {
-    static func derive(_ value: StoredValue, _ kind: AttributeDescription.Derivation) -> StoredValue {
-        guard case .text(let text) = value else { return .null }
-        switch kind {
-        case .canonical: return .text(text.canonicalFolded())
+    /// The derived value for the source attribute's new `value`.
+    static func derive(_ value: StoredValue, _ derivation: AttributeDescription.Derivation) -> StoredValue {
+        switch derivation {
+        case .canonical:
+            guard case .text(let text) = value else { return .null }
+            return .text(text.canonicalFolded())
+        case .exists:
+            return .integer(value.isNull ? 0 : 1)
+        case .count:
+            preconditionFailure("a count is derived from a relationship, not an attribute")
         }
     }
 }

@@ -70,13 +70,17 @@ struct ModelDifferences {
         return result
     }
 
-    /// `a:name:type:optional:transient[:source:kind]`, fields after the prefix.
+    /// `a:name:type:optional:transient[:derivation]`, fields after the prefix (a derivation
+    /// such as `canonical:(name)` may itself hold colons).
     private static func attributeChange(_ old: [String], _ new: [String]) -> String {
         func typeName(_ raw: String) -> String { AttributeType(rawValue: raw)?.displayName ?? raw }
         if old[1] != new[1] { return "changed from \(typeName(old[1])) to \(typeName(new[1]))" }
         if old[2] != new[2] { return new[2] == "true" ? "is now optional" : "is now required" }
         if old[3] != new[3] { return new[3] == "true" ? "is now transient" : "is no longer transient" }
-        return "changed its derivation"
+        let before = old.dropFirst(4).joined(separator: ":"), after = new.dropFirst(4).joined(separator: ":")
+        if before.isEmpty { return "is now derived (\(after))" }
+        if after.isEmpty { return "is no longer derived (was \(before))" }
+        return "changed its derivation from \(before) to \(after)"
     }
 
     /// `r:name:destination:inverse:toMany`, fields after the prefix.

@@ -55,6 +55,10 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         // Parents before children, so inherited properties come first in slot order.
         for entity in entities where entity.parent == nil { try Self.resolveTree(entity, root: entity) }
         for entity in entities { try Self.resolveRelationships(entity, in: byName) }
+        for entity in entities { try Self.resolveDerivations(entity) }
+        for entity in entities {
+            entity.relationshipDerivedAttributes = entity.attributes.filter { $0.sourceRelationship != nil }
+        }
         for entity in entities where entity.parent == nil { try Self.checkSharedColumns(in: entity) }
         for entity in entities { try Self.checkIndexes(entity) }
         for entity in entities { try Self.checkObjectClass(of: entity) }
@@ -131,18 +135,6 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         entity.attributesByName = Dictionary(uniqueKeysWithValues: attributes.map { ($0.name, $0) })
         entity.relationshipsByName = Dictionary(uniqueKeysWithValues: relationships.map { ($0.name, $0) })
         entity.storedAttributes = attributes.filter { !$0.isTransient }
-        for attribute in attributes {
-            guard let (source, _) = attribute.derivation else { continue }
-            guard let sourceAttribute = entity.attributesByName[source], sourceAttribute.type == .string,
-                  attribute.type == .string else {
-                throw ObjectGraphError(.invalidModel,
-                    "derived attribute '\(entity.name).\(attribute.name)' needs a String source attribute '\(source)'")
-            }
-            entity.derivedAttributesBySource[source, default: []].append(attribute)
-            if !sourceAttribute.derivedTargets.contains(where: { $0 === attribute }) {
-                sourceAttribute.derivedTargets.append(attribute)
-            }
-        }
         entity.requiredAttributes = attributes.filter { !$0.isOptional && !$0.isTransient }
         entity.attributesWithDefaults = attributes.filter { !$0.defaultValue.isNull }
         for subentity in entity.subentities { try resolveTree(subentity, root: root) }
@@ -194,6 +186,45 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         // Sub-entities see inherited relationships with the slots their parent gave them.
         entity.toOneRelationships = entity.relationships.filter { !$0.isToMany }
         entity.toManyRelationships = entity.relationships.filter { $0.isToMany }
+    }
+
+    /// Connects each derived attribute this entity declares to its source, checking that the
+    /// expression fits: `canonical:` folds a String attribute into a String, `@count` counts a
+    /// to-many relationship into an integer, `!= nil` tests an attribute or to-one into a Bool.
+    private static func resolveDerivations(_ entity: EntityDescription) throws {
+        for attribute in entity.declaredAttributes {
+            guard let derivation = attribute.derivation else { continue }
+            func invalid(_ problem: String) -> ObjectGraphError {
+                ObjectGraphError(.invalidModel, "derived attribute '\(entity.name).\(attribute.name)' (\(derivation)): \(problem)")
+            }
+            guard !attribute.isTransient else { throw invalid("a derived attribute is stored; it cannot be transient") }
+            let sourceAttribute = entity.attributesByName[derivation.source]
+            let sourceRelationship = entity.relationshipsByName[derivation.source]
+            guard sourceAttribute != nil || sourceRelationship != nil else {
+                throw invalid("'\(entity.name)' has no property '\(derivation.source)'")
+            }
+            guard sourceAttribute?.derivation == nil else { throw invalid("its source '\(derivation.source)' is derived itself") }
+            switch derivation {
+            case .canonical:
+                guard sourceAttribute?.type == .string, attribute.type == .string else {
+                    throw invalid("needs a String attribute '\(derivation.source)' and is a String itself")
+                }
+            case .count:
+                guard sourceRelationship?.isToMany == true,
+                      [.integer16, .integer32, .integer64].contains(attribute.type) else {
+                    throw invalid("needs a to-many relationship '\(derivation.source)' and is an integer itself")
+                }
+            case .exists:
+                guard sourceRelationship?.isToMany != true, attribute.type == .boolean else {
+                    throw invalid("needs an attribute or to-one relationship '\(derivation.source)' and is a Bool itself (count a to-many one with @count)")
+                }
+            }
+            if let sourceAttribute, !sourceAttribute.derivedTargets.contains(where: { $0 === attribute }) {
+                sourceAttribute.derivedTargets.append(attribute)
+            }
+            attribute.sourceRelationship = sourceRelationship
+            sourceRelationship?.isDerivationSource = true
+        }
     }
 
     /// An entity's class must not add stored properties: an object's memory is its class's
@@ -272,12 +303,12 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         return String(hash, radix: 16)
     }
 
-    /// `Name|Parent|isAbstract|a:name:type:optional:transient[:source:kind]|r:name:destination:inverse:toMany|i:keys|u:keys`.
+    /// `Name|Parent|isAbstract|a:name:type:optional:transient[:derivation]|r:name:destination:inverse:toMany|i:keys|u:keys`.
     static func storageDescription(of entity: EntityDescription) -> String {
         var text = "\(entity.name)|\(entity.parent?.name ?? "")|\(entity.isAbstract)"
         for attribute in entity.attributes {
             text += "|a:\(attribute.name):\(attribute.type.rawValue):\(attribute.isOptional):\(attribute.isTransient)"
-            if let derivation = attribute.derivation { text += ":\(derivation.source):\(derivation.kind.rawValue)" }
+            if let derivation = attribute.derivation { text += ":\(derivation)" }
         }
         for relationship in entity.relationships {
             text += "|r:\(relationship.name):\(relationship.destinationName):\(relationship.inverseName):\(relationship.isToMany)"

@@ -47,6 +47,8 @@ public final class RelationshipDescription: @unchecked Sendable, CustomStringCon
     public internal(set) unowned(unsafe) var destination: EntityDescription! = nil
     /// The inverse relationship (set when the model is resolved).
     public internal(set) unowned(unsafe) var inverse: RelationshipDescription! = nil
+    /// Whether a derived attribute is computed from this relationship (set when the model is resolved).
+    var isDerivationSource = false
 
     /// Declares a to-one relationship.
     public init(

@@ -27,7 +27,7 @@ extension FetchPredicate {
                   case .keyPath(nil, let path, let keySpan) = comparison.lhs, path.count == 1,
                   case .value(.string(let text), let valueSpan) = comparison.rhs,
                   let shadow = entity.attribute(named: path[0])?.derivedTargets
-                      .first(where: { $0.derivation?.kind == .canonical }) else { return node }
+                      .first(where: { if case .canonical? = $0.derivation { true } else { false } }) else { return node }
             comparison.lhs = .keyPath(base: nil, [shadow.name], keySpan)
             comparison.rhs = .value(.string(text.canonicalFolded()), valueSpan)
             comparison.options = [.normalized]

@@ -19,7 +19,7 @@ extension SQLiteStore {
                 }
                 values[layout.columnIndex[key]!] = stored
                 for target in attribute.derivedTargets {
-                    values[layout.columnIndex[target.name]!] = Derivations.derive(stored, target.derivation!.kind)
+                    values[layout.columnIndex[target.name]!] = Derivations.derive(stored, target.derivation!)
                 }
             }
             for attribute in entity.requiredAttributes where values[layout.columnIndex[attribute.name]!]?.isNull ?? true {
@@ -57,7 +57,7 @@ extension SQLiteStore {
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             assignments.append((key, value))
             for target in entity.attribute(named: key)?.derivedTargets ?? [] {
-                assignments.append((target.name, Derivations.derive(value, target.derivation!.kind)))
+                assignments.append((target.name, Derivations.derive(value, target.derivation!)))
             }
         }
         return try perform { connection in
@@ -72,15 +72,35 @@ extension SQLiteStore {
         }
     }
 
-    /// Deletes the rows selected by `select` and applies every delete rule in SQL.
-    func batchDelete(_ entity: EntityDescription, select: SQLFragment) throws -> (deleted: [ObjectID], nullified: [ObjectID]) {
+    /// What a batch delete did: rows deleted (cascades included), rows whose references it
+    /// cleared, and rows whose relationship-derived attributes it recomputed.
+    struct BatchDeletion {
+        var deleted: [ObjectID] = []
+        var nullified: [ObjectID] = []
+        var recomputed: [ObjectID] = []
+        fileprivate var seen = Set<ObjectID>()
+        /// Rows that lost a related row or a reference and derive a value from that relationship.
+        fileprivate var touched = Set<ObjectID>()
+    }
+
+    /// Deletes the rows selected by `select`, applies every delete rule in SQL, and
+    /// recomputes the derived attributes (`ingredients.@count`, `photo != nil`) of the rows
+    /// that remain but lost a related row.
+    func batchDelete(_ entity: EntityDescription, select: SQLFragment) throws -> BatchDeletion {
         try perform { connection in
             try connection.inTransaction {
-                var deleted: [ObjectID] = []
-                var seen = Set<ObjectID>()
-                var nullified: [ObjectID] = []
-                try deleteRows(try keys(select, connection), connection, deleted: &deleted, seen: &seen, nullified: &nullified)
-                return (deleted, nullified)
+                var deletion = BatchDeletion()
+                try deleteRows(try keys(select, connection), connection, &deletion)
+                let survivors = deletion.touched.subtracting(deletion.seen)
+                for (entityIndex, group) in Dictionary(grouping: survivors, by: \.entityIndex).sorted(by: { $0.key < $1.key }) {
+                    let entity = model.entities[Int(entityIndex)]
+                    guard !entity.relationshipDerivedAttributes.isEmpty else { continue }
+                    try run(SchemaSQL.recomputeDerived(entity.relationshipDerivedAttributes, table: layout(for: entity).table,
+                                                       destinationTable: { self.layout(for: $0).table }),
+                            [FetchSQL.keyList(group.map(\.key))], connection)
+                    deletion.recomputed += group
+                }
+                return deletion
             }
         }
     }
@@ -94,13 +114,10 @@ extension SQLiteStore {
     }
 
     /// Deletes rows (grouped by concrete entity), cascading and nullifying by the model's rules.
-    private func deleteRows(
-        _ ids: [ObjectID], _ connection: SQLiteConnection, deleted: inout [ObjectID], seen: inout Set<ObjectID>,
-        nullified: inout [ObjectID]
-    ) throws {
-        let fresh = ids.filter { seen.insert($0).inserted }
+    private func deleteRows(_ ids: [ObjectID], _ connection: SQLiteConnection, _ deletion: inout BatchDeletion) throws {
+        let fresh = ids.filter { deletion.seen.insert($0).inserted }
         guard !fresh.isEmpty else { return }
-        deleted += fresh
+        deletion.deleted += fresh
         let byEntity = Dictionary(grouping: fresh, by: \.entityIndex)
         for (entityIndex, group) in byEntity.sorted(by: { $0.key < $1.key }) {
             let entity = model.entities[Int(entityIndex)]
@@ -108,6 +125,8 @@ extension SQLiteStore {
             for relationship in entity.relationships {
                 let destination = relationship.destination!
                 let destinationLayout = layout(for: destination)
+                // The destinations derive a value (a count, a nil test) from the inverse.
+                let derives = relationship.inverse.isDerivationSource
                 // Where the destinations are: rows pointing back at the deleted ones through the
                 // inverse's column (the inverse is a to-one); rows this relationship's own column
                 // points to (a to-one whose inverse is to-many); rows of the join table (many-to-
@@ -117,14 +136,15 @@ extension SQLiteStore {
                 if relationship.isManyToMany {
                     let join = SchemaNaming.joinTable(for: relationship)
                     var targets: [ObjectID] = []
-                    if relationship.deleteRule == .cascade || relationship.deleteRule == .deny {
+                    if relationship.deleteRule == .cascade || relationship.deleteRule == .deny || derives {
                         targets = try self.keys(FetchSQL.selectJoinedDestinations(of: relationship, layout: destinationLayout, keys: keys), connection)
-                            .filter { !seen.contains($0) }
+                            .filter { !deletion.seen.contains($0) }
                     }
                     if relationship.deleteRule == .deny, !targets.isEmpty { throw denied(entity, relationship, targets.count) }
                     try run(SchemaSQL.deleteJoinRows(join.table, column: join.sourceColumn, keyList: true), [keys], connection)
+                    if derives { deletion.touched.formUnion(targets) }
                     if relationship.deleteRule == .cascade, !targets.isEmpty {
-                        try deleteRows(targets, connection, deleted: &deleted, seen: &seen, nullified: &nullified)
+                        try deleteRows(targets, connection, &deletion)
                     }
                     continue
                 }
@@ -132,19 +152,23 @@ extension SQLiteStore {
                 if pointsBack {
                     select = FetchSQL.selectReferencing(destinationLayout, entity: destination, column: relationship.inverse.name, keys: keys)
                 } else {
-                    guard relationship.deleteRule == .cascade || relationship.deleteRule == .deny else { continue }
+                    guard relationship.deleteRule == .cascade || relationship.deleteRule == .deny || derives else { continue }
                     select = FetchSQL.selectReferenced(layout(for: entity), relationship: relationship, keys: keys)
                 }
-                let targets = try self.keys(select, connection).filter { !seen.contains($0) }
+                let targets = try self.keys(select, connection).filter { !deletion.seen.contains($0) }
                 guard !targets.isEmpty else { continue }
+                // A to-many inverse loses these rows whatever the rule.
+                if derives && !pointsBack { deletion.touched.formUnion(targets) }
                 switch relationship.deleteRule {
                 case .cascade:
-                    try deleteRows(targets, connection, deleted: &deleted, seen: &seen, nullified: &nullified)
-                case .nullify:  // only reached when the destinations point back
+                    try deleteRows(targets, connection, &deletion)
+                case .nullify:
+                    guard pointsBack else { break }
                     let columns = [relationship.inverse.name] + (SchemaNaming.entityColumn(for: relationship.inverse).map { [$0] } ?? [])
                     try run(SchemaSQL.nullify(table: destinationLayout.table, columns: columns),
                             [FetchSQL.keyList(targets.map(\.key))], connection)
-                    nullified += targets
+                    deletion.nullified += targets
+                    if derives { deletion.touched.formUnion(targets) }
                 case .deny:
                     throw denied(entity, relationship, targets.count)
                 case .noAction:

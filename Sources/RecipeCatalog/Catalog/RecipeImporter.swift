@@ -224,12 +224,10 @@ public struct RecipeImporter: Sendable {
                 item.recipe = recipe
                 item.ingredient = try uniquing.ingredient(named: line.name, in: context)
             }
-            recipe.ingredientCount = record.ingredients.count
             if let data = record.photo {
                 let photo = context.insert(photoEntity) as! RecipePhoto
                 photo.data = data
                 photo.recipe = recipe
-                recipe.hasPhoto = true
             }
         }
         return (fresh.count, skipped, errors)

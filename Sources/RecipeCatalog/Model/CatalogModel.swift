@@ -7,9 +7,10 @@ public import ObjectGraph
 ///   `ingredients` ->> `RecipeIngredient` (cascade, ordered by `displayOrder`),
 ///   `photo` → `RecipePhoto` (cascade).
 /// - `Ingredient` ->> `RecipeIngredient` (deny: an ingredient in use cannot be deleted).
-/// - Denormalized on `Recipe`: `hasPhoto` (listing recipes with photos never touches the
-///   photo table), `ingredientCount` (listing a recipe's size never fires the to-many
-///   fault), `nameCanonical` (the case- and diacritic-folded name, indexed, for search).
+/// - Denormalized on `Recipe`, as derived attributes the framework keeps up to date:
+///   `hasPhoto` (`photo != nil`: listing recipes with photos never touches the photo table),
+///   `ingredientCount` (`ingredients.@count`: a recipe's size without firing the to-many
+///   fault), `nameCanonical` (`canonical:(name)`: the folded name, indexed, for search).
 public enum CatalogModel {
     /// Entity names, as tests, tutorials and scripts use them.
     public static let recipe = "Recipe", chef = "Chef", cuisine = "Cuisine", ingredient = "Ingredient"
@@ -22,7 +23,7 @@ public enum CatalogModel {
             EntityDescription(recipe, objectClass: Recipe.self,
                 attributes: [
                     AttributeDescription("name", .string),
-                    AttributeDescription("nameCanonical", .string, derivedFrom: "name"),
+                    AttributeDescription("nameCanonical", .string, derivedFrom: "canonical:(name)"),
                     AttributeDescription("sourceID", .string),
                     AttributeDescription("instructions", .string, isOptional: true),
                     AttributeDescription("course", .string, isOptional: true, isIndexed: true),
@@ -31,8 +32,8 @@ public enum CatalogModel {
                     AttributeDescription("servings", .integer32, isOptional: true),
                     AttributeDescription("rating", .double, isOptional: true, isIndexed: true),
                     AttributeDescription("published", .date, isOptional: true),
-                    AttributeDescription("hasPhoto", .boolean, defaultValue: false),
-                    AttributeDescription("ingredientCount", .integer32, defaultValue: 0),
+                    AttributeDescription("hasPhoto", .boolean, derivedFrom: "photo != nil"),
+                    AttributeDescription("ingredientCount", .integer32, derivedFrom: "ingredients.@count"),
                 ],
                 relationships: [
                     RelationshipDescription("chef", to: chef, inverse: "recipes"),

@@ -27,12 +27,11 @@ public final class Recipe: ManagedObject {
     public var rating: Double? { get { self[attribute: "rating"] } set { self[attribute: "rating"] = newValue } }
     /// When it was published.
     public var published: Date? { get { self[attribute: "published"] } set { self[attribute: "published"] = newValue } }
-    /// Denormalized: whether a photo exists, readable without loading it.
-    public var hasPhoto: Bool { get { self[attribute: "hasPhoto"] } set { self[attribute: "hasPhoto"] = newValue } }
-    /// Denormalized: the number of ingredient lines, readable without firing the relationship.
-    public var ingredientCount: Int {
-        get { self[attribute: "ingredientCount"] } set { self[attribute: "ingredientCount"] = newValue }
-    }
+    /// Derived (`photo != nil`), as of the last save: whether a photo exists, readable without loading it.
+    public var hasPhoto: Bool { self[attribute: "hasPhoto"] }
+    /// Derived (`ingredients.@count`), as of the last save: the number of ingredient lines,
+    /// readable without firing the relationship.
+    public var ingredientCount: Int { self[attribute: "ingredientCount"] }
     /// Who wrote it.
     public var chef: Chef? { get { self[toOne: "chef"] } set { self[toOne: "chef"] = newValue } }
     /// Where it comes from.

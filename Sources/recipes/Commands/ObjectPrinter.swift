@@ -19,11 +19,15 @@ struct ObjectPrinter {
     }
 
     /// The keys shown for an entity: the ID, stored attributes, to-one relationships.
-    /// Table mode leaves out derived attributes (search shadows such as `nameCanonical`),
-    /// which repeat another column; the other modes show every stored attribute.
+    /// Table mode leaves out canonical search shadows such as `nameCanonical`, which repeat
+    /// another column; the other modes show every stored attribute.
     static func keys(for entity: EntityDescription, mode: OutputMode = .json) -> [String] {
-        ["objectID"] + entity.attributes.filter { !$0.isTransient && (mode != .table || $0.derivation == nil) }.map(\.name)
+        ["objectID"] + entity.attributes.filter { !$0.isTransient && (mode != .table || !isShadow($0)) }.map(\.name)
             + entity.relationships.filter { !$0.isToMany }.map(\.name)
+    }
+
+    private static func isShadow(_ attribute: AttributeDescription) -> Bool {
+        if case .canonical? = attribute.derivation { true } else { false }
     }
 
     /// The value of `key` of `object`, as printed.

@@ -21,8 +21,8 @@ extension RecipeShell {
                 values[key] = text  // the framework names the unknown key, with a suggestion
                 continue
             }
-            guard attribute.derivation == nil else {
-                throw CommandError("'\(key)' is derived from '\(attribute.derivation!.source)'; set '\(attribute.derivation!.source)' instead")
+            if let derivation = attribute.derivation {
+                throw CommandError("'\(key)' is derived (\(derivation)) and computed by the framework; change '\(derivation.source)' instead")
             }
             let stored = try attribute.type.parse(text, key: key)
             guard let value = Self.sendableValue(stored, type: attribute.type) else {
@@ -66,6 +66,11 @@ extension RecipeShell {
         if !nullified.isEmpty {
             message += "; references cleared in " + nullified.sorted { $0.key < $1.key }.map { Self.rows($1.count, of: $0) }
                 .joined(separator: ", ")
+        }
+        let recomputed = Dictionary(grouping: result.recomputedIDs, by: { model.entities[Int($0.entityIndex)].name })
+        if !recomputed.isEmpty {
+            message += "; derived values recomputed in " + recomputed.sorted { $0.key < $1.key }
+                .map { Self.rows($1.count, of: $0) }.joined(separator: ", ")
         }
         context.print(message + " " + Self.batchNote)
     }

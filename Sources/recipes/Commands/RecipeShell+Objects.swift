@@ -221,8 +221,15 @@ extension RecipeShell {
             return
         }
         let destination = relationship.destination!
+        if let id = context.model.objectID(describedAs: text) {
+            guard context.model.entities[Int(id.entityIndex)].isKind(of: destination) else {
+                throw CommandError("'\(key)' holds a \(destination.name), not \(text)")
+            }
+            try object.setValue(try context.existingObject(with: id), forKey: key)
+            return
+        }
         guard destination.attribute(named: "name") != nil else {
-            throw CommandError("'\(key)' points to \(destination.name), which has no name to look it up by")
+            throw CommandError("'\(key)' points to \(destination.name), which has no name to look it up by; give an ID such as \(destination.name)/p1")
         }
         let matches = try context.fetch(FetchRequest(entityName: destination.name,
                                                      predicate: try FetchPredicate("name == %@", text)))

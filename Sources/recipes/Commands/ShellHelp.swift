@@ -48,7 +48,9 @@ enum ShellHelp {
                              "  One object, its to-one relationships and the first ten of each to-many one."]
         case "insert": return ["insert ENTITY key=value ...",
                                "  insert Cuisine name=\"Georgian\"",
-                               "  insert Recipe name=\"Khachapuri\" sourceID=x-1 cuisine=\"Georgian\" servings=4"]
+                               "  insert Recipe name=\"Khachapuri\" sourceID=x-1 cuisine=\"Georgian\" servings=4",
+                               "  A to-one takes a name or an object ID: recipe=Recipe/p170 ingredient=\"egg\".",
+                               "  Derived values (hasPhoto, ingredientCount, nameCanonical) are computed on save."]
         case "update": return ["update ENTITY [where PREDICATE] set key=value ... [--batch]",
                                "  update Recipe where sourceID == 'x-1' set rating=4.5",
                                "  Changes the objects in the context; save writes them.",

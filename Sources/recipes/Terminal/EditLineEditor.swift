@@ -10,7 +10,7 @@ import Glibc
 /// reading thread inside `el_gets`, so they read only this object and the `Mutex`-guarded
 /// ``CompletionWords`` — never main-actor state (`MainActor.assumeIsolated` traps there).
 ///
-/// Requirements met here, found by the prototypes in `notes/responsive-shell.md`:
+/// Requirements met here, each found by measuring on Linux:
 /// - `setlocale(LC_ALL, "")` must have run (on the main thread, at start-up), or libedit
 ///   drops every non-ASCII byte ("Crème" becomes "Crme").
 /// - `H_SETSIZE` must be set, or nothing is recalled.

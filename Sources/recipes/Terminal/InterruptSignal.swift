@@ -5,7 +5,7 @@ import Synchronization
 /// Process-wide Ctrl-C handling: SIGINT cancels the running command or the half-typed line,
 /// never the shell.
 ///
-/// How a press travels (measured on Linux, see `notes/responsive-shell.md`):
+/// How a press travels (measured on Linux):
 ///
 /// ```
 /// tty ^C -> kernel -> usually the process main thread (parked in sigsuspend by dispatch_main)

@@ -26,6 +26,18 @@ struct ContextTests {
         return recipe
     }
 
+    @Test("An object inserted and deleted before any save is discarded: no change is left")
+    func insertThenDeleteLeavesNoChange() throws {
+        let recipe = try makeRecipe("Draft")
+        context.delete(recipe)
+        #expect(context.insertedObjects.isEmpty && context.deletedObjects.isEmpty)
+        #expect(!context.hasChanges)
+        let saved = try makeRecipe("Kept")
+        try context.save()
+        context.delete(saved)
+        #expect(context.deletedObjects == [saved] && context.hasChanges)
+    }
+
     @Test func insertAppliesDefaultsAndTracksChanges() throws {
         let recipe = try makeRecipe("Leek soup")
         #expect(recipe["servings"] as? Int == 4)

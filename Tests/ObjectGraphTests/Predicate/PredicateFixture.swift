@@ -64,7 +64,7 @@ enum RecipeModel {
     static func make(canonicalShadows: Bool = false) -> ObjectModel {
         func named(_ extra: [AttributeDescription] = []) -> [AttributeDescription] {
             [AttributeDescription("name", .string)] + extra
-                + (canonicalShadows ? [AttributeDescription("nameCanonical", .string, derivedFrom: "name")] : [])
+                + (canonicalShadows ? [AttributeDescription("nameCanonical", .string, derivedFrom: "canonical:(name)")] : [])
         }
         return try! ObjectModel(entities: [
             EntityDescription("Chef", attributes: named(),

@@ -139,9 +139,9 @@ struct FetchOptionsTests {
     @Test("update --batch changes the rows in the store at once; nothing is left to save")
     func batchUpdate() async throws {
         let run = try await run(["update Recipe where cuisine.name == 'Thai' set rating=4.5 servings=6 --batch",
-                                 ".mode json", "update Recipe where name == 'Som Tam' set hasPhoto=no --batch",
+                                 ".mode json", "update Recipe where name == 'Som Tam' set course=dessert --batch",
                                  "fetch Recipe where cuisine.name == 'Thai' sort name limit 3 keys name, rating, servings",
-                                 "fetch Recipe where name == 'Som Tam' keys hasPhoto", "save"])
+                                 "fetch Recipe where name == 'Som Tam' keys course", "save"])
         #expect(run.standardError == "")
         #expect(run.standardOutput == """
             updated 7 Recipe rows (batch: written to the store, no objects loaded)
@@ -149,7 +149,7 @@ struct FetchOptionsTests {
             {"name": "Gaeng Keow Wan Gai", "rating": 4.5, "servings": 6}
             {"name": "Khao Niao Mamuang", "rating": 4.5, "servings": 6}
             {"name": "Larb Gai", "rating": 4.5, "servings": 6}
-            {"hasPhoto": false}
+            {"course": "dessert"}
             saved 0 changes
 
             """)
@@ -206,7 +206,7 @@ struct FetchOptionsTests {
             -c:12: error: 'keys' follows to-one relationships only; 'ingredients' in 'ingredients.quantity' is to-many
             -c:13: error: 'chef' is a relationship; update --batch sets attributes only (leave out --batch to set it)
             -c:14: error: update --batch cannot set 'rating' to nil; leave out --batch to clear it
-            -c:15: error: 'nameCanonical' is derived from 'name'; set 'name' instead
+            -c:15: error: 'nameCanonical' is derived (canonical:(name)) and computed by the framework; change 'name' instead
             -c:16: error: 'sort' does not apply to update --batch, which takes only 'where'
             -c:17: error: delete needs 'where': delete Recipe where … --batch (use 'where TRUEPREDICATE' to delete all)
             -c:18: error: 'limit' does not apply to delete --batch, which takes only 'where'

@@ -200,7 +200,7 @@ struct SQLiteRow {
     @inline(__always)
     func value(at index: Int) -> StoredValue {
         // One sqlite3_column_value and cheap sqlite3_value_* accessors cost less than
-        // sqlite3_column_type + _text + _bytes (see shared/notes/object-registry.md).
+        // sqlite3_column_type + _text + _bytes (measured by the benchmarks).
         SQLiteStatement.storedValue(of: sqlite3_column_value(handle, Int32(index)))
     }
 

@@ -75,6 +75,11 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
     /// For a derived attribute, how the framework computes it; derived attributes cannot be set.
     public let derivation: Derivation?
 
+    /// Whether ``derivation`` is set: one byte to test on every typed write.
+    let isDerived: Bool
+    /// The index of the declaring entity (set when the model is resolved), for the typed
+    /// subscript's ownership check.
+    var ownerIndex: UInt32 = .max
     /// The object slot that holds this attribute's value (set when the model is resolved).
     public internal(set) var slot: Int = -1
     /// Attributes derived from this one, kept up to date when it changes (set when the model is resolved).
@@ -124,6 +129,7 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
         self.isTransient = isTransient
         self.isIndexed = isIndexed || isCanonical
         self.derivation = derivation
+        self.isDerived = derivation != nil
     }
 
     /// A one-line description: `name: String?`.

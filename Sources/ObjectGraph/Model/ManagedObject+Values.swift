@@ -131,19 +131,32 @@ extension ManagedObject {
         }
         set {
             checkOwnership(of: attribute)
-            do { try checkSettable(attribute) } catch { preconditionFailure("\(error)") }
+            if attribute.isDerived { refuseDerived(attribute) }
             setStoredValue(newValue.storedValue, of: attribute)
         }
     }
 
-    /// Stops the program unless `attribute` is one of this object's entity's (an identity
-    /// check, then the entity's ancestors), in debug and release builds alike.
+    /// Stops the program unless `attribute` is one of this object's entity's, in debug and
+    /// release builds alike. The common case (declared by the object's own entity) compares
+    /// two integers; an inherited attribute walks the entity's ancestors.
     @inline(__always)
     private func checkOwnership(of attribute: AttributeDescription) {
+        if attribute.ownerIndex == headerPointer.pointee.objectID.entityIndex { return }
+        checkInheritedOwnership(of: attribute)
+    }
+
+    @inline(never)
+    private func checkInheritedOwnership(of attribute: AttributeDescription) {
         let owner = attribute.entity, entity = self.entity
-        guard owner === entity || (owner.map { entity.isKind(of: $0) } ?? false) else {
+        guard let owner, entity.isKind(of: owner) else {
             preconditionFailure("attribute '\(owner?.name ?? "?").\(attribute.name)' does not belong to entity '\(entity.name)'")
         }
+    }
+
+    @inline(never)
+    private func refuseDerived(_ attribute: AttributeDescription) -> Never {
+        do { try checkSettable(attribute) } catch { preconditionFailure("\(error)") }
+        preconditionFailure("'\(attribute.name)' is derived")
     }
 
     /// Reads an attribute as a Swift type, for typed properties of subclasses.
@@ -163,7 +176,7 @@ extension ManagedObject {
             guard let attribute = entity.attributesByName[key] else {
                 preconditionFailure("\(ObjectGraphError.unknownKey(key, entity: entity))")
             }
-            do { try checkSettable(attribute) } catch { preconditionFailure("\(error)") }
+            if attribute.isDerived { refuseDerived(attribute) }
             setStoredValue(newValue.storedValue, of: attribute)
         }
     }

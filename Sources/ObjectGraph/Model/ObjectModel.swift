@@ -114,6 +114,7 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
                     "attribute '\(attribute.name)' of '\(entity.name)' is the same AttributeDescription as '\(owner.name).\(attribute.name)'; give each entity its own")
             }
             attribute.entity = entity
+            attribute.ownerIndex = UInt32(entity.index)
             attributes.append(attribute)
         }
         for relationship in entity.declaredRelationships {

@@ -217,6 +217,17 @@ struct DerivedAttributeTests {
         }
     }
 
+    @Test("A typed write to a derived attribute stops the program with the same message")
+    func typedWriteTraps() async {
+        await #expect(processExitsWith: .failure) {
+            await MainActor.run {
+                let coordinator = PersistentStoreCoordinator(model: try! DerivedAttributeTests.model())
+                let album = MainContext(coordinator: coordinator).insert(coordinator.model.entity(named: "Album")!)
+                album[attribute: "trackCount"] = 3
+            }
+        }
+    }
+
     @Test("The model-mismatch error says which attribute became derived")
     func mismatchNamesDerivation() {
         let plain = try! ObjectModel(entities: [EntityDescription("Album", attributes: [

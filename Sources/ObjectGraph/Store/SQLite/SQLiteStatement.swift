@@ -6,10 +6,13 @@ import Foundation
 /// It refers to its connection without retaining it: the connection's statement cache
 /// holds its statements, and a strong reference back would keep every connection (and its
 /// file) open forever. Statements never outlive their connection: cached ones are dropped
-/// in the connection's `deinit` before it closes, uncached ones are local to one call.
+/// in the connection's `deinit` before it closes, and the one uncached kind (the query plan
+/// of `.explain`) lives inside one call on the connection. That invariant is what makes the
+/// unchecked reference safe; a checked `unowned` one costs an atomic retain and release
+/// each time a statement runs.
 final class SQLiteStatement {
     private let handle: OpaquePointer
-    private unowned let connection: SQLiteConnection
+    private unowned(unsafe) let connection: SQLiteConnection
     let sql: String
     /// The values bound since the last reset, kept only while SQL is traced.
     private var tracedArguments: [StoredValue] = []

@@ -30,11 +30,18 @@ extension ContextCore {
         let deletedStored = deletedNow.filter {
             $0.headerPointer.pointee.stateBeforeDelete != .inserted
         }
-        // Metadata goes to the first store, in the same transaction as its objects.
-        for (index, (store, group)) in groupedByStore(insertedNow, updatedNow, deletedStored).enumerated() {
+        // Each store writes inside the transactions of the stores before it, so every store
+        // has written before any commits, and a failure in any one rolls them all back.
+        // (Commits then run last store first; only a failing COMMIT itself, after another
+        // store committed, could leave them apart.) Metadata goes to the first store.
+        let groups = groupedByStore(insertedNow, updatedNow, deletedStored)
+        func write(from index: Int) throws {
+            guard index < groups.count else { return }
+            let (store, group) = groups[index]
             try store.save(inserted: group.0, updated: group.1, deleted: group.2,
-                           metadata: index == 0 ? pendingMetadata : [:])
+                           metadata: index == 0 ? pendingMetadata : [:]) { try write(from: index + 1) }
         }
+        try write(from: 0)
         pendingMetadata.removeAll()
 
         var result = SaveResult()

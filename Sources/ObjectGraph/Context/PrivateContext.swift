@@ -58,7 +58,8 @@ public actor PrivateContext {
     }
     /// Counts the objects matching `request` without creating them.
     public func count(for request: FetchRequest) throws -> Int { try core.count(for: request) }
-    /// Writes every change in one transaction; on failure the store and the context are unchanged.
+    /// Writes every change in one transaction (one per store, none committed before every store
+    /// has written); on failure every store and the context are unchanged.
     @discardableResult public func save() throws -> SaveResult { try core.save() }
     /// Discards every unsaved change.
     public func rollback() { core.rollback() }

@@ -6,10 +6,15 @@ extension SQLiteStore {
     ///
     /// Nothing else in the objects changes here: the context applies the keys only after the
     /// transaction has committed, so a failed save leaves the context as it was.
+    ///
+    /// `beforeCommit` runs after this store's rows are written, inside its transaction: a
+    /// save across stores writes every other store there, so a failure anywhere rolls back
+    /// this store too.
     /// - Throws: ``ObjectGraphError`` (`constraintViolation` naming the entity, object and
     ///   keys; `storeLocked`; `storeFailure`); the transaction is rolled back.
     func save(
-        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], metadata: [String: String?] = [:]
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], metadata: [String: String?] = [:],
+        beforeCommit: () throws -> Void = {}
     ) throws {
         var current: ManagedObject?
         do {
@@ -48,11 +53,13 @@ extension SQLiteStore {
                         try writeJoinRows(of: object, connection, key: key)
                     }
                     try writeMetadata(metadata, connection)
+                    current = nil  // errors from here on belong to the other stores
+                    try beforeCommit()
                 }
             }
             didCommitMetadata(metadata)
         } catch let error as SQLiteError {
-            if error.primaryCode == 19, let object = current {  // SQLITE_CONSTRAINT
+            if error.result == .constraint, let object = current {
                 throw constraintError(error, object: object)
             }
             throw Self.translate(error, path: path)

@@ -127,18 +127,24 @@ public final class SQLiteStore: Sendable {
     }
 
     static func translate(_ error: SQLiteError, path: String) -> ObjectGraphError {
-        switch error.primaryCode {
-        case 5, 6:  // SQLITE_BUSY, SQLITE_LOCKED
+        switch error.result {
+        case .busy, .locked:
             return ObjectGraphError(.storeLocked,
                 "the store at '\(path)' is locked by another connection or process; close the other program or try again",
                 underlying: error)
-        case 26:  // SQLITE_NOTADB
+        case .notADatabase:
             return ObjectGraphError(.notADatabase,
                 "'\(path)' is not a SQLite database; open a store file made by this framework, or a new path",
                 underlying: error)
-        case 11:  // SQLITE_CORRUPT
+        case .corrupt:
             return ObjectGraphError(.notADatabase,
                 "the store at '\(path)' is corrupt (\(error.message)); restore it from a backup", underlying: error)
+        case .readOnly:
+            return ObjectGraphError(.storeFailure,
+                "the store at '\(path)' is read-only; check the file's permissions", underlying: error)
+        case .full:
+            return ObjectGraphError(.storeFailure,
+                "the disk holding the store at '\(path)' is full; free some space and try again", underlying: error)
         default:
             return ObjectGraphError(.storeFailure, "store '\(path)': \(error.message)", underlying: error)
         }

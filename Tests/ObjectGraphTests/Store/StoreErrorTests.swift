@@ -22,6 +22,22 @@ struct StoreErrorTests {
         #expect(error.message.contains(file))
     }
 
+    @Test("A store in a folder that does not exist says so, naming the path")
+    func aMissingFolderIsNamed() throws {
+        let file = path("no-such-folder/recipes.sqlite")
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let error = try #require(throws: ObjectGraphError.self) { try coordinator.addStore(at: file) }
+        #expect(error.message == "cannot open the store at '\(file)': unable to open database file. Check that the directory exists and is writable.")
+    }
+
+    @Test("SQLite's extended result codes map to named primary codes")
+    func resultCodesAreNamed() {
+        #expect(SQLiteError(code: 2067, message: "", sql: nil).result == .constraint)  // SQLITE_CONSTRAINT_UNIQUE
+        #expect(SQLiteError(code: 517, message: "", sql: nil).result == .busy)         // SQLITE_BUSY_SNAPSHOT
+        #expect(SQLiteError(code: 26, message: "", sql: nil).result == .notADatabase)
+        #expect(SQLiteError(code: 9, message: "", sql: nil).isInterrupt)
+    }
+
     @Test func aSQLiteFileOfAnotherProgramIsRejected() throws {
         let file = path("other.sqlite")
         let connection = try SQLiteConnection(path: file)
@@ -149,6 +165,33 @@ struct StoreErrorTests {
         #expect(context.hasChanges)
         duplicate["name"] = "Bea"
         try context.save()
+        #expect(try reader.count(for: FetchRequest(entityName: "Chef")) == 2)
+    }
+
+    @Test("A save across two stores that fails in the second leaves both stores and the context as they were")
+    func aFailedMultiStoreSaveChangesNoStore() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        try coordinator.addStore(at: path("tags.sqlite"), configuration: ["Tag"])
+        try coordinator.addStore(at: path("rest.sqlite"))
+        let context = MainContext(coordinator: coordinator)
+        try context.insert("Chef")["name"] = "Ana"
+        try context.save()
+
+        let tag = try context.insert("Tag")  // first store: writes fine
+        tag["label"] = "spicy"
+        let duplicate = try context.insert("Chef")  // second store: violates the unique name
+        duplicate["name"] = "Ana"
+        let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .constraintViolation && error.message.contains("name = Ana"))
+
+        let reader = MainContext(coordinator: coordinator)
+        #expect(try reader.count(for: FetchRequest(entityName: "Tag")) == 0, "the first store rolled back too")
+        #expect(try reader.count(for: FetchRequest(entityName: "Chef")) == 1)
+        #expect(tag.objectID.isTemporary && context.insertedObjects == [tag, duplicate])
+
+        duplicate["name"] = "Bea"
+        try context.save()
+        #expect(try reader.count(for: FetchRequest(entityName: "Tag")) == 1)
         #expect(try reader.count(for: FetchRequest(entityName: "Chef")) == 2)
     }
 

@@ -27,7 +27,7 @@ extension ContextCore {
         }
         let store = coordinator.store(for: entity)
         var result = BatchResult()
-        result.updatedIDs = try store.batchUpdate(entity, select: try keySelect(request.entityName, request.predicate, entity),
+        result.updatedIDs = try store.batchUpdate(entity, plan: try keysPlan(request.entityName, request.predicate, entity),
                                                  values: values)
         mergeChanges(from: result)
         return result
@@ -37,7 +37,7 @@ extension ContextCore {
         let entity = try model.requireEntity(named: request.entityName)
         let store = coordinator.store(for: entity)
         var result = BatchResult()
-        let deletion = try store.batchDelete(entity, select: try keySelect(request.entityName, request.predicate, entity))
+        let deletion = try store.batchDelete(entity, plan: try keysPlan(request.entityName, request.predicate, entity))
         result.deletedIDs = deletion.deleted
         result.nullifiedIDs = deletion.nullified
         result.recomputedIDs = deletion.recomputed
@@ -45,11 +45,10 @@ extension ContextCore {
         return result
     }
 
-    private func keySelect(_ name: String, _ predicate: FetchPredicate?, _ entity: EntityDescription) throws -> SQLFragment {
-        let request = FetchRequest(entityName: name, predicate: predicate)
-        return FetchSQL.select(coordinator.store(for: entity).layout(for: entity), entity: entity,
-                               includesSubentities: true, condition: try condition(for: request, entity: entity),
-                               orderBy: [], limit: 0, offset: 0, columns: .keys)
+    /// The plan of the rows a batch request changes: every matching row of the entity and
+    /// its sub-entities, keys only.
+    private func keysPlan(_ name: String, _ predicate: FetchPredicate?, _ entity: EntityDescription) throws -> FetchPlan {
+        try plan(FetchRequest(entityName: name, predicate: predicate), entity: entity, output: .keys)
     }
 
     /// Brings registered objects up to date with changes made outside this context.

@@ -3,20 +3,21 @@ extension ContextCore {
     func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
         let entity = try model.requireEntity(named: request.entityName)
         let store = coordinator.store(for: entity)
-        let layout = store.layout(for: entity)
-        let pending = request.includesPendingChanges ? try pendingChanges(in: entity, request) : []
+        var plan = try plan(request, entity: entity, output: Self.readsKeysOnly(request) ? .keys : .rows)
+        let pending = request.includesPendingChanges ? pendingChanges(in: entity, request, predicate: plan.predicate) : []
         // With unsaved changes in play the window is applied after merging them in memory.
-        let windowInSQL = pending.isEmpty
-        let readsKeysOnly = Self.readsKeysOnly(request)
-        let select = try objectsSelect(request, entity: entity, windowInSQL: windowInSQL)
-        let handling: SQLiteStore.RowHandling = readsKeysOnly ? .keysOnly
-            : request.returnsObjectsAsFaults ? .cache(coordinator.rowCache) : .populate
-        var objects = try store.fetchObjects(select, layout: layout, handling: handling, register: registerFetched)
+        if !pending.isEmpty {
+            plan.limit = 0
+            plan.offset = 0
+        }
+        let handling: RowHandling = Self.readsKeysOnly(request) ? .keysOnly
+            : request.returnsObjectsAsFaults ? .cache : .populate
+        var objects = try objects(handling, layout: store.layout(for: entity)) { try store.forEachRow(plan, $0) }
         if case .populate = handling, entity.root.selfAndDescendants.contains(where: { !$0.toOneRelationships.isEmpty }) {
             for object in objects { linkToOnes(object) }
         }
         if !pending.isEmpty {
-            objects = try merge(objects, pending: pending, request: request, entity: entity)
+            objects = try merge(objects, pending: pending, request: request, plan: plan)
         }
         if request.fetchBatchSize > 0 && request.includesPropertyValues {
             groupIntoBatches(objects, size: request.fetchBatchSize)
@@ -32,15 +33,53 @@ extension ContextCore {
         !request.includesPropertyValues || request.fetchBatchSize > 0
     }
 
-    /// The statement that ``fetch(_:)`` runs, with the window in SQL unless unsaved changes
-    /// have to be merged first.
-    func objectsSelect(_ request: FetchRequest, entity: EntityDescription, windowInSQL: Bool = true) throws -> SQLFragment {
-        FetchSQL.select(
-            coordinator.store(for: entity).layout(for: entity), entity: entity,
-            includesSubentities: request.includesSubentities, condition: try condition(for: request, entity: entity),
-            orderBy: try orderBy(request.sortKeys, entity: entity),
-            limit: windowInSQL ? request.fetchLimit : 0, offset: windowInSQL ? request.fetchOffset : 0,
-            columns: Self.readsKeysOnly(request) ? .keys : .full)
+    /// How fetched rows become objects.
+    enum RowHandling {
+        /// Fill new or faulted objects from the row at once.
+        case populate
+        /// Return faults; put the rows into the row cache for when they fire.
+        case cache
+        /// Read only keys: objects are faults with no cached values.
+        case keysOnly
+    }
+
+    /// The registered objects for the rows that `run` hands over (new faults for rows not
+    /// registered yet), filled or cached as `handling` says.
+    func objects(
+        _ handling: RowHandling, layout: TableLayout,
+        from run: ((ObjectID, any StoreRow) throws -> Void) throws -> Void
+    ) throws -> [ManagedObject] {
+        var objects: [ManagedObject] = []
+        var cachedRows: [(ObjectID, RowCache.Row)] = []
+        var lastEntity = -1
+        var sources: [TableLayout.SlotSource] = []
+        try run { id, row in
+            let (object, needsValues) = registerFetched(id)
+            switch handling {
+            case .populate:
+                guard needsValues else { break }
+                let entityIndex = Int(id.entityIndex)
+                if entityIndex != lastEntity {
+                    lastEntity = entityIndex
+                    sources = layout.sources[entityIndex]
+                }
+                if object.state == .fault {
+                    TableLayout.fill(object.slots, sources: sources) { row.slot(at: $0) }
+                    object.state = .clean
+                } else {
+                    // A fault changed before loading keeps its changed slots.
+                    object.fillPreservingChanges(layout) { row.slot(at: $0) }
+                }
+                object.headerPointer.pointee.needsValues = false
+            case .cache:
+                cachedRows.append((id, (0..<layout.width).map { row.value(at: $0) }))
+            case .keysOnly:
+                break
+            }
+            objects.append(object)
+        }
+        if case .cache = handling { coordinator.rowCache.store(cachedRows) }
+        return objects
     }
 
     /// The registered object for a fetched row's ID (a new fault when there is none), and
@@ -61,21 +100,20 @@ extension ContextCore {
         return (object, true)
     }
 
-    /// Counts the objects matching `request` in SQL, without creating any for saved rows.
+    /// Counts the objects matching `request` in the store, without creating any for saved rows.
     ///
     /// Unsaved changes correct the store's count: each changed (or affected) object that
     /// matches now counts, and each whose saved row matched is taken off, which one more
-    /// query over just those rows' keys tells.
+    /// count over just those rows' keys tells.
     func count(for request: FetchRequest) throws -> Int {
         let entity = try model.requireEntity(named: request.entityName)
         let store = coordinator.store(for: entity)
-        var count = try store.count(FetchSQL.count(
-            store.layout(for: entity), entity: entity, includesSubentities: request.includesSubentities,
-            condition: try condition(for: request, entity: entity)))
+        let plan = try plan(request, entity: entity, output: .count)
+        var count = try store.count(plan)
         if request.includesPendingChanges {
-            let pending = try pendingChanges(in: entity, request)
+            let pending = pendingChanges(in: entity, request, predicate: plan.predicate)
             if !pending.isEmpty {
-                let matcher = try memoryMatcher(for: request, entity: entity)
+                let matcher = memoryMatcher(for: plan)
                 var unique = Set<ObjectIdentifier>()
                 var saved: [ObjectID] = []
                 for object in pending where unique.insert(ObjectIdentifier(object)).inserted {
@@ -84,7 +122,7 @@ extension ContextCore {
                         ? object.headerPointer.pointee.stateBeforeDelete != .inserted : object.state != .inserted
                     if wasSaved { saved.append(object.objectID) }
                 }
-                count -= try savedMatches(of: saved, request: request, entity: entity)
+                count -= try savedMatches(of: saved, plan: plan)
             }
         }
         if request.fetchOffset > 0 { count = max(0, count - request.fetchOffset) }
@@ -92,19 +130,19 @@ extension ContextCore {
         return count
     }
 
-    /// How many of the saved rows with `ids` match `request` in the store (keys only, in
-    /// chunks that stay under SQLite's limit on bound values).
-    private func savedMatches(of ids: [ObjectID], request: FetchRequest, entity: EntityDescription) throws -> Int {
+    /// How many of the saved rows with `ids` match `plan` in the store, counted in chunks.
+    private func savedMatches(of ids: [ObjectID], plan: FetchPlan) throws -> Int {
         var matches = 0
-        var plain = request
-        plain.fetchLimit = 0
-        plain.fetchOffset = 0
-        plain.sortKeys = []
+        var restricted = plan
+        restricted.output = .count
+        let store = coordinator.store(for: plan.entity)
         for start in stride(from: 0, to: ids.count, by: 500) {
-            let chunk = Array(ids[start..<min(start + 500, ids.count)])
-            let inChunk = try FetchPredicate("SELF IN %@", chunk)
-            plain.predicate = request.predicate.map { $0 && inChunk } ?? inChunk
-            matches += try coordinator.store(for: entity).fetchIDs(try objectIDsSelect(plain, entity: entity)).count
+            let chunk = CheckedNode.identity(CheckedObjectReference(scope: 0, hops: []),
+                                             Array(ids[start..<min(start + 500, ids.count)]), matchesNil: false)
+            restricted.predicate = CheckedPredicate(
+                entity: plan.entity, root: plan.predicate.map { .and([$0.root, chunk]) } ?? chunk,
+                scopeCount: plan.predicate?.scopeCount ?? 1)
+            matches += try store.count(restricted)
         }
         return matches
     }
@@ -113,84 +151,59 @@ extension ContextCore {
     /// changes have to be taken into account.
     func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
         let entity = try model.requireEntity(named: request.entityName)
-        if request.includesPendingChanges, try !pendingChanges(in: entity, request).isEmpty {
+        let plan = try plan(request, entity: entity, output: .keys)
+        if request.includesPendingChanges, !pendingChanges(in: entity, request, predicate: plan.predicate).isEmpty {
             var plain = request
             plain.relationshipKeyPathsForPrefetching = []
             plain.includesPropertyValues = false
             return try fetch(plain).map(\.objectID)
         }
-        return try coordinator.store(for: entity).fetchIDs(try objectIDsSelect(request, entity: entity))
-    }
-
-    /// The statement that ``fetchObjectIDs(_:)`` runs: keys only.
-    func objectIDsSelect(_ request: FetchRequest, entity: EntityDescription) throws -> SQLFragment {
-        FetchSQL.select(
-            coordinator.store(for: entity).layout(for: entity), entity: entity,
-            includesSubentities: request.includesSubentities, condition: try condition(for: request, entity: entity),
-            orderBy: try orderBy(request.sortKeys, entity: entity),
-            limit: request.fetchLimit, offset: request.fetchOffset, columns: .keys)
+        return try coordinator.store(for: entity).fetchIDs(plan)
     }
 
     /// The chosen properties of the matching rows, as dictionaries; saved values only.
     func fetchDictionaries(_ request: FetchRequest) throws -> [[String: Any?]] {
         let entity = try model.requireEntity(named: request.entityName)
-        let (select, keys, types) = try dictionariesSelect(request, entity: entity)
-        return try coordinator.store(for: entity).fetchValues(select).map { row in
+        let (plan, keys, types) = try dictionariesPlan(request, entity: entity)
+        return try coordinator.store(for: entity).fetchValues(plan).map { row in
             var dictionary: [String: Any?] = [:]
             for (index, key) in keys.enumerated() { dictionary[key] = types[index].swiftValue(from: row[index]) }
             return dictionary
         }
     }
 
-    /// The statement that ``fetchDictionaries(_:)`` runs, with the keys it reads and their types.
-    func dictionariesSelect(
+    /// The plan that ``fetchDictionaries(_:)`` runs, with the keys it reads and their types.
+    func dictionariesPlan(
         _ request: FetchRequest, entity: EntityDescription
-    ) throws -> (select: SQLFragment, keys: [String], types: [AttributeType]) {
-        let store = coordinator.store(for: entity)
+    ) throws -> (plan: FetchPlan, keys: [String], types: [AttributeType]) {
         let keys = request.propertiesToFetch.isEmpty
             ? entity.attributes.filter { !$0.isTransient }.map(\.name) : request.propertiesToFetch
-        var columns: [SQLFragment] = []
-        var types: [AttributeType] = []
-        for key in keys {
-            let path = key.split(separator: ".").map(String.init)
-            if path.count == 1 {
-                guard let attribute = entity.attribute(named: key), !attribute.isTransient else {
-                    throw ObjectGraphError.unknownKey(key, entity: entity)
-                }
-                columns.append("\(column: attribute.name, of: FetchSQL.alias)")
-                types.append(attribute.type)
-            } else {
-                columns.append(try PredicateSQLCompiler.compileKeyPath(path, entity: entity, alias: FetchSQL.alias))
-                types.append(try Self.attributeType(at: path, from: entity))
-            }
-        }
-        let select = FetchSQL.selectColumns(
-            columns, layout: store.layout(for: entity), entity: entity,
-            includesSubentities: request.includesSubentities, distinct: request.returnsDistinctResults,
-            condition: try condition(for: request, entity: entity),
-            orderBy: try orderBy(request.sortKeys, entity: entity, totalOrder: !request.returnsDistinctResults),
-            limit: request.fetchLimit, offset: request.fetchOffset)
-        return (select, keys, types)
+        let expressions = try keys.map { try CheckedExpression.attributePath($0, of: entity) }
+        let plan = try plan(request, entity: entity, output: .values(expressions))
+        return (plan, keys, expressions.map { $0.attribute!.type })
     }
 
-    private static func attributeType(at path: [String], from entity: EntityDescription) throws -> AttributeType {
-        var current = entity
-        for key in path.dropLast() {
-            guard let relationship = current.relationship(named: key), !relationship.isToMany else {
-                throw ObjectGraphError.unknownKey(key, entity: current)
-            }
-            current = relationship.destination
+    /// The statement, values and store's plan of what fetching `request` as `resultType`
+    /// runs first (with batches, the statement that reads the keys): the very plan the
+    /// fetch methods build.
+    func explain(_ request: FetchRequest, resultType: FetchResultType) throws -> QueryExplanation {
+        let entity = try model.requireEntity(named: request.entityName)
+        let plan: FetchPlan
+        switch resultType {
+        case .objects: plan = try self.plan(request, entity: entity, output: Self.readsKeysOnly(request) ? .keys : .rows)
+        case .objectIDs: plan = try self.plan(request, entity: entity, output: .keys)
+        case .dictionaries: plan = try dictionariesPlan(request, entity: entity).plan
+        case .count: plan = try self.plan(request, entity: entity, output: .count)
         }
-        guard let attribute = current.attribute(named: path.last!) else {
-            throw ObjectGraphError.unknownKey(path.last!, entity: current)
-        }
-        return attribute.type
+        return try coordinator.store(for: entity).explain(plan)
     }
 
     /// Objects of `entity` (and, when asked, its sub-entities) that a fetch must match in
     /// memory: changed ones, and unchanged ones whose predicate reads a changed object
     /// through a relationship (``objectsAffectedByRelatedChanges(_:entity:includesSubentities:)``).
-    private func pendingChanges(in entity: EntityDescription, _ request: FetchRequest) throws -> [ManagedObject] {
+    private func pendingChanges(
+        in entity: EntityDescription, _ request: FetchRequest, predicate: CheckedPredicate?
+    ) -> [ManagedObject] {
         func relevant(_ object: ManagedObject) -> Bool {
             request.includesSubentities ? object.entity.isKind(of: entity) : object.entity === entity
         }
@@ -198,8 +211,8 @@ extension ContextCore {
         for object in inserted where object.state == .inserted && relevant(object) { result.append(object) }
         for object in updated where object.state == .updated && relevant(object) { result.append(object) }
         for object in deleted where object.state == .deleted && relevant(object) { result.append(object) }
-        if let predicate = request.predicate, hasChanges {
-            result += objectsAffectedByRelatedChanges(try predicate.checked(for: entity).relationshipPaths,
+        if let predicate, hasChanges {
+            result += objectsAffectedByRelatedChanges(predicate.relationshipPaths,
                                                       entity: entity, includesSubentities: request.includesSubentities)
         }
         return result
@@ -209,9 +222,9 @@ extension ContextCore {
     /// (and affected) ones in memory, adds matching ones the store missed, then sorts and
     /// applies the window.
     private func merge(
-        _ stored: [ManagedObject], pending: [ManagedObject], request: FetchRequest, entity: EntityDescription
+        _ stored: [ManagedObject], pending: [ManagedObject], request: FetchRequest, plan: FetchPlan
     ) throws -> [ManagedObject] {
-        let matcher = try memoryMatcher(for: request, entity: entity)
+        let matcher = memoryMatcher(for: plan)
         var seen = Set(stored.map(ObjectIdentifier.init))
         let rechecked = Set(pending.map(ObjectIdentifier.init))
         var result = stored.filter { object in
@@ -227,7 +240,7 @@ extension ContextCore {
                 seen.insert(ObjectIdentifier(object))
             }
         }
-        result = try sortInMemory(result, by: request.sortKeys, entity: entity)
+        result = try sortInMemory(result, by: request.sortKeys, entity: plan.entity)
         if request.fetchOffset > 0 { result = Array(result.dropFirst(request.fetchOffset)) }
         if request.fetchLimit > 0 { result = Array(result.prefix(request.fetchLimit)) }
         return result

@@ -60,9 +60,9 @@ extension ContextCore {
             }
         } else {
             let store = coordinator.store(for: relationship.destination)
-            let layout = store.layout(for: relationship.destination)
-            let select = FetchSQL.selectDestinations(of: relationship, sourceKeys: keys, layout: layout)
-            let destinations = try store.fetchObjects(select, layout: layout, handling: .populate, register: registerFetched)
+            let destinations = try objects(.populate, layout: store.layout(for: relationship.destination)) {
+                try store.forEachRow(destinationsOf: relationship, sourceKeys: keys, $0)
+            }
             for destination in destinations { linkToOnes(destination) }
             let inverseSlot = relationship.inverse.slot
             for destination in destinations {
@@ -81,9 +81,9 @@ extension ContextCore {
     @discardableResult
     func fetchPopulated(_ entity: EntityDescription, keys: [Int64]) throws -> [ManagedObject] {
         let store = coordinator.store(for: entity)
-        let layout = store.layout(for: entity)
-        let objects = try store.fetchObjects(FetchSQL.selectRows(layout, keys: keys), layout: layout,
-                                             handling: .populate, register: registerFetched)
+        let objects = try objects(.populate, layout: store.layout(for: entity)) {
+            try store.forEachRow(withKeys: keys, of: entity, $0)
+        }
         for object in objects { linkToOnes(object) }
         return objects
     }

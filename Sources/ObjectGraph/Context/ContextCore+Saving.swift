@@ -239,7 +239,7 @@ extension ContextCore {
             let kept = changed.map { object.slots[$0].value }
             // Reload unchanged values; relationship slots go back to IDs, breaking cycles.
             for index in 0..<count where !changed.contains(index) { object.slots[index].value = .null }
-            if let row = try? store.fetchRow(object.objectID, layout: layout) {
+            if let row = try? store.fetchRow(object.objectID) {
                 let saved = Array(zip(changed, kept))
                 layout.fill(object, from: row)
                 for (index, slot) in saved { object.slots[index].value = slot }

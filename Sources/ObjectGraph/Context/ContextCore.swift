@@ -261,7 +261,7 @@ final class ContextCore {
         let store = coordinator.store(for: object.entity)
         let layout = store.layout(for: object.entity)
         var row = coordinator.rowCache.row(for: id)
-        if row == nil { row = try store.fetchRow(id, layout: layout) }
+        if row == nil { row = try store.fetchRow(id) }
         guard let row else {
             object.headerPointer.pointee.needsValues = false
             object.headerPointer.pointee.isInaccessible = true
@@ -340,7 +340,7 @@ extension ContextCore {
         }
         let entity = model.entities[Int(id.entityIndex)]
         let store = coordinator.store(for: entity)
-        guard let row = try store.fetchRow(id, layout: store.layout(for: entity)),
+        guard let row = try store.fetchRow(id),
               case .integer(let index) = row[1], index == Int64(id.entityIndex) else {
             throw ObjectGraphError(.objectNotFound, "the store has no object \(model.describe(id)); it may have been deleted")
         }

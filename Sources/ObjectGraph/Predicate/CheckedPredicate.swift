@@ -160,3 +160,35 @@ extension FetchPredicate {
         }
     }
 }
+
+extension CheckedExpression {
+    /// An attribute of `entity`, or one reached through to-one relationships (`chef.name`),
+    /// as sorts and dictionary fetches name them.
+    /// - Throws: ``ObjectGraphError`` `unknownKey` for a single key that is not a stored
+    ///   attribute; ``PredicateSyntaxError`` when a key on a longer path is unknown, crosses
+    ///   a to-many relationship, or does not end at an attribute.
+    static func attributePath(_ keyPath: String, of entity: EntityDescription) throws -> CheckedExpression {
+        let path = keyPath.split(separator: ".").map(String.init)
+        if path.count <= 1 {
+            guard let attribute = entity.attribute(named: keyPath), !attribute.isTransient else {
+                throw ObjectGraphError.unknownKey(keyPath, entity: entity)
+            }
+            return .attribute(scope: 0, hops: [], attribute)
+        }
+        let span = SourceSpan(start: 0, length: keyPath.unicodeScalars.count)
+        var checker = PredicateTypeChecker(entity: entity, source: keyPath)
+        var slot = PredicateTypeChecker.QuantifierSlot(isAllowed: false)
+        let checked = try checker.operand(.keyPath(base: nil, path, span), &slot)
+        guard case .scalar(let expression, _) = checked.operand, case .attribute = expression else {
+            throw PredicateSyntaxError(.type, "'\(keyPath)' is not an attribute", note: "name an attribute, such as \(keyPath).name",
+                                       source: keyPath, span: span)
+        }
+        return expression
+    }
+
+    /// The attribute at the end of a path made by ``attributePath(_:of:)``.
+    var attribute: AttributeDescription? {
+        if case .attribute(_, _, let attribute) = self { return attribute }
+        return nil
+    }
+}

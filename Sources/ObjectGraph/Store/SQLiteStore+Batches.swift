@@ -50,8 +50,8 @@ extension SQLiteStore {
         }
     }
 
-    /// Sets `values` on the rows selected by `select` (which returns `_pk`, `_ent`).
-    func batchUpdate(_ entity: EntityDescription, select: SQLFragment, values: [String: StoredValue]) throws -> [ObjectID] {
+    /// Sets `values` on the rows `plan` selects.
+    func batchUpdate(_ entity: EntityDescription, plan: FetchPlan, values: [String: StoredValue]) throws -> [ObjectID] {
         let layout = layout(for: entity)
         var assignments: [(String, StoredValue)] = []
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
@@ -62,7 +62,7 @@ extension SQLiteStore {
         }
         return try perform { connection in
             try connection.inTransaction {
-                let ids = try keys(select, connection)
+                let ids = try keys(FetchSQL.statement(for: plan, layout: layout), connection)
                 guard !ids.isEmpty else { return [] }
                 let statement = try connection.cachedStatement(SchemaSQL.updateRows(table: layout.table, columns: assignments.map(\.0)))
                 try statement.bind(assignments.map(\.1) + [FetchSQL.keyList(ids.map(\.key))])
@@ -83,14 +83,14 @@ extension SQLiteStore {
         fileprivate var touched = Set<ObjectID>()
     }
 
-    /// Deletes the rows selected by `select`, applies every delete rule in SQL, and
+    /// Deletes the rows `plan` selects, applies every delete rule in SQL, and
     /// recomputes the derived attributes (`ingredients.@count`, `photo != nil`) of the rows
     /// that remain but lost a related row.
-    func batchDelete(_ entity: EntityDescription, select: SQLFragment) throws -> BatchDeletion {
+    func batchDelete(_ entity: EntityDescription, plan: FetchPlan) throws -> BatchDeletion {
         try perform { connection in
             try connection.inTransaction {
                 var deletion = BatchDeletion()
-                try deleteRows(try keys(select, connection), connection, &deletion)
+                try deleteRows(try keys(FetchSQL.statement(for: plan, layout: layout(for: entity)), connection), connection, &deletion)
                 let survivors = deletion.touched.subtracting(deletion.seen)
                 for (entityIndex, group) in Dictionary(grouping: survivors, by: \.entityIndex).sorted(by: { $0.key < $1.key }) {
                     let entity = model.entities[Int(entityIndex)]

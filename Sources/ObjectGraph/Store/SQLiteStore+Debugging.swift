@@ -71,23 +71,3 @@ extension SQLiteStore {
         setSQLDebugLevel(level) { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
     }
 }
-
-extension ContextCore {
-    /// The SQL, values and plan of the statement that fetching `request` as `resultType`
-    /// runs first (with batches, the statement that reads the keys).
-    func explain(_ request: FetchRequest, resultType: FetchResultType) throws -> QueryExplanation {
-        let entity = try model.requireEntity(named: request.entityName)
-        let store = coordinator.store(for: entity)
-        let select: SQLFragment
-        switch resultType {
-        case .objects: select = try objectsSelect(request, entity: entity)
-        case .objectIDs: select = try objectIDsSelect(request, entity: entity)
-        case .dictionaries: select = try dictionariesSelect(request, entity: entity).select
-        case .count:
-            select = FetchSQL.count(store.layout(for: entity), entity: entity,
-                                    includesSubentities: request.includesSubentities,
-                                    condition: try condition(for: request, entity: entity))
-        }
-        return QueryExplanation(sql: select.sql, arguments: select.arguments, plan: try store.queryPlan(select))
-    }
-}

@@ -1,89 +1,65 @@
+/// One row a store hands back: column 0 is the key, column 1 the entity index, then the
+/// table's columns in ``TableLayout`` order. Valid only inside the call that passes it.
+protocol StoreRow {
+    /// Column `index` as a slot value.
+    func slot(at index: Int) -> Slot
+    /// Column `index` as a stored value.
+    func value(at index: Int) -> StoredValue
+}
+
+extension SQLiteRow: StoreRow {}
+
+/// Reads: every fetch a context plans, and the loads of faults and prefetches, in SQL.
 extension SQLiteStore {
-    /// How fetched rows become objects.
-    enum RowHandling {
-        /// Fill new or faulted objects from the row at once.
-        case populate
-        /// Return faults; put the rows into the row cache for when they fire.
-        case cache(RowCache)
-        /// Read only keys: objects are faults with no cached values.
-        case keysOnly
+    /// Runs `plan` (``FetchPlan/Output-swift.enum/rows`` or ``FetchPlan/Output-swift.enum/keys``)
+    /// and hands each row to `body` with its object ID.
+    func forEachRow(_ plan: FetchPlan, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
+        try forEachRow(FetchSQL.statement(for: plan, layout: layout(for: plan.entity)), body)
     }
 
-    /// Runs a fetch and turns each row into an object through `register`, which returns the
-    /// context's object for an ID and whether it still needs its values.
-    func fetchObjects(
-        _ select: SQLFragment, layout: TableLayout, handling: RowHandling,
-        register: (ObjectID) -> (object: ManagedObject, needsValues: Bool)
-    ) throws -> [ManagedObject] {
+    /// The full rows of `entity`'s table with the given keys, in key order, in one statement.
+    func forEachRow(withKeys keys: [Int64], of entity: EntityDescription, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
+        try forEachRow(FetchSQL.selectRows(layout(for: entity), keys: keys), body)
+    }
+
+    /// The full rows of the destinations of a one-to-many relationship for several sources,
+    /// grouped by source, in one statement.
+    func forEachRow(
+        destinationsOf relationship: RelationshipDescription, sourceKeys: [Int64], _ body: (ObjectID, any StoreRow) throws -> Void
+    ) throws {
+        let layout = layout(for: relationship.destination)
+        try forEachRow(FetchSQL.selectDestinations(of: relationship, sourceKeys: sourceKeys, layout: layout), body)
+    }
+
+    private func forEachRow(_ select: SQLFragment, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
         try perform { connection in
             let statement = try connection.cachedStatement(select.sql)
             try statement.bind(select.arguments)
-            var objects: [ManagedObject] = []
-            var cachedRows: [(ObjectID, RowCache.Row)] = []
-            let width = layout.width
-            var lastEntity = -1
-            var sources: [TableLayout.SlotSource] = []
             try statement.forEachRow { row in
-                let entityIndex = Int(row.int64(at: 1))
-                let id = ObjectID(entityIndex: entityIndex, key: row.int64(at: 0))
-                let (object, needsValues) = register(id)
-                switch handling {
-                case .populate:
-                    if needsValues {
-                        if entityIndex != lastEntity {
-                            lastEntity = entityIndex
-                            sources = layout.sources[entityIndex]
-                        }
-                        if object.state == .fault {
-                            TableLayout.fill(object.slots, sources: sources) { row.slot(at: $0) }
-                            object.state = .clean
-                        } else {
-                            // A fault changed before loading keeps its changed slots.
-                            object.fillPreservingChanges(layout) { row.slot(at: $0) }
-                        }
-                        object.headerPointer.pointee.needsValues = false
-                    }
-                case .cache:
-                    cachedRows.append((id, (0..<width).map { row.value(at: $0) }))
-                case .keysOnly:
-                    break
-                }
-                objects.append(object)
+                try body(ObjectID(entityIndex: Int(row.int64(at: 1)), key: row.int64(at: 0)), row)
             }
-            if case .cache(let cache) = handling { cache.store(cachedRows) }
-            return objects
         }
     }
 
-    /// Runs a fetch that reads only `_pk` and `_ent`.
-    func fetchIDs(_ select: SQLFragment) throws -> [ObjectID] {
-        try perform { connection in
-            let statement = try connection.cachedStatement(select.sql)
-            try statement.bind(select.arguments)
-            var ids: [ObjectID] = []
-            try statement.forEachRow { row in
-                ids.append(ObjectID(entityIndex: Int(row.int64(at: 1)), key: row.int64(at: 0)))
-            }
-            return ids
-        }
+    /// The IDs of the rows `plan` selects (its output is keys).
+    func fetchIDs(_ plan: FetchPlan) throws -> [ObjectID] {
+        var ids: [ObjectID] = []
+        try forEachRow(plan) { id, _ in ids.append(id) }
+        return ids
     }
 
-    /// Runs a statement and returns its rows as stored values.
-    func fetchValues(_ select: SQLFragment) throws -> [[StoredValue]] {
-        try perform { connection in try connection.rows(select.sql, select.arguments) }
+    /// The values `plan` selects (its output is values), one array per row.
+    func fetchValues(_ plan: FetchPlan) throws -> [[StoredValue]] {
+        let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity))
+        return try perform { connection in try connection.rows(select.sql, select.arguments) }
     }
 
-    /// The (source, destination) key pairs of a many-to-many relationship for several sources.
-    func fetchJoinPairs(of relationship: RelationshipDescription, sourceKeys: [Int64]) throws -> [(source: Int64, destination: Int64)] {
-        try fetchValues(FetchSQL.selectJoinPairs(of: relationship, sourceKeys: sourceKeys)).compactMap { row in
-            guard case .integer(let source) = row[0], case .integer(let destination) = row[1] else { return nil }
-            return (source, destination)
-        }
-    }
-
-    /// Runs a `SELECT count(*)`.
-    func count(_ select: SQLFragment) throws -> Int {
-        try perform { connection in
+    /// The number of rows `plan` selects, window aside.
+    func count(_ plan: FetchPlan) throws -> Int {
+        var countPlan = plan
+        countPlan.output = .count
+        let select = FetchSQL.statement(for: countPlan, layout: layout(for: plan.entity))
+        return try perform { connection in
             let statement = try connection.cachedStatement(select.sql)
             try statement.bind(select.arguments)
             var count = 0
@@ -92,9 +68,28 @@ extension SQLiteStore {
         }
     }
 
+    /// The statement `plan` runs, its values and SQLite's plan for it.
+    func explain(_ plan: FetchPlan) throws -> QueryExplanation {
+        let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity))
+        let steps = try perform { connection in
+            try connection.cachedStatement(select.sql).queryPlan(arguments: select.arguments)
+        }
+        return QueryExplanation(sql: select.sql, arguments: select.arguments, plan: steps)
+    }
+
+    /// The (source, destination) key pairs of a many-to-many relationship for several sources.
+    func fetchJoinPairs(of relationship: RelationshipDescription, sourceKeys: [Int64]) throws -> [(source: Int64, destination: Int64)] {
+        let select = FetchSQL.selectJoinPairs(of: relationship, sourceKeys: sourceKeys)
+        return try perform { connection in try connection.rows(select.sql, select.arguments) }.compactMap { row in
+            guard case .integer(let source) = row[0], case .integer(let destination) = row[1] else { return nil }
+            return (source, destination)
+        }
+    }
+
     /// The full row of one object, or nil when it is not in the store.
-    func fetchRow(_ id: ObjectID, layout: TableLayout) throws -> RowCache.Row? {
-        try perform { connection in
+    func fetchRow(_ id: ObjectID) throws -> RowCache.Row? {
+        let layout = layout(for: model.entities[Int(id.entityIndex)])
+        return try perform { connection in
             let statement = try connection.cachedStatement(layout.selectRowSQL)
             try statement.bind(.integer(id.key), at: 1)
             var result: RowCache.Row?
@@ -113,13 +108,6 @@ extension SQLiteStore {
                 ids.append(ObjectID(entityIndex: Int(row.int64(at: 1)), key: row.int64(at: 0)))
             }
             return ids
-        }
-    }
-
-    /// SQLite's plan for a statement, one line per step.
-    func queryPlan(_ select: SQLFragment) throws -> [String] {
-        try perform { connection in
-            try connection.cachedStatement(select.sql).queryPlan(arguments: select.arguments)
         }
     }
 }

@@ -139,7 +139,7 @@ struct PredicateSQLTests {
         let fragment = try PredicateSQLCompiler.compileKeyPath(["chef", "name"], entity: recipeEntity, alias: "t0")
         #expect(fragment.sql == #"(SELECT h1."name" FROM "Chef" AS h1 WHERE h1._pk = t0."chef")"#)
         #expect(try PredicateSQLCompiler.compileKeyPath(["rating"], entity: recipeEntity, alias: "t0").sql == #"t0."rating""#)
-        #expect(throws: PredicateSyntaxError.self) { try PredicateSQLCompiler.compileKeyPath(["chef"], entity: recipeEntity, alias: "t0") }
+        #expect(throws: ObjectGraphError.self) { try PredicateSQLCompiler.compileKeyPath(["chef"], entity: recipeEntity, alias: "t0") }
         #expect(throws: PredicateSyntaxError.self) { try PredicateSQLCompiler.compileKeyPath(["tags", "name"], entity: recipeEntity, alias: "t0") }
         #expect(throws: PredicateSyntaxError.self) { try PredicateSQLCompiler.compileKeyPath(["chef", "nmae"], entity: recipeEntity, alias: "t0") }
         #expect(recipe("Toast").value(atKeyPath: ["chef", "name"]) == .null)

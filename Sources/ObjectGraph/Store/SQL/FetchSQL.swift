@@ -1,44 +1,39 @@
 /// Builds the SELECT statements of fetches.
 enum FetchSQL {
-    /// What a fetch reads of each row.
-    enum Columns {
-        /// `_pk`, `_ent` and every column of the table.
-        case full
-        /// `_pk` and `_ent` only.
-        case keys
-    }
-
     static let alias = "t0"
 
-    /// `SELECT … FROM "T" AS t0 WHERE … ORDER BY … LIMIT … OFFSET …`.
-    static func select(
-        _ layout: TableLayout, entity: EntityDescription, includesSubentities: Bool,
-        condition: SQLFragment?, orderBy: [SQLFragment], limit: Int, offset: Int, columns: Columns
-    ) -> SQLFragment {
-        var names = ["_pk", "_ent"]
-        if case .full = columns { names += layout.columns }
-        let list = names.map { "\(alias).\(SQLIdentifier($0).quoted)" }.joined(separator: ", ")
-        var sql: SQLFragment = "SELECT \(raw: list) FROM \(table: layout.table) AS \(raw: alias)"
-        sql.append(whereClause(entity: entity, includesSubentities: includesSubentities, condition: condition))
-        if !orderBy.isEmpty { sql.append(" ORDER BY " + SQLFragment.joined(orderBy, separator: ", ")) }
-        if limit > 0 || offset > 0 {
-            sql.append(" LIMIT \(.integer(Int64(limit > 0 ? limit : -1))) OFFSET \(.integer(Int64(offset)))")
+    /// The one statement that runs `plan`: every fetch, count, ``SQLiteStore/explain(_:)``
+    /// and batch request goes through here, so they cannot drift apart.
+    ///
+    /// `SELECT [DISTINCT] … FROM "T" AS t0 WHERE … ORDER BY … LIMIT … OFFSET …`; the order
+    /// ends with `t0."_pk"` (a total order) unless the results are distinct values.
+    static func statement(for plan: FetchPlan, layout: TableLayout) -> SQLFragment {
+        var sql: SQLFragment
+        switch plan.output {
+        case .rows, .keys:
+            var names = ["_pk", "_ent"]
+            if case .rows = plan.output { names += layout.columns }
+            let list = names.map { "\(alias).\(SQLIdentifier($0).quoted)" }.joined(separator: ", ")
+            sql = "SELECT \(raw: list)"
+        case .count:
+            sql = "SELECT count(*)"
+        case .values(let expressions):
+            sql = "SELECT \(raw: plan.distinct ? "DISTINCT " : "")"
+            sql.append(SQLFragment.joined(expressions.map { PredicateSQLCompiler.compile($0, alias: alias) }, separator: ", "))
         }
-        return sql
-    }
-
-    /// `SELECT [DISTINCT] e1, e2 … FROM "T" AS t0 WHERE … ORDER BY … LIMIT …`, for dictionary results.
-    static func selectColumns(
-        _ columns: [SQLFragment], layout: TableLayout, entity: EntityDescription, includesSubentities: Bool,
-        distinct: Bool, condition: SQLFragment?, orderBy: [SQLFragment], limit: Int, offset: Int
-    ) -> SQLFragment {
-        var sql: SQLFragment = "SELECT \(raw: distinct ? "DISTINCT " : "")"
-        sql.append(SQLFragment.joined(columns, separator: ", "))
         sql.append(" FROM \(table: layout.table) AS \(raw: alias)")
-        sql.append(whereClause(entity: entity, includesSubentities: includesSubentities, condition: condition))
-        if !orderBy.isEmpty { sql.append(" ORDER BY " + SQLFragment.joined(orderBy, separator: ", ")) }
-        if limit > 0 || offset > 0 {
-            sql.append(" LIMIT \(.integer(Int64(limit > 0 ? limit : -1))) OFFSET \(.integer(Int64(offset)))")
+        let condition = plan.predicate.map { PredicateSQLCompiler.compile($0, alias: alias) }
+        sql.append(whereClause(entity: plan.entity, includesSubentities: plan.includesSubentities, condition: condition))
+        if case .count = plan.output { return sql }
+        if !plan.sortTerms.isEmpty {
+            var terms = plan.sortTerms.map { term in
+                PredicateSQLCompiler.compile(term.expression, alias: alias) + SQLFragment(sql: term.ascending ? "" : " DESC")
+            }
+            if !plan.distinct { terms.append("\(raw: alias).\"_pk\"") }
+            sql.append(" ORDER BY " + SQLFragment.joined(terms, separator: ", "))
+        }
+        if plan.limit > 0 || plan.offset > 0 {
+            sql.append(" LIMIT \(.integer(Int64(plan.limit > 0 ? plan.limit : -1))) OFFSET \(.integer(Int64(plan.offset)))")
         }
         return sql
     }
@@ -98,15 +93,6 @@ enum FetchSQL {
     /// Keys as one bound JSON array.
     static func keyList(_ keys: [Int64]) -> StoredValue {
         .text("[" + keys.map(String.init).joined(separator: ",") + "]")
-    }
-
-    /// `SELECT count(*) FROM "T" AS t0 WHERE …`.
-    static func count(
-        _ layout: TableLayout, entity: EntityDescription, includesSubentities: Bool, condition: SQLFragment?
-    ) -> SQLFragment {
-        var sql: SQLFragment = "SELECT count(*) FROM \(table: layout.table) AS \(raw: alias)"
-        sql.append(whereClause(entity: entity, includesSubentities: includesSubentities, condition: condition))
-        return sql
     }
 
     /// The full row of one object.

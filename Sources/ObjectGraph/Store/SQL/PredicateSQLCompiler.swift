@@ -23,23 +23,18 @@ enum PredicateSQLCompiler {
         return compiler.node(predicate.root)
     }
 
-    /// A scalar expression for an attribute reached through to-one relationships, for sorting.
+    /// A scalar expression over the row aliased `alias`, for sorting and dictionary columns.
     ///
-    /// `["chef", "name"]` on `Recipe` aliased `t0` gives
+    /// `chef.name` on `Recipe` aliased `t0` gives
     /// `(SELECT h1."name" FROM "Chef" AS h1 WHERE h1._pk = t0."chef")`.
-    /// - Throws: ``PredicateSyntaxError`` when a key is unknown, crosses a to-many
-    ///   relationship, or does not end at an attribute.
-    static func compileKeyPath(_ path: [String], entity: EntityDescription, alias: String) throws -> SQLFragment {
-        let source = path.joined(separator: ".")
-        var checker = PredicateTypeChecker(entity: entity, source: source)
-        var slot = PredicateTypeChecker.QuantifierSlot(isAllowed: false)
-        let checked = try checker.operand(.keyPath(base: nil, path, SourceSpan(start: 0, length: source.unicodeScalars.count)), &slot)
-        guard case .scalar(let expression, _) = checked.operand, case .attribute = expression else {
-            throw PredicateSyntaxError(.type, "'\(source)' is not an attribute", note: "sort by an attribute, such as \(source).name",
-                                       source: source, span: SourceSpan(start: 0, length: source.unicodeScalars.count))
-        }
+    static func compile(_ expression: CheckedExpression, alias: String) -> SQLFragment {
         var compiler = Compiler(scopeCount: 1, alias: alias)
         return compiler.expression(expression)
+    }
+
+    /// ``compile(_:alias:)-swift.type.method`` of ``CheckedExpression/attributePath(_:of:)``.
+    static func compileKeyPath(_ path: [String], entity: EntityDescription, alias: String) throws -> SQLFragment {
+        compile(try CheckedExpression.attributePath(path.joined(separator: "."), of: entity), alias: alias)
     }
 
     /// The state of one compilation: aliases of scopes and a counter for fresh aliases.

@@ -1,0 +1,55 @@
+/// Where fetch requests become plans: the predicate, sort keys and properties checked once.
+extension ContextCore {
+    /// Resolves `request` against `entity` into the plan a store runs.
+    ///
+    /// - Parameters:
+    ///   - output: what the store hands back.
+    ///   - windowInStore: whether the store applies the limit and offset (not when unsaved
+    ///     changes have to be merged in memory first).
+    /// - Throws: ``PredicateSyntaxError`` or ``ObjectGraphError`` `unknownKey` for keys or
+    ///   types that do not fit the entity.
+    func plan(
+        _ request: FetchRequest, entity: EntityDescription, output: FetchPlan.Output, windowInStore: Bool = true
+    ) throws -> FetchPlan {
+        let distinct: Bool
+        if case .values = output { distinct = request.returnsDistinctResults } else { distinct = false }
+        return FetchPlan(
+            entity: entity, includesSubentities: request.includesSubentities,
+            predicate: try checkedPredicate(of: request, entity: entity),
+            sortTerms: try request.sortKeys.map { key in
+                FetchPlan.SortTerm(expression: try .attributePath(key.keyPath, of: entity), ascending: key.ascending)
+            },
+            limit: windowInStore ? request.fetchLimit : 0, offset: windowInStore ? request.fetchOffset : 0,
+            distinct: distinct, output: output)
+    }
+
+    /// The request's predicate as a store runs it: `[cd]` searches moved onto canonical
+    /// shadows. Checked as written first, so errors point at what the user typed; checked
+    /// again only when the move changed it.
+    private func checkedPredicate(of request: FetchRequest, entity: EntityDescription) throws -> CheckedPredicate? {
+        guard let predicate = request.predicate else { return nil }
+        let checked = try predicate.checked(for: entity)
+        guard request.usesCanonicalShadows else { return checked }
+        let rewritten = predicate.rewritingCanonicalShadows(for: entity)
+        return rewritten == predicate ? checked : try rewritten.checked(for: entity)
+    }
+
+    /// A function that tells whether an object matches a plan's predicate, in memory.
+    func memoryMatcher(for plan: FetchPlan) -> (ManagedObject) -> Bool {
+        guard let predicate = plan.predicate else { return { _ in true } }
+        return { predicate.evaluate($0) }
+    }
+
+    /// Sorts objects as the store would: nil first, numbers by value, text by UTF-8 bytes.
+    func sortInMemory(_ objects: [ManagedObject], by keys: [SortKey], entity: EntityDescription) throws -> [ManagedObject] {
+        guard !keys.isEmpty else { return objects }
+        let paths = keys.map { $0.keyPath.split(separator: ".").map(String.init) }
+        return objects.sorted { lhs, rhs in
+            for (key, path) in zip(keys, paths) {
+                let order = StoredOrdering.compare(lhs.value(atKeyPath: path), rhs.value(atKeyPath: path))
+                if order != 0 { return key.ascending ? order < 0 : order > 0 }
+            }
+            return lhs.objectID < rhs.objectID
+        }
+    }
+}

@@ -39,7 +39,7 @@ extension ContextCore {
             guard index < groups.count else { return }
             let (store, group) = groups[index]
             try store.save(inserted: group.0, updated: group.1, deleted: group.2,
-                           metadata: index == 0 ? pendingMetadata : [:]) { try write(from: index + 1) }
+                           metadata: index == 0 ? pendingMetadata : [:], plannedKey: plannedKey) { try write(from: index + 1) }
         }
         try write(from: 0)
         pendingMetadata.removeAll()
@@ -223,6 +223,12 @@ extension ContextCore {
         updated.removeAll()
         deleted.removeAll()
         snapshots.removeAll()
+    }
+
+    /// The key reserved in this save for the inserted object with temporary ID `id`.
+    private func plannedKey(_ id: ObjectID) -> Int64? {
+        guard let object = registeredObject(for: id), object.state == .inserted else { return nil }
+        return object.headerPointer.pointee.plannedKey
     }
 
     /// Turns an object back into a fault, releasing the objects its relationships held.

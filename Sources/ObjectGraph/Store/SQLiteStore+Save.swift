@@ -2,7 +2,8 @@ import Foundation
 
 extension SQLiteStore {
     /// Writes one save's changes in one transaction; inserted objects with temporary IDs get
-    /// their permanent key in `plannedKey`.
+    /// their permanent key in `plannedKey`. A relationship to an object with a temporary ID
+    /// is written with the key `plannedKey` gives for it (nil when it is not being inserted).
     ///
     /// Nothing else in the objects changes here: the context applies the keys only after the
     /// transaction has committed, so a failed save leaves the context as it was.
@@ -14,20 +15,15 @@ extension SQLiteStore {
     ///   keys; `storeLocked`; `storeFailure`); the transaction is rolled back.
     func save(
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], metadata: [String: String?] = [:],
-        beforeCommit: () throws -> Void = {}
+        plannedKey: (ObjectID) -> Int64?, beforeCommit: () throws -> Void = {}
     ) throws {
         var current: ManagedObject?
         do {
             try connection.withConnection { connection in
                 try connection.inTransaction {
                     try reserveKeys(for: inserted.filter { $0.objectID.isTemporary }, connection)
-                    let contextCore = (inserted.first ?? updated.first)?.contextCore
                     // A temporary ID resolves to the key planned for its object in this save.
-                    func key(of id: ObjectID) -> Int64? {
-                        guard id.isTemporary else { return id.key }
-                        guard let object = contextCore?.registeredObject(for: id), object.state == .inserted else { return nil }
-                        return object.headerPointer.pointee.plannedKey
-                    }
+                    func key(of id: ObjectID) -> Int64? { id.isTemporary ? plannedKey(id) : id.key }
                     for object in deleted {
                         current = object
                         try delete(object, connection)

@@ -1,0 +1,124 @@
+import Synchronization
+import Testing
+@testable import ObjectGraph
+
+/// The exact statements whole operations run, captured through the store's trace: a fetch
+/// runs the statement `explain` shows, and faults, prefetches, saves and batch deletes run
+/// the statements pinned here, no more.
+@MainActor
+struct StatementTests {
+    let context: MainContext
+    let store: SQLiteStore
+    let log = StatementLog()
+
+    init() throws {
+        context = MainContext(coordinator: try TestModel.coordinator())
+        store = context.coordinator.stores[0]
+        let chef = try context.insert("Chef")
+        chef["name"] = "Ada"
+        for (index, name) in ["Soup", "Stew"].enumerated() {
+            let recipe = try context.insert("Recipe")
+            recipe["name"] = name
+            recipe["rating"] = Double(index + 3)
+            recipe["chef"] = chef
+        }
+        try context.save()
+        context.reset()
+    }
+
+    /// The SQL of every statement `body` runs, in order.
+    func statements(_ body: () throws -> Void) rethrows -> [String] {
+        log.lines.withLock { $0.removeAll() }
+        store.setSQLDebugLevel(.statements, includesTimings: false) { [log] line in
+            if line.hasPrefix("sql: ") { log.lines.withLock { $0.append(String(line.dropFirst(5))) } }
+        }
+        defer { store.setSQLDebugLevel(.off) { _ in } }
+        try body()
+        return log.lines.withLock { $0 }
+    }
+
+    @Test("Each fetch method runs exactly the statement explain shows for it")
+    func fetchesRunWhatExplainShows() throws {
+        var request = FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("rating >= 3 AND chef.name ==[c] 'ada'"),
+                                   sortKeys: [SortKey("chef.name"), SortKey("name", ascending: false)])
+        request.fetchLimit = 10
+        request.returnsObjectsAsFaults = false
+        for type in [FetchResultType.objects, .objectIDs, .count, .dictionaries] {
+            let explained = try context.explain(request, resultType: type).sql
+            let ran = try statements {
+                switch type {
+                case .objects: _ = try context.fetch(request)
+                case .objectIDs: _ = try context.fetchObjectIDs(request)
+                case .count: _ = try context.count(for: request)
+                case .dictionaries: _ = try context.fetchDictionaries(request)
+                }
+            }
+            #expect(ran == [explained], "\(type)")
+        }
+    }
+
+    @Test("A fault fires one statement by key; a prefetch one statement per level")
+    func faultsAndPrefetches() throws {
+        let ids = try context.fetchObjectIDs(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")]))
+        let fault = context.object(with: ids[0])
+        #expect(try statements { _ = fault["name"] } == [
+            #"SELECT "_pk", "_ent", "name", "servings", "rating", "published", "vegetarian", "chef" FROM "Recipe" WHERE "_pk" = ?"#,
+        ])
+        context.reset()
+        var request = FetchRequest(entityName: "Recipe")
+        request.relationshipKeyPathsForPrefetching = ["chef"]
+        request.returnsObjectsAsFaults = false
+        #expect(try statements { _ = try context.fetch(request) } == [
+            #"SELECT t0."_pk", t0."_ent", t0."name", t0."servings", t0."rating", t0."published", t0."vegetarian", t0."chef" FROM "Recipe" AS t0"#,
+            #"SELECT t0."_pk", t0."_ent", t0."name" FROM "Chef" AS t0 WHERE t0."_pk" IN (SELECT value FROM json_each(?)) ORDER BY t0."_pk""#,
+        ])
+    }
+
+    @Test("A save runs one transaction: key reservation, then one statement per row")
+    func saveStatements() throws {
+        let chef = try context.insert("Chef")
+        chef["name"] = "Bo"
+        let recipe = try context.insert("Recipe")
+        recipe["name"] = "Pie"
+        recipe["chef"] = chef
+        let ran = try statements { try context.save() }.map(oneLine)
+        func reserve(_ table: String) -> String {
+            #"INSERT INTO "_primarykeys" ("name", "max") VALUES (?1, (SELECT coalesce(max("_pk"), 0) FROM "\#(table)") + ?2) "#
+                + #"ON CONFLICT("name") DO UPDATE SET "max" = max("max", (SELECT coalesce(max("_pk"), 0) FROM "\#(table)")) + ?2 RETURNING "max""#
+        }
+        #expect(ran == [
+            "BEGIN IMMEDIATE",
+            reserve("Chef"),
+            reserve("Recipe"),
+            #"INSERT INTO "Chef" ("_pk", "_ent", "name") VALUES (?, ?, ?)"#,
+            #"INSERT INTO "Recipe" ("_pk", "_ent", "name", "servings", "rating", "published", "vegetarian", "chef") VALUES (?, ?, ?, ?, ?, ?, ?, ?)"#,
+            "COMMIT",
+        ])
+    }
+
+    @Test("A batch delete selects the keys once and deletes by key, following the delete rules")
+    func batchDeleteStatements() throws {
+        let ran = try statements {
+            try context.execute(BatchDeleteRequest(entityName: "Recipe", predicate: try FetchPredicate("rating > 3")))
+        }
+        #expect(ran == [
+            "BEGIN IMMEDIATE",
+            #"SELECT t0."_pk", t0."_ent" FROM "Recipe" AS t0 WHERE ((t0."rating" > ? AND t0."rating" IS NOT NULL))"#,
+            #"SELECT t0."_pk", t0."_ent" FROM "Line" AS t0 WHERE t0."recipe" IN (SELECT value FROM json_each(?))"#,
+            #"DELETE FROM "_join_Recipe_tags" WHERE "_source" IN (SELECT value FROM json_each(?))"#,
+            #"SELECT t0."_pk", t0."_ent" FROM "Media" AS t0 WHERE t0."recipe" IN (SELECT value FROM json_each(?))"#,
+            #"DELETE FROM "Recipe" WHERE "_pk" IN (SELECT value FROM json_each(?))"#,
+            "COMMIT",
+        ])
+    }
+
+    /// A statement with its line breaks and indentation folded to single spaces.
+    func oneLine(_ sql: String) -> String {
+        sql.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+}
+
+/// The statements a trace reported, shared with the trace's handler.
+final class StatementLog: Sendable {
+    let lines = Mutex<[String]>([])
+}

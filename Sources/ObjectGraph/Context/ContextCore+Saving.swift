@@ -35,11 +35,14 @@ extension ContextCore {
         // (Commits then run last store first; only a failing COMMIT itself, after another
         // store committed, could leave them apart.) Metadata goes to the first store.
         let groups = groupedByStore(insertedNow, updatedNow, deletedStored)
+        var permanentIDs: [ObjectIdentifier: ObjectID] = [:]
         func write(from index: Int) throws {
             guard index < groups.count else { return }
             let (store, group) = groups[index]
-            try store.save(inserted: group.0, updated: group.1, deleted: group.2,
-                           metadata: index == 0 ? pendingMetadata : [:], plannedKey: plannedKey) { try write(from: index + 1) }
+            var changes = storeChanges(inserted: group.0, updated: group.1, deleted: group.2, store: store)
+            if index == 0 { changes.metadata = pendingMetadata }
+            let ids = try store.save(changes) { try write(from: index + 1) }
+            for (object, id) in zip(group.0, ids) where object.objectID.isTemporary { permanentIDs[ObjectIdentifier(object)] = id }
         }
         try write(from: 0)
         pendingMetadata.removeAll()
@@ -47,8 +50,7 @@ extension ContextCore {
         var result = SaveResult()
         for object in insertedNow {
             let old = object.objectID
-            if old.isTemporary {
-                let id = ObjectID(entityIndex: Int(old.entityIndex), key: object.headerPointer.pointee.plannedKey)
+            if old.isTemporary, let id = permanentIDs[ObjectIdentifier(object)] {
                 temporaries.remove(old.key, ifObject: object)
                 object.headerPointer.pointee.objectID = id
                 register(object)
@@ -181,15 +183,14 @@ extension ContextCore {
     func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         let pending = objects.filter { $0.objectID.isTemporary && $0.contextCore === self }
         guard !pending.isEmpty else { return }
+        var assigned: [(ManagedObject, ObjectID)] = []
         for store in coordinator.stores {
             let mine = pending.filter { coordinator.store(for: $0.entity) === store }
-            if !mine.isEmpty { try store.reservePermanentKeys(for: mine) }
+            if !mine.isEmpty { assigned += zip(mine, try store.reservePermanentIDs(for: mine.map(\.objectID))) }
         }
-        for object in pending {
-            let old = object.objectID
-            temporaries.remove(old.key, ifObject: object)
-            object.headerPointer.pointee.objectID = ObjectID(
-                entityIndex: Int(old.entityIndex), key: object.headerPointer.pointee.plannedKey)
+        for (object, id) in assigned {
+            temporaries.remove(object.objectID.key, ifObject: object)
+            object.headerPointer.pointee.objectID = id
             register(object)
         }
     }
@@ -223,12 +224,6 @@ extension ContextCore {
         updated.removeAll()
         deleted.removeAll()
         snapshots.removeAll()
-    }
-
-    /// The key reserved in this save for the inserted object with temporary ID `id`.
-    private func plannedKey(_ id: ObjectID) -> Int64? {
-        guard let object = registeredObject(for: id), object.state == .inserted else { return nil }
-        return object.headerPointer.pointee.plannedKey
     }
 
     /// Turns an object back into a fault, releasing the objects its relationships held.

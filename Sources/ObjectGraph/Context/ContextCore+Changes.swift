@@ -1,0 +1,73 @@
+/// Turning changed objects into the rows a store writes.
+extension ContextCore {
+    /// The rows that saving these objects writes to `store`.
+    func storeChanges(
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], store: SQLiteStore
+    ) -> StoreChanges {
+        var changes = StoreChanges()
+        var lastLayout: (root: Int, layout: TableLayout)?
+        func layout(_ entity: EntityDescription) -> TableLayout {
+            if let lastLayout, lastLayout.root == entity.root.index { return lastLayout.layout }
+            let layout = store.layout(for: entity)
+            lastLayout = (entity.root.index, layout)
+            return layout
+        }
+        changes.deletes = deleted.map(\.objectID)
+        changes.inserts.reserveCapacity(inserted.count)
+        for object in inserted {
+            let layout = layout(object.entity)
+            let start = changes.values.count
+            changes.values.append(contentsOf: repeatElement(.null, count: layout.width - 2))
+            changes.inserts.append(StoreChanges.Insert(id: object.objectID, start: start))
+            for source in layout.sources[object.entity.index] {
+                switch source {
+                case .attribute(let slot, let column):
+                    changes.values[start + column - 2] = object.slots[slot].value.storedValue
+                case .toOne(let slot, let column, let entityColumn, _):
+                    guard let id = object.slots[slot].value.destinationID else { continue }
+                    changes.references.append(StoreChanges.Reference(position: start + column - 2, id: id))
+                    if let entityColumn { changes.values[start + entityColumn - 2] = .integer(Int64(id.entityIndex)) }
+                }
+            }
+        }
+        for object in updated {
+            let layout = layout(object.entity)
+            var columns: [Int] = []
+            let start = changes.values.count
+            for source in layout.sources[object.entity.index] {
+                switch source {
+                case .attribute(let slot, let column) where object.hasChangedSlot(slot):
+                    columns.append(column)
+                    changes.values.append(object.slots[slot].value.storedValue)
+                case .toOne(let slot, let column, let entityColumn, _) where object.hasChangedSlot(slot):
+                    let id = object.slots[slot].value.destinationID
+                    if let id { changes.references.append(StoreChanges.Reference(position: changes.values.count, id: id)) }
+                    columns.append(column)
+                    changes.values.append(.null)
+                    if let entityColumn {
+                        columns.append(entityColumn)
+                        changes.values.append(id.map { .integer(Int64($0.entityIndex)) } ?? .null)
+                    }
+                default: break
+                }
+            }
+            if !columns.isEmpty {
+                changes.updates.append(StoreChanges.Update(id: object.objectID, columns: columns, start: start))
+            }
+        }
+        for object in inserted + updated {
+            for relationship in object.entity.toManyRelationships where relationship.isManyToMany && object.hasChangedSlot(relationship.slot) {
+                guard case .toMany(let storage) = object.slots[relationship.slot].value else { continue }
+                for destination in storage.added {
+                    changes.joins.append(StoreChanges.JoinChange(
+                        relationship: relationship, source: object.objectID, destination: destination.objectID, isInsertion: true))
+                }
+                for destination in storage.removed where !destination.isTemporary {
+                    changes.joins.append(StoreChanges.JoinChange(
+                        relationship: relationship, source: object.objectID, destination: destination, isInsertion: false))
+                }
+            }
+        }
+        return changes
+    }
+}

@@ -49,3 +49,8 @@ enum TestModel {
         return coordinator
     }
 }
+
+extension PersistentStoreCoordinator {
+    /// The first store, which the core tests always open as a SQLite store.
+    var sqliteStore: SQLiteStore { stores[0] as! SQLiteStore }
+}

@@ -36,11 +36,7 @@ extension ContextCore {
     func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
         let entity = try model.requireEntity(named: request.entityName)
         let store = coordinator.store(for: entity)
-        var result = BatchResult()
-        let deletion = try store.batchDelete(entity, plan: try keysPlan(request.entityName, request.predicate, entity))
-        result.deletedIDs = deletion.deleted
-        result.nullifiedIDs = deletion.nullified
-        result.recomputedIDs = deletion.recomputed
+        let result = try store.batchDelete(entity, plan: try keysPlan(request.entityName, request.predicate, entity))
         mergeChanges(from: result)
         return result
     }

@@ -2,7 +2,7 @@
 extension ContextCore {
     /// The rows that saving these objects writes to `store`.
     func storeChanges(
-        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], store: SQLiteStore
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], store: any StoreRequestHandler
     ) -> StoreChanges {
         var changes = StoreChanges()
         var lastLayout: (root: Int, layout: TableLayout)?

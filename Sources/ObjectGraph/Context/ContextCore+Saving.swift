@@ -107,8 +107,8 @@ extension ContextCore {
 
     private func groupedByStore(
         _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]
-    ) -> [(SQLiteStore, ([ManagedObject], [ManagedObject], [ManagedObject]))] {
-        let stores = coordinator.stores
+    ) -> [(any StoreRequestHandler, ([ManagedObject], [ManagedObject], [ManagedObject]))] {
+        let stores = coordinator.handlers
         if stores.count == 1 { return [(stores[0], (inserted, updated, deleted))] }
         return stores.map { store in
             func mine(_ object: ManagedObject) -> Bool { coordinator.store(for: object.entity) === store }
@@ -184,7 +184,7 @@ extension ContextCore {
         let pending = objects.filter { $0.objectID.isTemporary && $0.contextCore === self }
         guard !pending.isEmpty else { return }
         var assigned: [(ManagedObject, ObjectID)] = []
-        for store in coordinator.stores {
+        for store in coordinator.handlers {
             let mine = pending.filter { coordinator.store(for: $0.entity) === store }
             if !mine.isEmpty { assigned += zip(mine, try store.reservePermanentIDs(for: mine.map(\.objectID))) }
         }

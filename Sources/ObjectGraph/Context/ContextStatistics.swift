@@ -45,8 +45,8 @@ public struct ContextStatistics: Sendable, Equatable {
 extension ContextCore {
     var statistics: ContextStatistics {
         var result = ContextStatistics()
-        for store in coordinator.stores {
-            let counts = store.connectionStatistics
+        for store in coordinator.handlers {
+            let counts = store.statistics
             result.statements += counts.statements
             result.rows += counts.rows
             result.transactions += counts.transactions

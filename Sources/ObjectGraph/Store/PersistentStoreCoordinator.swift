@@ -13,7 +13,7 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The model every store of this coordinator uses.
     public let model: ObjectModel
     let rowCache = RowCache()
-    private let storeList = Mutex<[(store: SQLiteStore, configuration: Set<String>?)]>([])
+    private let storeList = Mutex<[(store: any StoreRequestHandler, configuration: Set<String>?)]>([])
 
     /// Creates a coordinator with no stores yet.
     public init(model: ObjectModel) { self.model = model }
@@ -39,10 +39,13 @@ public final class PersistentStoreCoordinator: Sendable {
     public func addInMemoryStore() throws -> SQLiteStore { try addStore(at: ":memory:") }
 
     /// The stores, in the order they were added.
-    public var stores: [SQLiteStore] { storeList.withLock { $0.map(\.store) } }
+    public var stores: [any PersistentStore] { handlers }
+
+    /// The stores as contexts use them, in the order they were added.
+    var handlers: [any StoreRequestHandler] { storeList.withLock { $0.map(\.store) } }
 
     /// The store that keeps `entity`'s objects.
-    func store(for entity: EntityDescription) -> SQLiteStore {
+    func store(for entity: EntityDescription) -> any StoreRequestHandler {
         storeList.withLock { list in
             if let match = list.first(where: { $0.configuration?.contains(entity.root.name) ?? false }) {
                 return match.store

@@ -86,7 +86,7 @@ extension SQLiteStore {
     /// Deletes the rows `plan` selects, applies every delete rule in SQL, and
     /// recomputes the derived attributes (`ingredients.@count`, `photo != nil`) of the rows
     /// that remain but lost a related row.
-    func batchDelete(_ entity: EntityDescription, plan: FetchPlan) throws -> BatchDeletion {
+    func batchDelete(_ entity: EntityDescription, plan: FetchPlan) throws -> BatchResult {
         try perform { connection in
             try connection.inTransaction {
                 var deletion = BatchDeletion()
@@ -100,7 +100,7 @@ extension SQLiteStore {
                             [FetchSQL.keyList(group.map(\.key))], connection)
                     deletion.recomputed += group
                 }
-                return deletion
+                return BatchResult(deletedIDs: deletion.deleted, nullifiedIDs: deletion.nullified, recomputedIDs: deletion.recomputed)
             }
         }
     }

@@ -12,7 +12,7 @@ import Synchronization
 ///   but not a store of this framework), `storeLocked` (another process holds the lock past
 ///   the busy timeout), `modelMismatch` (made with another model: the message names the
 ///   entities that differ) or `storeFailure` (the file cannot be opened).
-public final class SQLiteStore: Sendable {
+public final class SQLiteStore: StoreRequestHandler {
     /// Options for opening a store.
     public struct Options: Sendable {
         /// How long to wait for another process's lock before failing with `storeLocked`.
@@ -152,6 +152,12 @@ public final class SQLiteStore: Sendable {
 
     /// Statistics counted by the store's connection.
     var connectionStatistics: ConnectionStatistics { connection.withConnection { $0.statistics } }
+
+    /// What the store's connection ran.
+    var statistics: StoreStatistics {
+        let counts = connectionStatistics
+        return StoreStatistics(statements: counts.statements, rows: counts.rows, transactions: counts.transactions)
+    }
 
     // MARK: Opening
 

@@ -273,7 +273,7 @@ struct ContextTests {
     }
 
     @Test func validationNamesTheProblemAndSavesNothing() throws {
-        let transactions = coordinator.stores[0].connectionStatistics.transactions
+        let transactions = coordinator.sqliteStore.connectionStatistics.transactions
         _ = try context.insert("Recipe")  // no name
         let line = try context.insert("Line")
         line["text"] = "orphan"
@@ -283,7 +283,7 @@ struct ContextTests {
         #expect(error.message.contains("required attribute 'name' is nil"))
         #expect(error.message.contains("required relationship 'recipe' is nil"))
         #expect(context.hasChanges)
-        #expect(coordinator.stores[0].connectionStatistics.transactions == transactions)
+        #expect(coordinator.sqliteStore.connectionStatistics.transactions == transactions)
     }
 
     @Test func inheritanceFetchesIncludeSubentities() throws {

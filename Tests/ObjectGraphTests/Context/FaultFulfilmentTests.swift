@@ -69,7 +69,7 @@ struct FaultFulfilmentTests {
         try writer.save()
         let fault = reader.object(with: tag.objectID)
         coordinator.rowCache.removeAll()
-        let store = coordinator.store(for: tag.entity)
+        let store = coordinator.sqliteStore
         try store.perform { connection in try connection.execute(#"ALTER TABLE "Tag" RENAME TO "Gone""#) }
         #expect(throws: ObjectGraphError.self) { try fault.fulfill() }
         #expect(fault.isFault)  // still a fault: a later read tries again

@@ -14,7 +14,7 @@ struct MetadataTests {
         context = MainContext(coordinator: coordinator)
     }
 
-    var store: SQLiteStore { coordinator.stores[0] }
+    var store: SQLiteStore { coordinator.sqliteStore }
 
     @Test("setMetadata waits for the save and lands with its objects")
     func savedWithObjects() throws {

@@ -13,7 +13,7 @@ struct StatementTests {
 
     init() throws {
         context = MainContext(coordinator: try TestModel.coordinator())
-        store = context.coordinator.stores[0]
+        store = context.coordinator.sqliteStore
         let chef = try context.insert("Chef")
         chef["name"] = "Ada"
         for (index, name) in ["Soup", "Stew"].enumerated() {

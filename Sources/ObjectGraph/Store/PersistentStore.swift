@@ -1,0 +1,78 @@
+/// A store that keeps the objects of a coordinator's contexts: what every store type shows
+/// its users.
+///
+/// Add stores through ``PersistentStoreCoordinator``; the SQLite store is ``SQLiteStore``.
+public protocol PersistentStore: AnyObject, Sendable {
+    /// The store's UUID, kept in its metadata; object URIs name it.
+    var identifier: String { get }
+    /// The store's metadata: keys the store keeps (starting with `_`) and keys callers set.
+    var metadata: [String: String] { get }
+    /// Sets (or, with nil, removes) a metadata value, saved at once.
+    func setMetadata(_ value: String?, forKey key: String) throws
+}
+
+/// Reads, writes and counts of a store: the one boundary between contexts and a store.
+///
+/// Requests are typed: a context checks a fetch once into a ``FetchPlan`` and a save into
+/// ``StoreChanges``; the store turns them into its own query language and hands back rows
+/// (``StoreRow``, in ``TableLayout`` order), IDs, values or counts. A store never sees a
+/// context or a managed object. Nothing here assumes that a query is cheap, that keys are
+/// dense, or that the store runs in this process: a request is a value, and every call
+/// may fail.
+protocol StoreRequestHandler: PersistentStore {
+    /// The model the store was opened with.
+    var model: ObjectModel { get }
+    /// The row format of `entity`'s table.
+    func layout(for entity: EntityDescription) -> TableLayout
+
+    // MARK: Reads
+
+    /// Runs a plan whose output is rows or keys, handing each row to `body` with its ID.
+    func forEachRow(_ plan: FetchPlan, _ body: (ObjectID, any StoreRow) throws -> Void) throws
+    /// The full rows of `entity`'s table with the given keys.
+    func forEachRow(withKeys keys: [Int64], of entity: EntityDescription, _ body: (ObjectID, any StoreRow) throws -> Void) throws
+    /// The full rows of the destinations of a one-to-many relationship for several sources.
+    func forEachRow(
+        destinationsOf relationship: RelationshipDescription, sourceKeys: [Int64], _ body: (ObjectID, any StoreRow) throws -> Void
+    ) throws
+    /// The IDs a plan selects.
+    func fetchIDs(_ plan: FetchPlan) throws -> [ObjectID]
+    /// The values a plan selects, one array per row.
+    func fetchValues(_ plan: FetchPlan) throws -> [[StoredValue]]
+    /// How many rows a plan selects, window aside.
+    func count(_ plan: FetchPlan) throws -> Int
+    /// What the store runs for a plan.
+    func explain(_ plan: FetchPlan) throws -> QueryExplanation
+    /// The (source, destination) key pairs of a many-to-many relationship for several sources.
+    func fetchJoinPairs(of relationship: RelationshipDescription, sourceKeys: [Int64]) throws -> [(source: Int64, destination: Int64)]
+    /// The full row of one object, or nil when the store has none.
+    func fetchRow(_ id: ObjectID) throws -> [StoredValue]?
+    /// The IDs of the destinations of a to-many relationship of the object with key `key`, in order.
+    func fetchDestinations(of relationship: RelationshipDescription, key: Int64) throws -> [ObjectID]
+
+    // MARK: Writes
+
+    /// Writes a save's rows in one transaction, running `beforeCommit` inside it, and
+    /// returns the permanent ID of each inserted row.
+    func save(_ changes: StoreChanges, beforeCommit: () throws -> Void) throws -> [ObjectID]
+    /// Permanent IDs for temporary ones, reserved now.
+    func reservePermanentIDs(for ids: [ObjectID]) throws -> [ObjectID]
+    /// Inserts rows of `entity` given as attribute values, in one transaction.
+    func batchInsert(_ entity: EntityDescription, rows: [[String: any Sendable]]) throws -> [ObjectID]
+    /// Sets attribute values on the rows a plan selects, in one transaction.
+    func batchUpdate(_ entity: EntityDescription, plan: FetchPlan, values: [String: StoredValue]) throws -> [ObjectID]
+    /// Deletes the rows a plan selects, applying every delete rule, in one transaction.
+    func batchDelete(_ entity: EntityDescription, plan: FetchPlan) throws -> BatchResult
+
+    // MARK: Diagnostics
+
+    /// Statements, rows and transactions the store ran so far.
+    var statistics: StoreStatistics { get }
+}
+
+/// What a store ran: counters for ``ContextStatistics``.
+struct StoreStatistics: Sendable {
+    var statements = 0
+    var rows = 0
+    var transactions = 0
+}

@@ -15,7 +15,7 @@ extension SQLiteStore {
         _ select: SQLFragment, layout: TableLayout, handling: RowHandling,
         register: (ObjectID) -> (object: ManagedObject, needsValues: Bool)
     ) throws -> [ManagedObject] {
-        try perform { connection in
+        try performRead { connection in
             let statement = try connection.cachedStatement(select.sql)
             try statement.bind(select.arguments)
             var objects: [ManagedObject] = []
@@ -57,7 +57,7 @@ extension SQLiteStore {
 
     /// Runs a fetch that reads only `_pk` and `_ent`.
     func fetchIDs(_ select: SQLFragment) throws -> [ObjectID] {
-        try perform { connection in
+        try performRead { connection in
             let statement = try connection.cachedStatement(select.sql)
             try statement.bind(select.arguments)
             var ids: [ObjectID] = []
@@ -70,7 +70,7 @@ extension SQLiteStore {
 
     /// Runs a statement and returns its rows as stored values.
     func fetchValues(_ select: SQLFragment) throws -> [[StoredValue]] {
-        try perform { connection in try connection.rows(select.sql, select.arguments) }
+        try performRead { connection in try connection.rows(select.sql, select.arguments) }
     }
 
     /// The (source, destination) key pairs of a many-to-many relationship for several sources.
@@ -83,7 +83,7 @@ extension SQLiteStore {
 
     /// Runs a `SELECT count(*)`.
     func count(_ select: SQLFragment) throws -> Int {
-        try perform { connection in
+        try performRead { connection in
             let statement = try connection.cachedStatement(select.sql)
             try statement.bind(select.arguments)
             var count = 0
@@ -94,7 +94,7 @@ extension SQLiteStore {
 
     /// The full row of one object, or nil when it is not in the store.
     func fetchRow(_ id: ObjectID, layout: TableLayout) throws -> RowCache.Row? {
-        try perform { connection in
+        try performRead { connection in
             let statement = try connection.cachedStatement(layout.selectRowSQL)
             try statement.bind(.integer(id.key), at: 1)
             var result: RowCache.Row?
@@ -105,7 +105,7 @@ extension SQLiteStore {
 
     /// The IDs of the destinations of a to-many relationship of the object with key `key`.
     func fetchDestinations(of relationship: RelationshipDescription, key: Int64) throws -> [ObjectID] {
-        try perform { connection in
+        try performRead { connection in
             let statement = try connection.cachedStatement(FetchSQL.selectDestinations(of: relationship))
             try statement.bind(.integer(key), at: 1)
             var ids: [ObjectID] = []
@@ -118,7 +118,7 @@ extension SQLiteStore {
 
     /// SQLite's plan for a statement, one line per step.
     func queryPlan(_ select: SQLFragment) throws -> [String] {
-        try perform { connection in
+        try performRead { connection in
             try connection.cachedStatement(select.sql).queryPlan(arguments: select.arguments)
         }
     }

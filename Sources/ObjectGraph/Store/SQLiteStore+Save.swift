@@ -18,7 +18,7 @@ extension SQLiteStore {
     ) throws {
         var current: ManagedObject?
         do {
-            try connection.withConnection { connection in
+            try pool.write { connection in
                 try connection.inTransaction {
                     try reserveKeys(for: inserted.filter { $0.objectID.isTemporary }, connection)
                     let contextCore = (inserted.first ?? updated.first)?.contextCore

@@ -28,6 +28,9 @@ public struct QueryExplanation: Sendable {
 extension SQLiteStore {
     /// Reports every statement at `level` to `handler`, or stops reporting with `.off`.
     ///
+    /// It applies to every connection of the store: the writer and the readers, those
+    /// opened later included.
+    ///
     /// The environment variable `OBJECTGRAPH_SQL_DEBUG=1|2|3` switches this on for every
     /// store at open, writing to standard error.
     /// ```swift
@@ -44,10 +47,7 @@ extension SQLiteStore {
                 for line in SQLiteStore.format(event, level: level, includesTimings: includesTimings) { handler(line) }
             }
         }
-        connection.withConnection { connection in
-            connection.tracesQueryPlans = level >= .plans
-            connection.trace = trace
-        }
+        pool.setTrace(trace, tracesQueryPlans: level >= .plans)
     }
 
     /// The lines one traced statement prints at `level`.

@@ -32,7 +32,7 @@ extension SQLiteStore {
     }
 
     private func forEachRow(_ select: SQLFragment, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
-        try perform { connection in
+        try performRead { connection in
             let statement = try connection.cachedStatement(select.sql)
             try statement.bind(select.arguments)
             try statement.forEachRow { row in
@@ -51,7 +51,7 @@ extension SQLiteStore {
     /// The values `plan` selects (its output is values), one array per row.
     func fetchValues(_ plan: FetchPlan) throws -> [[StoredValue]] {
         let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity))
-        return try perform { connection in try connection.rows(select.sql, select.arguments) }
+        return try performRead { connection in try connection.rows(select.sql, select.arguments) }
     }
 
     /// The number of rows `plan` selects, window aside.
@@ -59,7 +59,7 @@ extension SQLiteStore {
         var countPlan = plan
         countPlan.output = .count
         let select = FetchSQL.statement(for: countPlan, layout: layout(for: plan.entity))
-        return try perform { connection in
+        return try performRead { connection in
             let statement = try connection.cachedStatement(select.sql)
             try statement.bind(select.arguments)
             var count = 0
@@ -71,7 +71,7 @@ extension SQLiteStore {
     /// The statement `plan` runs, its values and SQLite's plan for it.
     func explain(_ plan: FetchPlan) throws -> QueryExplanation {
         let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity))
-        let steps = try perform { connection in
+        let steps = try performRead { connection in
             try connection.cachedStatement(select.sql).queryPlan(arguments: select.arguments)
         }
         return QueryExplanation(sql: select.sql, arguments: select.arguments, plan: steps)
@@ -80,7 +80,7 @@ extension SQLiteStore {
     /// The (source, destination) key pairs of a many-to-many relationship for several sources.
     func fetchJoinPairs(of relationship: RelationshipDescription, sourceKeys: [Int64]) throws -> [(source: Int64, destination: Int64)] {
         let select = FetchSQL.selectJoinPairs(of: relationship, sourceKeys: sourceKeys)
-        return try perform { connection in try connection.rows(select.sql, select.arguments) }.compactMap { row in
+        return try performRead { connection in try connection.rows(select.sql, select.arguments) }.compactMap { row in
             guard case .integer(let source) = row[0], case .integer(let destination) = row[1] else { return nil }
             return (source, destination)
         }
@@ -89,7 +89,7 @@ extension SQLiteStore {
     /// The full row of one object, or nil when it is not in the store.
     func fetchRow(_ id: ObjectID) throws -> RowCache.Row? {
         let layout = layout(for: model.entities[Int(id.entityIndex)])
-        return try perform { connection in
+        return try performRead { connection in
             let statement = try connection.cachedStatement(layout.selectRowSQL)
             try statement.bind(.integer(id.key), at: 1)
             var result: RowCache.Row?
@@ -100,7 +100,7 @@ extension SQLiteStore {
 
     /// The IDs of the destinations of a to-many relationship of the object with key `key`.
     func fetchDestinations(of relationship: RelationshipDescription, key: Int64) throws -> [ObjectID] {
-        try perform { connection in
+        try performRead { connection in
             let statement = try connection.cachedStatement(FetchSQL.selectDestinations(of: relationship))
             try statement.bind(.integer(key), at: 1)
             var ids: [ObjectID] = []

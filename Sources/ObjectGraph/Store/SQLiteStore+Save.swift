@@ -15,7 +15,7 @@ extension SQLiteStore {
         var current: ObjectID?
         var values = changes.values
         do {
-            let ids = try connection.withConnection { connection in
+            let ids = try pool.write { connection in
                 try connection.inTransaction {
                     let ids = try assignKeys(changes.inserts.map(\.id), connection)
                     // A temporary ID resolves to the key its row gets in this save.

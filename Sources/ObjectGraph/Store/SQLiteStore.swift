@@ -8,6 +8,10 @@ import Synchronization
 /// version hashes, the store's UUID, and anything a caller sets), runs in WAL mode and
 /// caches prepared statements. Open it through a ``PersistentStoreCoordinator``.
 ///
+/// A file store has one writer connection and up to ``Options/maximumReaderCount``
+/// read-only ones: fetches read the last committed state and never wait for a save in
+/// progress. An in-memory store has only the writer.
+///
 /// - Throws on open: ``ObjectGraphError`` with code `notADatabase` (not SQLite, or SQLite
 ///   but not a store of this framework), `storeLocked` (another process holds the lock past
 ///   the busy timeout), `modelMismatch` (made with another model: the message names the
@@ -17,6 +21,10 @@ public final class SQLiteStore: StoreRequestHandler {
     public struct Options: Sendable {
         /// How long to wait for another process's lock before failing with `storeLocked`.
         public var busyTimeout: Duration = .seconds(5)
+        /// The most read-only connections a file store opens, for fetches running at once;
+        /// with 0, fetches wait for saves, reading on the one writer connection (as an
+        /// in-memory store always does).
+        public var maximumReaderCount = 4
         /// Creates options with the defaults.
         public init() {}
     }
@@ -27,7 +35,8 @@ public final class SQLiteStore: StoreRequestHandler {
     public let identifier: String
     /// The model the store was opened with.
     public let model: ObjectModel
-    let connection: SerialConnection
+    /// The writer and the readers.
+    let pool: ConnectionPool
     let layouts: [TableLayout]
     /// The layout of each entity's table, by entity index.
     private let layoutByEntity: [TableLayout]
@@ -52,7 +61,13 @@ public final class SQLiteStore: StoreRequestHandler {
         let metadata = try Self.prepare(opened, path: path, model: model, layouts: layouts)
         self.identifier = metadata[MetadataKey.storeUUID] ?? ""
         self.metadataCache = Mutex(metadata)
-        self.connection = SerialConnection(opened)
+        // Other connections cannot see an in-memory (or temporary, empty-path) database.
+        var makeReader: (@Sendable () throws -> SQLiteConnection)?
+        if Self.isFile(path) {
+            makeReader = { @Sendable in try Self.openReader(path: path, busyTimeout: options.busyTimeout) }
+        }
+        self.pool = ConnectionPool(writer: opened, maximumReaderCount: options.maximumReaderCount,
+                                   makeReader: makeReader)
         applyEnvironmentDebugLevel()
     }
 
@@ -73,7 +88,7 @@ public final class SQLiteStore: StoreRequestHandler {
 
     /// The metadata as the file holds it now (``metadata`` is the store's copy of it).
     func readMetadata() throws -> [String: String] {
-        try perform { connection in
+        try performRead { connection in
             var result: [String: String] = [:]
             for row in try connection.rows(SchemaSQL.selectMetadata) {
                 if case .text(let key) = row[0], case .text(let value) = row[1] { result[key] = value }
@@ -117,10 +132,23 @@ public final class SQLiteStore: StoreRequestHandler {
 
     // MARK: Access
 
-    /// Runs `body` with the connection, turning SQLite errors into framework errors.
+    /// Runs `body` with the writer connection, turning SQLite errors into framework errors.
+    ///
+    /// For saves, key reservations, batch requests and metadata: anything that writes.
     func perform<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         do {
-            return try connection.withConnection(body)
+            return try pool.write(body)
+        } catch let error as SQLiteError {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    /// Runs `body` with a connection that sees the last committed state (on the thread
+    /// inside ``perform(_:)``, that write's own rows too), turning SQLite errors into
+    /// framework errors. For fetches: it never waits for a save in progress.
+    func performRead<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        do {
+            return try pool.read(body)
         } catch let error as SQLiteError {
             throw Self.translate(error, path: path)
         }
@@ -150,8 +178,8 @@ public final class SQLiteStore: StoreRequestHandler {
         }
     }
 
-    /// Statistics counted by the store's connection.
-    var connectionStatistics: ConnectionStatistics { connection.withConnection { $0.statistics } }
+    /// Statistics counted by the store's connections, the writer and every reader.
+    var connectionStatistics: ConnectionStatistics { pool.statistics }
 
     /// What the store's connection ran.
     var statistics: StoreStatistics {
@@ -161,12 +189,24 @@ public final class SQLiteStore: StoreRequestHandler {
 
     // MARK: Opening
 
+    /// Whether `path` names a file other connections can open (not `:memory:`, not empty).
+    static func isFile(_ path: String) -> Bool { path != ":memory:" && !path.isEmpty }
+
+    /// Opens a read-only connection to the store file with the reader settings and the SQL
+    /// functions predicates use; what it ran to get there is not counted.
+    private static func openReader(path: String, busyTimeout: Duration) throws -> SQLiteConnection {
+        let reader = try SQLiteConnection(path: path, readOnly: true, busyTimeout: busyTimeout)
+        for pragma in SchemaSQL.connectionSettings(isFile: true, isReader: true) { try reader.execute(pragma) }
+        try SQLFunctions.register(on: reader)
+        reader.statistics = ConnectionStatistics()
+        return reader
+    }
+
     private static func prepare(
         _ connection: SQLiteConnection, path: String, model: ObjectModel, layouts: [TableLayout]
     ) throws -> [String: String] {
         do {
-            let isFile = path != ":memory:" && !path.isEmpty
-            for pragma in SchemaSQL.connectionSettings(isFile: isFile) { try connection.execute(pragma) }
+            for pragma in SchemaSQL.connectionSettings(isFile: isFile(path)) { try connection.execute(pragma) }
             try SQLFunctions.register(on: connection)
             let tables = Set(try connection.rows(SchemaSQL.userTables).compactMap { row -> String? in
                 if case .text(let name) = row[0] { return name }

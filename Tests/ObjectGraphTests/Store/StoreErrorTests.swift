@@ -218,7 +218,7 @@ struct StoreErrorTests {
         let context = MainContext(coordinator: coordinator)
         for index in 0..<50 { try context.insert("Chef")["name"] = "C\(index)" }
         try context.save()
-        let cached = coordinator.sqliteStore.connection.withConnection { $0.cachedStatementCount }
+        let cached = coordinator.sqliteStore.pool.write { $0.cachedStatementCount }
         #expect(cached < 10)
     }
 }

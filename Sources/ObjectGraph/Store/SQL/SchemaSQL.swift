@@ -11,10 +11,12 @@ enum SchemaSQL {
     /// The settings every connection gets: WAL for files (readers never wait for the writer),
     /// commits without fsync in WAL, a 32 MiB page cache and memory-mapped reads (large
     /// imports update indexes all over the file, and the 2 MiB default turns that into a
-    /// read system call per page).
-    static func connectionSettings(isFile: Bool) -> [String] {
-        var settings = isFile ? ["PRAGMA journal_mode = WAL"] : []
-        settings += ["PRAGMA synchronous = NORMAL", "PRAGMA cache_size = -32768"]
+    /// read system call per page). A read-only reader gets only the cache and the map:
+    /// the journal mode and syncing are the writer's.
+    static func connectionSettings(isFile: Bool, isReader: Bool = false) -> [String] {
+        var settings = isFile && !isReader ? ["PRAGMA journal_mode = WAL"] : []
+        if !isReader { settings.append("PRAGMA synchronous = NORMAL") }
+        settings.append("PRAGMA cache_size = -32768")
         if isFile { settings.append("PRAGMA mmap_size = 268435456") }
         return settings
     }

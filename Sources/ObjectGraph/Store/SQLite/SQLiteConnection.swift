@@ -3,8 +3,8 @@ import Foundation
 
 /// One SQLite database connection, with a cache of prepared statements.
 ///
-/// Not Sendable: a connection is confined to one isolation domain at a time; the store
-/// serializes access with a `Mutex` (see ``SerialConnection``). The only type that opens
+/// Not Sendable: a connection is confined to one thread at a time; ``ConnectionPool``
+/// hands out the store's writer and readers one user at a time. The only type that opens
 /// a `sqlite3*`; the handle never leaves this folder.
 final class SQLiteConnection {
     private let handle: OpaquePointer
@@ -36,7 +36,7 @@ final class SQLiteConnection {
         let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(db, Int32(clamping: milliseconds))
         // Cancelling the Swift task that runs a read stops it within a few thousand virtual
-        // machine steps (SQLITE_INTERRUPT, reported as CancellationError by SerialConnection).
+        // machine steps (SQLITE_INTERRUPT, reported as CancellationError by ConnectionPool).
         // Only statements outside a transaction stop: a save is never cut in half.
         sqlite3_progress_handler(db, Self.cancellationCheckInterval, { db in
             Task.isCancelled && sqlite3_get_autocommit(OpaquePointer(db)) != 0 ? 1 : 0
@@ -158,6 +158,15 @@ struct ConnectionStatistics: Sendable {
     var statements = 0
     var rows = 0
     var transactions = 0
+
+    /// The counts of two connections together.
+    static func + (lhs: ConnectionStatistics, rhs: ConnectionStatistics) -> ConnectionStatistics {
+        ConnectionStatistics(statements: lhs.statements + rhs.statements, rows: lhs.rows + rhs.rows,
+                             transactions: lhs.transactions + rhs.transactions)
+    }
+
+    /// Adds another connection's counts.
+    static func += (lhs: inout ConnectionStatistics, rhs: ConnectionStatistics) { lhs = lhs + rhs }
 }
 
 /// One executed statement, for SQL debug logging.

@@ -1,0 +1,302 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import ObjectGraph
+
+/// A file store reads on a pool of read-only connections and writes on one writer: reads
+/// never wait for a save in progress, reads inside a write see its rows, in-memory stores
+/// keep one connection. Threads that hold a connection open block on semaphores on their
+/// own threads (a private context's queue or a `Thread`), never on the cooperative pool;
+/// every wait has a generous deadline, and results are checked by the order of events.
+@MainActor
+struct ReaderPoolTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("og-pool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// Events in the order they happened, from any thread.
+    final class EventLog: Sendable {
+        private let events = Mutex<[String]>([])
+        func append(_ event: String) { events.withLock { $0.append(event) } }
+        var all: [String] { events.withLock { $0 } }
+        func contains(_ event: String) -> Bool { all.contains(event) }
+    }
+
+    /// Waits without blocking until `log` has `event`; fails the test after `timeout`.
+    func waitFor(_ event: String, in log: EventLog, timeout: Duration = .seconds(60)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !log.contains(event) {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("'\(event)' did not happen within \(timeout); events: \(log.all)")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    func chefNames(_ context: MainContext) throws -> [String] {
+        try context.fetch(FetchRequest(entityName: "Chef", sortKeys: [SortKey("name")])).map { $0["name"] as? String ?? "?" }
+    }
+
+    @Test("A main-context fetch runs while another thread holds a save's transaction open, and sees only committed rows")
+    func aFetchDoesNotWaitForASaveInProgress() async throws {
+        let coordinator = try TestModel.coordinator(path: path("busy.sqlite"))
+        let store = coordinator.sqliteStore
+        let main = MainContext(coordinator: coordinator)
+        try main.insert("Chef")["name"] = "Ana"
+        try main.save()
+
+        // The writer: a private context writes two chefs, then waits inside the transaction
+        // (on the context's own queue) until the main actor has read.
+        let log = EventLog()
+        let release = DispatchSemaphore(value: 0)
+        let writer = PrivateContext(coordinator: coordinator)
+        let saving = Task {
+            try await writer.perform { context in
+                let chefs = try ["Bea", "Cid"].map { name in
+                    let chef = try context.insert("Chef")
+                    chef["name"] = name
+                    return chef
+                }
+                try store.saveInserting(chefs) {
+                    log.append("written")
+                    if release.wait(timeout: .now() + 60) == .timedOut { log.append("writer gave up waiting") }
+                    log.append("committing")
+                }
+                log.append("committed")
+            }
+        }
+        try await waitFor("written", in: log)
+
+        let seenDuringWrite = try chefNames(main)
+        log.append("read")
+        release.signal()
+        try await saving.value
+
+        #expect(log.all == ["written", "read", "committing", "committed"])
+        #expect(seenDuringWrite == ["Ana"], "the read saw uncommitted rows")
+        #expect(try chefNames(main) == ["Ana", "Bea", "Cid"])
+        #expect(store.pool.openedReaderCount >= 1)
+    }
+
+    @Test("A save commits while another thread is in the middle of reading rows")
+    func aWriteDoesNotWaitForAReadInProgress() async throws {
+        let coordinator = try TestModel.coordinator(path: path("reading.sqlite"))
+        let store = coordinator.sqliteStore
+        let main = MainContext(coordinator: coordinator)
+
+        // The reader: steps to the first metadata row, then waits with its statement open.
+        let log = EventLog()
+        let release = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            do {
+                try store.performRead { connection in
+                    var first = true
+                    try connection.cachedStatement(SchemaSQL.selectMetadata).forEachRow { _ in
+                        guard first else { return }
+                        first = false
+                        log.append("reading")
+                        if release.wait(timeout: .now() + 60) == .timedOut { log.append("reader gave up waiting") }
+                    }
+                }
+            } catch {
+                log.append("read failed: \(error)")
+            }
+            log.append("read done")
+        }
+        reader.start()
+        try await waitFor("reading", in: log)
+
+        try main.insert("Chef")["name"] = "Ana"
+        try main.save()
+        log.append("saved")
+        release.signal()
+        try await waitFor("read done", in: log)
+
+        #expect(log.all == ["reading", "saved", "read done"])
+        #expect(try chefNames(main) == ["Ana"])
+    }
+
+    @Test("A read on the thread inside a write runs on the writer, sees the write's rows and does not deadlock")
+    func aReadInsideAWriteSeesItsRows() throws {
+        let coordinator = try TestModel.coordinator(path: path("inside.sqlite"))
+        let store = coordinator.sqliteStore
+        let context = MainContext(coordinator: coordinator)
+        let other = MainContext(coordinator: coordinator)
+        try context.insert("Chef")["name"] = "Ana"
+        try context.save()
+
+        try context.insert("Chef")["name"] = "Bea"
+        var countInside = 0
+        try store.saveInserting(Array(context.insertedObjects)) {
+            countInside = try other.count(for: FetchRequest(entityName: "Chef"))
+        }
+        #expect(countInside == 2)
+        #expect(try other.count(for: FetchRequest(entityName: "Chef")) == 2)
+        try store.perform { writer in
+            try store.performRead { connection in #expect(connection === writer) }
+        }
+        #expect(try store.performRead { connection in connection } !== store.pool.write { $0 })
+    }
+
+    @Test("A read right after a save sees the saved rows")
+    func readsAfterWritesSeeTheCommit() throws {
+        let coordinator = try TestModel.coordinator(path: path("after.sqlite"))
+        let writer = MainContext(coordinator: coordinator)
+        let reader = MainContext(coordinator: coordinator)
+        for index in 0..<20 {
+            try writer.insert("Chef")["name"] = "Chef \(index)"
+            try writer.save()
+            #expect(try reader.count(for: FetchRequest(entityName: "Chef")) == index + 1)
+        }
+    }
+
+    @Test("An in-memory or temporary store reads and writes on its one connection", arguments: [":memory:", ""])
+    func anInMemoryStoreUsesTheWriter(path: String) throws {
+        let coordinator = try TestModel.coordinator(path: path)
+        let store = coordinator.sqliteStore
+        let context = MainContext(coordinator: coordinator)
+        try context.insert("Chef")["name"] = "Ana"
+        try context.save()
+        let reader = MainContext(coordinator: coordinator)
+        #expect(try chefNames(reader) == ["Ana"])
+        let predicate = try FetchPredicate("name ==[cd] 'ANA'")
+        #expect(try reader.count(for: FetchRequest(entityName: "Chef", predicate: predicate)) == 1)
+        #expect(store.pool.openedReaderCount == 0)
+        #expect(store.pool.readerStatistics.statements == 0)
+    }
+
+    @Test("A [cd] predicate runs in SQL on a reader, which has the SQL functions")
+    func foldingPredicatesRunOnAReader() throws {
+        let coordinator = try TestModel.coordinator(path: path("folding.sqlite"))
+        let store = coordinator.sqliteStore
+        let context = MainContext(coordinator: coordinator)
+        for name in ["Crème", "Ana", "CREME"] { try context.insert("Chef")["name"] = name }
+        try context.save()
+        let sql = EventLog()
+        store.setSQLDebugLevel(.statements, includesTimings: false) { line in
+            if line.hasPrefix("sql: ") { sql.append(line) }
+        }
+        let writerBefore = store.pool.writerStatistics.statements
+
+        let reader = MainContext(coordinator: coordinator)
+        let request = FetchRequest(entityName: "Chef", predicate: try FetchPredicate("name CONTAINS[cd] 'creme'"),
+                                   sortKeys: [SortKey("name")])
+        let names = try reader.fetch(request).map { $0["name"] as? String }
+        #expect(names == ["CREME", "Crème"])
+        #expect(store.pool.openedReaderCount >= 1)
+        #expect(store.pool.readerStatistics.statements >= 1)
+        #expect(store.pool.writerStatistics.statements == writerBefore, "the fetch ran on the writer")
+        #expect(sql.all.contains { $0.contains("og_") }, "the fetch did not use the SQL functions: \(sql.all)")
+    }
+
+    @Test("Statistics add up the writer's and the readers' statements, rows and transactions")
+    func statisticsCountEveryConnection() throws {
+        let coordinator = try TestModel.coordinator(path: path("statistics.sqlite"))
+        let store = coordinator.sqliteStore
+        let context = MainContext(coordinator: coordinator)
+        let start = context.statistics
+        for name in ["Ana", "Bea", "Cid"] { try context.insert("Chef")["name"] = name }
+        try context.save()
+        let afterSave = context.statistics - start
+        #expect(afterSave.transactions == 1)
+        #expect(afterSave.statements >= 3)
+
+        let writerBefore = store.pool.writerStatistics
+        let readersBefore = store.pool.readerStatistics
+        let reader = MainContext(coordinator: coordinator)
+        #expect(try reader.fetch(FetchRequest(entityName: "Chef")).count == 3)
+        #expect(try reader.count(for: FetchRequest(entityName: "Chef")) == 3)
+        let afterReads = context.statistics - start - afterSave
+
+        #expect(store.pool.writerStatistics.statements == writerBefore.statements)
+        #expect(store.pool.readerStatistics.statements == readersBefore.statements + 2)
+        #expect(store.pool.readerStatistics.rows == readersBefore.rows + 4)  // 3 chefs and a count
+        #expect(afterReads.statements == 2 && afterReads.rows == 4 && afterReads.transactions == 0)
+        let total = store.connectionStatistics
+        let sum = store.pool.writerStatistics + store.pool.readerStatistics
+        #expect(total.statements == sum.statements && total.rows == sum.rows && total.transactions == sum.transactions)
+    }
+
+    @Test("The SQL debug trace reaches readers opened before and after it is set")
+    func theTraceReachesEveryReader() throws {
+        let coordinator = try TestModel.coordinator(path: path("trace.sqlite"))
+        let store = coordinator.sqliteStore
+        let context = MainContext(coordinator: coordinator)
+        let lines = EventLog()
+        store.setSQLDebugLevel(.statements, includesTimings: false) { lines.append($0) }
+        #expect(store.pool.openedReaderCount == 0)
+        _ = try context.count(for: FetchRequest(entityName: "Chef"))  // opens a reader
+        #expect(store.pool.openedReaderCount == 1)
+        #expect(lines.all.contains { $0.hasPrefix("sql: SELECT count(*)") }, "\(lines.all)")
+
+        store.setSQLDebugLevel(.off) { lines.append($0) }
+        let traced = lines.all.count
+        _ = try context.count(for: FetchRequest(entityName: "Tag"))
+        #expect(lines.all.count == traced, "an idle reader kept the old trace")
+
+        store.setSQLDebugLevel(.statements, includesTimings: false) { lines.append($0) }
+        _ = try context.count(for: FetchRequest(entityName: "Recipe"))
+        #expect(lines.all.count > traced)
+    }
+
+    @Test("Closing a store closes its readers first, so the writer checkpoints the WAL and removes it")
+    func closingCheckpointsTheWAL() throws {
+        let file = path("close.sqlite")
+        do {
+            let coordinator = try TestModel.coordinator(path: file)
+            let context = MainContext(coordinator: coordinator)
+            for index in 0..<100 { try context.insert("Chef")["name"] = "Chef \(index)" }
+            try context.save()
+            #expect(try MainContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Chef")) == 100)
+            #expect(coordinator.sqliteStore.pool.openedReaderCount == 1)
+            #expect(FileManager.default.fileExists(atPath: file + "-wal"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: file + "-wal"), "the WAL was not checkpointed on close")
+        let coordinator = try TestModel.coordinator(path: file)
+        #expect(try MainContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Chef")) == 100)
+    }
+
+    @Test("Reads on several threads at once each get a reader, up to the maximum")
+    func concurrentReadsShareThePool() async throws {
+        var options = SQLiteStore.Options()
+        options.maximumReaderCount = 2
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let store = try coordinator.addStore(at: path("concurrent.sqlite"), options: options)
+        let context = MainContext(coordinator: coordinator)
+        for index in 0..<50 { try context.insert("Chef")["name"] = "Chef \(index)" }
+        try context.save()
+
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let reader = PrivateContext(coordinator: coordinator)
+                    return try await reader.perform { context in
+                        var total = 0
+                        for _ in 0..<25 { total += try context.count(for: FetchRequest(entityName: "Chef")) }
+                        return total
+                    }
+                }
+            }
+            var counts: [Int] = []
+            for try await count in group { counts.append(count) }
+            return counts
+        }
+        #expect(counts == [1_250, 1_250, 1_250, 1_250])
+        #expect((1...2).contains(store.pool.openedReaderCount))
+    }
+}
+
+extension SQLiteStore {
+    /// Writes inserted objects as their context's save would, running `beforeCommit`
+    /// inside the transaction; the objects keep their temporary IDs.
+    func saveInserting(_ objects: [ManagedObject], beforeCommit: () throws -> Void) throws {
+        let changes = objects[0].contextCore!.storeChanges(inserted: objects, updated: [], deleted: [], store: self)
+        _ = try save(changes, beforeCommit: beforeCommit)
+    }
+}

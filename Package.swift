@@ -12,7 +12,7 @@ let package = Package(
     name: "ObjectGraph",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
+        .library(name: "ObjectGraph", targets: ["ObjectGraph", "ObjectGraphSQLite"]),
         .library(name: "RecipeCatalog", targets: ["RecipeCatalog"]),
         .executable(name: "recipes", targets: ["recipes"]),
     ],
@@ -21,16 +21,18 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibEdit", providers: [.apt(["libedit-dev"])]),
 
-        // The framework: knows nothing of recipes.
-        .target(name: "ObjectGraph", dependencies: ["CSQLite"], swiftSettings: strict),
+        // The framework: knows nothing of recipes, nor of SQL.
+        .target(name: "ObjectGraph", swiftSettings: strict),
+        // The SQLite store: the only target that calls sqlite3 or writes SQL.
+        .target(name: "ObjectGraphSQLite", dependencies: ["ObjectGraph", "CSQLite"], swiftSettings: strict),
         // The sample domain: knows nothing of the terminal.
-        .target(name: "RecipeCatalog", dependencies: ["ObjectGraph"], swiftSettings: strict),
+        .target(name: "RecipeCatalog", dependencies: ["ObjectGraphSQLite"], swiftSettings: strict),
         // The thin interactive shell.
-        .executableTarget(name: "recipes", dependencies: ["RecipeCatalog", "CLibEdit"],
+        .executableTarget(name: "recipes", dependencies: ["RecipeCatalog", "ObjectGraphSQLite", "CLibEdit"],
                           swiftSettings: strict),
 
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"], swiftSettings: strict),
-        .testTarget(name: "RecipeCatalogTests", dependencies: ["RecipeCatalog"],
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "ObjectGraphSQLite"], swiftSettings: strict),
+        .testTarget(name: "RecipeCatalogTests", dependencies: ["RecipeCatalog", "ObjectGraphSQLite"],
                     swiftSettings: strict),
         .testTarget(name: "RecipesCLITests", dependencies: ["recipes"], swiftSettings: strict),
     ],

@@ -1,4 +1,5 @@
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 
 /// A small model for the core tests: chefs, recipes, ingredient lines, tags, and an
 /// inheritance tree of media (abstract) with photos and videos.

@@ -1,5 +1,5 @@
 import Foundation
-import ObjectGraph
+import ObjectGraphSQLite
 import Testing
 @testable import RecipeCatalog
 

@@ -1,5 +1,5 @@
 import Foundation
-import ObjectGraph
+import ObjectGraphSQLite
 
 // Release-mode benchmarks of the core against hand-written sqlite3 C calls (the limit) and GRDB
 // records (the peer), in one process, interleaved round by round. Every run checks its own

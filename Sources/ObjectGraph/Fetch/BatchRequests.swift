@@ -65,6 +65,9 @@ public struct BatchResult: Sendable {
     /// `photo != nil`) it recomputed, because they lost a related row.
     public var recomputedIDs: [ObjectID] = []
 
+    /// An empty result; stores fill it in.
+    public init() {}
+
     /// How many rows the request itself inserted, updated or deleted.
     public var count: Int { insertedIDs.count + updatedIDs.count + deletedIDs.count }
 }

@@ -7,9 +7,9 @@
 ///
 /// Nothing in a plan is SQL: key paths are resolved ``CheckedExpression``s, the predicate a
 /// ``CheckedPredicate``, so a store that is not SQL can evaluate the same plan.
-struct FetchPlan: Sendable {
+package struct FetchPlan: Sendable {
     /// What comes back for each matching row.
-    enum Output: Sendable {
+    package enum Output: Sendable {
         /// The key, the entity and every stored column in ``TableLayout`` order.
         case rows
         /// The key and the entity only.
@@ -21,27 +21,27 @@ struct FetchPlan: Sendable {
     }
 
     /// One sort term: an attribute of the fetched entity, possibly through to-one relationships.
-    struct SortTerm: Sendable {
-        let expression: CheckedExpression
-        let ascending: Bool
+    package struct SortTerm: Sendable {
+        package let expression: CheckedExpression
+        package let ascending: Bool
     }
 
     /// The fetched entity.
-    let entity: EntityDescription
+    package let entity: EntityDescription
     /// Whether rows of sub-entities match too.
-    var includesSubentities: Bool
+    package var includesSubentities: Bool
     /// The condition, already checked and with searches moved onto canonical shadows.
-    var predicate: CheckedPredicate?
+    package var predicate: CheckedPredicate?
     /// The order; a store breaks ties by key (except for distinct values), so it is total.
-    var sortTerms: [SortTerm]
+    package var sortTerms: [SortTerm]
     /// At most this many rows; 0 for no limit.
-    var limit: Int
+    package var limit: Int
     /// Rows skipped first.
-    var offset: Int
+    package var offset: Int
     /// With ``Output/values(_:)``: one row per distinct combination of values.
-    var distinct: Bool
+    package var distinct: Bool
     /// What comes back.
-    var output: Output
+    package var output: Output
 
     /// A plan for every row of `entity` and its sub-entities, keys only: the form batch
     /// requests and lookups by key start from.

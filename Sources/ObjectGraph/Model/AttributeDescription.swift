@@ -83,9 +83,9 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
     /// The object slot that holds this attribute's value (set when the model is resolved).
     public internal(set) var slot: Int = -1
     /// Attributes derived from this one, kept up to date when it changes (set when the model is resolved).
-    var derivedTargets: [AttributeDescription] = []
+    package var derivedTargets: [AttributeDescription] = []
     /// For an attribute derived from a relationship, that relationship (set when the model is resolved).
-    unowned(unsafe) var sourceRelationship: RelationshipDescription? = nil
+    package unowned(unsafe) var sourceRelationship: RelationshipDescription? = nil
     /// The entity that declares this attribute (set when the model is resolved).
     public internal(set) unowned(unsafe) var entity: EntityDescription! = nil
 

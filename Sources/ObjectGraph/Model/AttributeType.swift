@@ -142,7 +142,7 @@ public enum AttributeType: String, Hashable, Sendable, CaseIterable {
     }
 
     /// The storage class the store uses for values of this type.
-    var storageClass: String {
+    package var storageClass: String {
         switch self {
         case .integer16, .integer32, .integer64, .boolean: "INTEGER"
         case .double, .date: "REAL"

@@ -60,9 +60,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// To-one relationships.
     var toOneRelationships: [RelationshipDescription] = []
     /// Attributes derived from a relationship (`ingredients.@count`, `photo != nil`), computed on save.
-    var relationshipDerivedAttributes: [AttributeDescription] = []
+    package var relationshipDerivedAttributes: [AttributeDescription] = []
     /// Attributes that must have a value when saved.
-    var requiredAttributes: [AttributeDescription] = []
+    package var requiredAttributes: [AttributeDescription] = []
     /// Attributes with a default value, applied on insert.
     var attributesWithDefaults: [AttributeDescription] = []
     /// To-many relationships.

@@ -247,9 +247,9 @@ extension ManagedObject {
 }
 
 /// Computes the values of attributes derived from another attribute.
-enum Derivations {
+package enum Derivations {
     /// The derived value for the source attribute's new `value`.
-    static func derive(_ value: StoredValue, _ derivation: AttributeDescription.Derivation) -> StoredValue {
+    package static func derive(_ value: StoredValue, _ derivation: AttributeDescription.Derivation) -> StoredValue {
         switch derivation {
         case .canonical:
             guard case .text(let text) = value else { return .null }

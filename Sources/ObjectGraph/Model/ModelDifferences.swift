@@ -5,7 +5,7 @@
 /// ModelDifferences(stored: storedDescriptions, current: model.storageDescriptions).summary
 /// // "Chef changed (attribute 'born' added); Kitchen is new in the model"
 /// ```
-struct ModelDifferences {
+package struct ModelDifferences {
     /// Entities only in the model, only in the store, and changed (with what changed).
     private(set) var added: [String] = []
     private(set) var removed: [String] = []
@@ -13,7 +13,7 @@ struct ModelDifferences {
 
     /// Compares descriptions; for a store made before descriptions were kept, `stored`
     /// holds version hashes and a changed entity is named without detail.
-    init(stored: [String: String], current: [String: String]) {
+    package init(stored: [String: String], current: [String: String]) {
         for name in Set(stored.keys).union(current.keys).sorted() {
             switch (stored[name], current[name]) {
             case (nil, _): added.append(name)
@@ -29,7 +29,7 @@ struct ModelDifferences {
     var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
 
     /// One line: each changed entity with its changes, then the new and the removed ones.
-    var summary: String {
+    package var summary: String {
         var parts = changed.map { entry in
             entry.changes.isEmpty ? "\(entry.entity) changed" : "\(entry.entity) changed (\(entry.changes.joined(separator: "; ")))"
         }

@@ -19,7 +19,7 @@ public struct ObjectID: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// The row's primary key for a permanent ID, or a counter for a temporary one.
     public let key: Int64
 
-    init(entityIndex: Int, key: Int64, temporaryTag: UInt32 = 0) {
+    package init(entityIndex: Int, key: Int64, temporaryTag: UInt32 = 0) {
         self.entityIndex = UInt32(entityIndex)
         self.key = key
         self.temporaryTag = temporaryTag

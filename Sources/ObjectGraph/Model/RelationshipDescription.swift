@@ -48,7 +48,7 @@ public final class RelationshipDescription: @unchecked Sendable, CustomStringCon
     /// The inverse relationship (set when the model is resolved).
     public internal(set) unowned(unsafe) var inverse: RelationshipDescription! = nil
     /// Whether a derived attribute is computed from this relationship (set when the model is resolved).
-    var isDerivationSource = false
+    package var isDerivationSource = false
 
     /// Declares a to-one relationship.
     public init(

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// What one property slot of an object holds.
 ///
@@ -6,7 +6,7 @@ import Foundation
 /// until it is first touched, then the destination object itself (a strong reference, so
 /// realized relationships keep each other alive until refreshed); a to-many relationship
 /// holds a ``ToManyStorage``.
-enum Slot {
+package enum Slot {
     case null
     case integer(Int64)
     case real(Double)
@@ -56,7 +56,7 @@ enum Slot {
 /// removals and applied when it fires, so maintaining an inverse never runs a query.
 /// `added` and `removed` also record the changes since the last save, which is what a
 /// many-to-many relationship writes to its join table.
-final class ToManyStorage {
+package final class ToManyStorage {
     /// The destination objects, or nil until the relationship is first touched.
     private(set) var objects: [ManagedObject]?
     /// Objects added since the last save.

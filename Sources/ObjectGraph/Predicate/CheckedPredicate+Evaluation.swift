@@ -17,7 +17,7 @@ extension CheckedPredicate {
 }
 
 /// Walks a ``CheckedNode`` over objects bound to scopes.
-enum PredicateEvaluator {
+package enum PredicateEvaluator {
     typealias Scopes = [(any PredicateEvaluable)?]
 
     static func evaluate(_ node: CheckedNode, _ scopes: inout Scopes) -> Bool {
@@ -158,7 +158,7 @@ enum PredicateEvaluator {
         }
     }
 
-    static func fold(_ value: StoredValue, _ options: ComparisonOptions) -> StoredValue {
+    package static func fold(_ value: StoredValue, _ options: ComparisonOptions) -> StoredValue {
         guard options.folds, case .text(let text) = value else { return value }
         return .text(text.folded(caseInsensitive: options.contains(.caseInsensitive),
                                  diacriticInsensitive: options.contains(.diacriticInsensitive)))

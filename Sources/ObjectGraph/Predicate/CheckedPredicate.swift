@@ -3,23 +3,23 @@
 /// Every key path is bound to the model's attributes and relationships, every constant is
 /// converted to the stored form of what it is compared with (a `Date` to seconds since
 /// 1970, a `UUID` to its uppercase string), and every operator has operands it accepts.
-/// ``evaluate(_:)`` is the reference semantics; ``PredicateSQLCompiler`` lowers the same
+/// ``evaluate(_:)`` is the reference semantics; the SQLite store's `PredicateSQLCompiler` lowers the same
 /// tree to SQL that selects exactly the same objects.
 ///
 /// Objects in scope are numbered: scope 0 is the evaluated object; every to-many
 /// collection (`ANY`, `ALL`, `NONE`, `@count`, `@sum`, …, `SUBQUERY`) binds its
 /// destination objects to a scope number of its own.
-struct CheckedPredicate: Sendable {
+package struct CheckedPredicate: Sendable {
     /// The entity the predicate was checked for.
     let entity: EntityDescription
     /// The resolved tree.
-    let root: CheckedNode
+    package let root: CheckedNode
     /// How many scopes the tree uses (1 + the number of collections).
-    let scopeCount: Int
+    package let scopeCount: Int
 }
 
 /// A resolved predicate node. Every node is two-valued: true or false, never unknown.
-indirect enum CheckedNode: Sendable {
+package indirect enum CheckedNode: Sendable {
     case constant(Bool)
     case not(CheckedNode)
     case and([CheckedNode])
@@ -37,7 +37,7 @@ indirect enum CheckedNode: Sendable {
 }
 
 /// A resolved scalar expression.
-indirect enum CheckedExpression: Sendable {
+package indirect enum CheckedExpression: Sendable {
     /// A constant in stored form.
     case constant(StoredValue)
     /// An attribute of the object in `scope`, reached through `hops`.
@@ -52,7 +52,7 @@ indirect enum CheckedExpression: Sendable {
     case function(PredicateFunction, [CheckedExpression])
 
     /// The constant, if this is one.
-    var constantValue: StoredValue? {
+    package var constantValue: StoredValue? {
         if case .constant(let value) = self { return value }
         return nil
     }
@@ -60,21 +60,21 @@ indirect enum CheckedExpression: Sendable {
 
 /// A to-many relationship reached from the object in `scope` through `hops`; its
 /// destination objects are bound to `innerScope` one at a time.
-struct CheckedCollection: Sendable {
-    let scope: Int
-    let hops: [CheckedHop]
-    let relationship: RelationshipDescription
-    let innerScope: Int
+package struct CheckedCollection: Sendable {
+    package let scope: Int
+    package let hops: [CheckedHop]
+    package let relationship: RelationshipDescription
+    package let innerScope: Int
 }
 
 /// An object: the one in `scope`, or the one reached from it through `hops`.
-struct CheckedObjectReference: Sendable {
-    let scope: Int
-    let hops: [CheckedHop]
+package struct CheckedObjectReference: Sendable {
+    package let scope: Int
+    package let hops: [CheckedHop]
 }
 
 /// One step from an object to a single other object (or to none).
-enum CheckedHop: Sendable {
+package enum CheckedHop: Sendable {
     /// The destination of a to-one relationship.
     case toOne(RelationshipDescription)
     /// One object of an ordered to-many relationship: the one at `offset` in the
@@ -84,7 +84,7 @@ enum CheckedHop: Sendable {
     case element(RelationshipDescription, offset: Int64, fromEnd: Bool)
 
     /// The relationship the step follows.
-    var relationship: RelationshipDescription {
+    package var relationship: RelationshipDescription {
         switch self {
         case .toOne(let relationship), .element(let relationship, _, _): relationship
         }
@@ -92,12 +92,12 @@ enum CheckedHop: Sendable {
 }
 
 /// `@count`, `@sum`, `@avg`, `@min`, `@max`.
-enum AggregateFunction: String, Sendable, CaseIterable {
+package enum AggregateFunction: String, Sendable, CaseIterable {
     case count = "@count", sum = "@sum", avg = "@avg", min = "@min", max = "@max"
 }
 
 /// What kind of values an expression has, which decides how they compare.
-enum ValueKind: Sendable, Equatable, CustomStringConvertible {
+package enum ValueKind: Sendable, Equatable, CustomStringConvertible {
     /// Integers, doubles and booleans: compared as numbers.
     case numeric
     /// Text, compared by its UTF-8 bytes (after folding, with `[c]`/`[d]`).
@@ -122,7 +122,7 @@ enum ValueKind: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    package var description: String {
         switch self {
         case .numeric: "number"
         case .string: "String"
@@ -167,7 +167,7 @@ extension CheckedExpression {
     /// - Throws: ``ObjectGraphError`` `unknownKey` for a single key that is not a stored
     ///   attribute; ``PredicateSyntaxError`` when a key on a longer path is unknown, crosses
     ///   a to-many relationship, or does not end at an attribute.
-    static func attributePath(_ keyPath: String, of entity: EntityDescription) throws -> CheckedExpression {
+    package static func attributePath(_ keyPath: String, of entity: EntityDescription) throws -> CheckedExpression {
         let path = keyPath.split(separator: ".").map(String.init)
         if path.count <= 1 {
             guard let attribute = entity.attribute(named: keyPath), !attribute.isTransient else {

@@ -3,7 +3,7 @@ extension PredicateEvaluable {
     /// The value at a key path of attribute names through to-one relationships
     /// (`["chef", "name"]`); ``StoredValue/null`` when a relationship on the way is nil or a
     /// key is not an attribute or to-one relationship. The in-memory twin of
-    /// ``PredicateSQLCompiler/compileKeyPath(_:entity:alias:)``.
+    /// ``CheckedExpression/attributePath(_:of:)`` as the SQLite store compiles it.
     func value(atKeyPath path: [String]) -> StoredValue {
         var object: any PredicateEvaluable = self
         for (index, key) in path.enumerated() {

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// One Swift implementation serves both back ends: the in-memory evaluator calls
 /// ``apply(_:)`` and SQL calls the same code through the registered function
-/// `og_function(code, receiver, arguments…)` (see ``SQLFunctions``), so SQLite's own
+/// `og_function(code, receiver, arguments…)` (see the SQLite store's `SQLFunctions`), so SQLite's own
 /// `upper()`, `lower()`, `length()` and `abs()` are never used.
 ///
 /// | Name | Receiver | Arguments | Result |
@@ -18,7 +18,7 @@ import Foundation
 /// | `modulus:by:` | number | a number | the remainder of dividing by it, with the receiver's sign |
 ///
 /// A nil receiver or argument gives nil; `modulus:by:` by zero gives nil.
-enum PredicateFunction: Int64, CaseIterable, Sendable {
+package enum PredicateFunction: Int64, CaseIterable, Sendable {
     case uppercase = 1, lowercase, length, abs, floor, ceiling, modulus
 
     /// The canonical name, as printed in documentation.
@@ -69,7 +69,7 @@ enum PredicateFunction: Int64, CaseIterable, Sendable {
     }
 
     /// The result for a receiver and arguments in stored form (receiver first).
-    func apply(_ operands: [StoredValue]) -> StoredValue {
+    package func apply(_ operands: [StoredValue]) -> StoredValue {
         guard operands.count == argumentCount + 1, !operands.contains(where: \.isNull) else { return .null }
         switch (self, operands[0]) {
         case (.uppercase, .text(let text)): return .text(text.uppercased())

@@ -77,12 +77,12 @@ enum IndexSelector: Sendable, Equatable {
 }
 
 /// `ANY`/`SOME`, `ALL`, `NONE`, or nothing.
-enum ComparisonModifier: String, Sendable, Equatable {
+package enum ComparisonModifier: String, Sendable, Equatable {
     case direct = "", any = "ANY", all = "ALL", none = "NONE"
 }
 
 /// The comparison operators of the format-string language.
-enum ComparisonOperator: String, Sendable, Equatable, CaseIterable {
+package enum ComparisonOperator: String, Sendable, Equatable, CaseIterable {
     case equal = "=="
     case notEqual = "!="
     case less = "<"
@@ -104,7 +104,7 @@ enum ComparisonOperator: String, Sendable, Equatable, CaseIterable {
     var isStringOperator: Bool { [.beginsWith, .endsWith, .contains, .like, .matches].contains(self) }
 
     /// The operator with its operands swapped (`a < b` is `b > a`).
-    var swapped: ComparisonOperator {
+    package var swapped: ComparisonOperator {
         switch self {
         case .less: .greater
         case .lessOrEqual: .greaterOrEqual
@@ -116,17 +116,18 @@ enum ComparisonOperator: String, Sendable, Equatable, CaseIterable {
 }
 
 /// The string options `[c]`, `[d]`, `[n]` (any combination) after an operator.
-struct ComparisonOptions: OptionSet, Sendable, Hashable {
-    let rawValue: Int
+package struct ComparisonOptions: OptionSet, Sendable, Hashable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
     /// `[c]`: case-insensitive (Unicode case folding).
-    static let caseInsensitive = ComparisonOptions(rawValue: 1)
+    package static let caseInsensitive = ComparisonOptions(rawValue: 1)
     /// `[d]`: diacritic-insensitive.
-    static let diacriticInsensitive = ComparisonOptions(rawValue: 2)
+    package static let diacriticInsensitive = ComparisonOptions(rawValue: 2)
     /// `[n]`: the strings are already normalized; compare the stored bytes.
     static let normalized = ComparisonOptions(rawValue: 4)
 
     /// Whether the operands are folded before comparing (`[c]` or `[d]`).
-    var folds: Bool { contains(.caseInsensitive) || contains(.diacriticInsensitive) }
+    package var folds: Bool { contains(.caseInsensitive) || contains(.diacriticInsensitive) }
 
     /// `[cd]`, `[n]`, or empty.
     var formatted: String {
@@ -140,7 +141,7 @@ struct ComparisonOptions: OptionSet, Sendable, Hashable {
 }
 
 /// `+`, `-`, `*`, `/`.
-enum ArithmeticOperator: String, Sendable, Equatable {
+package enum ArithmeticOperator: String, Sendable, Equatable {
     case add = "+", subtract = "-", multiply = "*", divide = "/"
 }
 

@@ -9,9 +9,9 @@ import Synchronization
 /// and `BINARY` collation do), `LIKE` matches whole strings with `*` (any run) and `?`
 /// (one Unicode scalar), `\` escaping the next character, and `MATCHES` matches a whole
 /// string against an ICU regular expression (`[c]` makes it case-insensitive).
-enum StringMatching {
+package enum StringMatching {
     /// The code SQL uses for each operator (`og_match(code, options, lhs, rhs)`).
-    static func code(of op: ComparisonOperator) -> Int64 {
+    package static func code(of op: ComparisonOperator) -> Int64 {
         switch op {
         case .beginsWith: 1
         case .endsWith: 2
@@ -23,12 +23,12 @@ enum StringMatching {
     }
 
     /// The operator for a code from ``code(of:)``.
-    static func op(code: Int64) -> ComparisonOperator? {
+    package static func op(code: Int64) -> ComparisonOperator? {
         [1: .beginsWith, 2: .endsWith, 3: .contains, 4: .like, 5: .matches][code]
     }
 
     /// Whether `lhs op rhs` holds.
-    static func matches(_ op: ComparisonOperator, _ options: ComparisonOptions, _ lhs: String, _ rhs: String) -> Bool {
+    package static func matches(_ op: ComparisonOperator, _ options: ComparisonOptions, _ lhs: String, _ rhs: String) -> Bool {
         if op == .matches {
             let subject = options.contains(.diacriticInsensitive) ? lhs.folded(caseInsensitive: false, diacriticInsensitive: true) : lhs
             guard let regex = regex(rhs, options) else { return false }

@@ -1,7 +1,7 @@
 /// A store that keeps the objects of a coordinator's contexts: what every store type shows
 /// its users.
 ///
-/// Add stores through ``PersistentStoreCoordinator``; the SQLite store is ``SQLiteStore``.
+/// Add stores through ``PersistentStoreCoordinator``; the SQLite store is `SQLiteStore` (module ObjectGraphSQLite).
 public protocol PersistentStore: AnyObject, Sendable {
     /// The store's UUID, kept in its metadata; object URIs name it.
     var identifier: String { get }
@@ -19,7 +19,7 @@ public protocol PersistentStore: AnyObject, Sendable {
 /// context or a managed object. Nothing here assumes that a query is cheap, that keys are
 /// dense, or that the store runs in this process: a request is a value, and every call
 /// may fail.
-protocol StoreRequestHandler: PersistentStore {
+package protocol StoreRequestHandler: PersistentStore {
     /// The model the store was opened with.
     var model: ObjectModel { get }
     /// The row format of `entity`'s table.
@@ -71,8 +71,41 @@ protocol StoreRequestHandler: PersistentStore {
 }
 
 /// What a store ran: counters for ``ContextStatistics``.
-struct StoreStatistics: Sendable {
-    var statements = 0
-    var rows = 0
-    var transactions = 0
+package struct StoreStatistics: Sendable {
+    package var statements = 0
+    package var rows = 0
+    package var transactions = 0
+
+    /// Creates counters.
+    package init(statements: Int = 0, rows: Int = 0, transactions: Int = 0) {
+        self.statements = statements
+        self.rows = rows
+        self.transactions = transactions
+    }
+}
+
+/// One row a store hands back: column 0 is the key, column 1 the entity index, then the
+/// table's columns in ``TableLayout`` order. Valid only inside the call that passes it.
+package protocol StoreRow {
+    /// Column `index` as a slot value.
+    func slot(at index: Int) -> Slot
+    /// Column `index` as a stored value.
+    func value(at index: Int) -> StoredValue
+}
+
+/// What a fetch would run, for `.explain`: the store's query, its values and its plan.
+public struct QueryExplanation: Sendable {
+    /// The query text (for SQLite, SQL with `?` placeholders).
+    public var sql: String
+    /// The values bound to the placeholders.
+    public var arguments: [StoredValue]
+    /// The store's query plan, one line per step, indented by depth.
+    public var plan: [String]
+
+    /// Creates an explanation; stores make these.
+    public init(sql: String, arguments: [StoredValue], plan: [String]) {
+        self.sql = sql
+        self.arguments = arguments
+        self.plan = plan
+    }
 }

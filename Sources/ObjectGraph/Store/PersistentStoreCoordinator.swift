@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// ```swift
 /// let coordinator = PersistentStoreCoordinator(model: model)
-/// try coordinator.addStore(at: "recipes.sqlite")
+/// try coordinator.addStore(at: "recipes.sqlite")        // ObjectGraphSQLite
 /// let context = MainContext(coordinator: coordinator)
 /// ```
 /// Create one coordinator per store file per process and share it between contexts.
@@ -18,25 +18,13 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Creates a coordinator with no stores yet.
     public init(model: ObjectModel) { self.model = model }
 
-    /// Opens (or creates) a SQLite store file and adds it.
+    /// Adds an opened store; store types call this from their own `addStore` methods.
     ///
-    /// - Parameters:
-    ///   - path: the file; `":memory:"` makes an in-memory store.
-    ///   - configuration: the entity names kept in this store; nil for every entity not
-    ///     claimed by another store.
-    /// - Throws: ``ObjectGraphError`` (`notADatabase`, `storeLocked`, `modelMismatch`, `storeFailure`).
-    @discardableResult
-    public func addStore(
-        at path: String, configuration: [String]? = nil, options: SQLiteStore.Options = .init()
-    ) throws -> SQLiteStore {
-        let store = try SQLiteStore(path: path, model: model, options: options)
+    /// - Parameter configuration: the entity names kept in this store; nil for every
+    ///   entity not claimed by another store.
+    package func add(_ store: any StoreRequestHandler, configuration: [String]?) {
         storeList.withLock { $0.append((store, configuration.map(Set.init))) }
-        return store
     }
-
-    /// Adds an empty in-memory store (gone when the coordinator is).
-    @discardableResult
-    public func addInMemoryStore() throws -> SQLiteStore { try addStore(at: ":memory:") }
 
     /// The stores, in the order they were added.
     public var stores: [any PersistentStore] { handlers }

@@ -7,9 +7,9 @@ import Synchronization
 /// values from here and falls back to the store. Saves replace or remove the rows they
 /// change. The cache is bounded: past ``limit`` rows it starts over, so it never holds a
 /// whole large store in memory.
-final class RowCache: Sendable {
+package final class RowCache: Sendable {
     /// A row's column values, in its table layout's order.
-    typealias Row = [StoredValue]
+    package typealias Row = [StoredValue]
 
     private let rows = Mutex<[ObjectID: Row]>([:])
     /// The most rows kept before the cache is emptied.

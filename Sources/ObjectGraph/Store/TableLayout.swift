@@ -1,8 +1,10 @@
-/// The columns of one inheritance tree's table, and where each entity's slots come from.
+/// The row format of one inheritance tree: the columns every store hands rows back in,
+/// and where each entity's slots come from.
 ///
 /// Column 0 is `_pk`, column 1 `_ent`; then every stored attribute of the tree, every
-/// to-one relationship, and the `_ent_<name>` columns of to-ones into multi-entity trees.
-final class TableLayout: Sendable {
+/// to-one relationship (by their names), and the `_ent_<name>` columns of to-ones into
+/// multi-entity trees. A SQLite store's tables have exactly these columns.
+package final class TableLayout: Sendable {
     /// How one slot is filled from a row.
     enum SlotSource: Sendable {
         case attribute(slot: Int, column: Int)
@@ -11,22 +13,19 @@ final class TableLayout: Sendable {
         case toOne(slot: Int, column: Int, entityColumn: Int?, destinationIndex: Int)
     }
 
-    let table: String
-    let root: EntityDescription
+    /// The tree's storage name: its root entity's name.
+    package let table: String
+    package let root: EntityDescription
     /// Column names after `_pk` and `_ent`, in order (the row's columns 2…).
-    let columns: [String]
+    package let columns: [String]
     /// Per entity index (of the whole model; empty outside this tree): the slots to fill.
     let sources: [[SlotSource]]
     /// The column index of each stored attribute or to-one relationship name.
-    let columnIndex: [String: Int]
-    /// Per entity index: whether its slots cover every column, so an insert binds them all.
-    let coversAllColumns: [Bool]
-    /// The statements every object of the tree uses, built once.
-    let insertSQL: String, deleteSQL: String, selectRowSQL: String
+    package let columnIndex: [String: Int]
 
-    init(root: EntityDescription) {
+    package init(root: EntityDescription) {
         self.root = root
-        table = SchemaNaming.table(for: root)
+        table = root.name
         var columns: [String] = []
         var columnIndex: [String: Int] = [:]
         func add(_ name: String) {
@@ -38,13 +37,13 @@ final class TableLayout: Sendable {
         let tree = root.selfAndDescendants
         for entity in tree {
             for attribute in entity.declaredAttributes where !attribute.isTransient {
-                add(SchemaNaming.column(for: attribute))
+                add(attribute.name)
             }
         }
         for entity in tree {
             for relationship in entity.declaredRelationships where !relationship.isToMany {
-                add(SchemaNaming.column(for: relationship))
-                if let entityColumn = SchemaNaming.entityColumn(for: relationship) { add(entityColumn) }
+                add(relationship.name)
+                if let entityColumn = Self.entityColumn(for: relationship) { add(entityColumn) }
             }
         }
         var sources = [[SlotSource]](repeating: [], count: root.model.entities.count)
@@ -54,7 +53,7 @@ final class TableLayout: Sendable {
                 list.append(.attribute(slot: attribute.slot, column: columnIndex[attribute.name]!))
             }
             for relationship in entity.toOneRelationships {
-                let entityColumn = SchemaNaming.entityColumn(for: relationship).flatMap { columnIndex[$0] }
+                let entityColumn = Self.entityColumn(for: relationship).flatMap { columnIndex[$0] }
                 list.append(.toOne(slot: relationship.slot, column: columnIndex[relationship.name]!,
                                    entityColumn: entityColumn, destinationIndex: relationship.destination.index))
             }
@@ -63,17 +62,47 @@ final class TableLayout: Sendable {
         self.columns = columns
         self.columnIndex = columnIndex
         self.sources = sources
-        coversAllColumns = sources.map { list in
-            list.reduce(0) { count, source in
-                if case .toOne(_, _, let entityColumn, _) = source { return count + (entityColumn == nil ? 1 : 2) }
-                return count + 1
-            } == columns.count
-        }
-        insertSQL = SchemaSQL.insert(table: table, columns: columns)
-        deleteSQL = SchemaSQL.delete(table: table)
-        selectRowSQL = FetchSQL.selectRow(table: table, columns: columns)
     }
 
     /// The number of columns a full row has, `_pk` and `_ent` included.
-    var width: Int { columns.count + 2 }
+    package var width: Int { columns.count + 2 }
+
+    /// The column that records a to-one's destination entity (`_ent_<name>`), needed when
+    /// the destination's tree has more than one entity.
+    package static func entityColumn(for relationship: RelationshipDescription) -> String? {
+        precondition(!relationship.isToMany)
+        return relationship.destination.root.selfAndDescendants.count > 1 ? "_ent_" + relationship.name : nil
+    }
+}
+
+extension TableLayout {
+    /// Fills `object`'s stored slots from a row's columns, read through `column`.
+    @inline(__always)
+    func fill(_ object: ManagedObject, column: (Int) -> Slot) {
+        Self.fill(object.slots, sources: sources[Int(object.headerPointer.pointee.objectID.entityIndex)], column: column)
+    }
+
+    /// Fills slots from a row's columns, following `sources`.
+    @inline(__always)
+    static func fill(_ slots: UnsafeMutablePointer<ObjectSlot>, sources: [SlotSource], column: (Int) -> Slot) {
+        for source in sources {
+            switch source {
+            case .attribute(let slot, let index):
+                slots[slot].value = column(index)
+            case .toOne(let slot, let index, let entityColumn, let destinationIndex):
+                guard case .integer(let key) = column(index) else {
+                    slots[slot].value = .null
+                    continue
+                }
+                var entity = destinationIndex
+                if let entityColumn, case .integer(let index) = column(entityColumn) { entity = Int(index) }
+                slots[slot].value = .objectID(ObjectID(entityIndex: entity, key: key))
+            }
+        }
+    }
+
+    /// Fills `object` from a cached row.
+    func fill(_ object: ManagedObject, from row: RowCache.Row) {
+        fill(object) { Slot(row[$0]) }
+    }
 }

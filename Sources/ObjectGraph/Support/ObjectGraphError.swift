@@ -63,7 +63,7 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         return ObjectGraphError(.unknownEntity, message)
     }
 
-    static func unknownKey(_ key: String, entity: EntityDescription) -> ObjectGraphError {
+    package static func unknownKey(_ key: String, entity: EntityDescription) -> ObjectGraphError {
         var message = "unknown key '\(key)' on entity '\(entity.name)'"
         if let guess = key.nearest(in: entity.propertyNames) { message += "; did you mean '\(guess)'?" }
         return ObjectGraphError(.unknownKey, message)

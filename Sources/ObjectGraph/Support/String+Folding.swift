@@ -6,11 +6,11 @@ extension String {
     ///
     /// Uses Foundation's `folding(options:locale:)` (no locale), with a fast path for ASCII.
     /// `"Crème Brûlée"` → `"creme brulee"`, `"Straße"` → `"strasse"`, `"ǅemal"` → `"džemal"`.
-    func canonicalFolded() -> String { folded(caseInsensitive: true, diacriticInsensitive: true) }
+    package func canonicalFolded() -> String { folded(caseInsensitive: true, diacriticInsensitive: true) }
 
     /// This string folded as the `[c]` and `[d]` comparison options ask, with NFKC normalization before and after
     /// (unchanged when neither is asked).
-    func folded(caseInsensitive: Bool, diacriticInsensitive: Bool) -> String {
+    package func folded(caseInsensitive: Bool, diacriticInsensitive: Bool) -> String {
         guard caseInsensitive || diacriticInsensitive else { return self }
         if utf8.allSatisfy({ $0 < 0x80 }) {
             guard caseInsensitive else { return self }

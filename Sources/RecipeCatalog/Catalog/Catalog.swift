@@ -1,5 +1,5 @@
 public import Foundation
-public import ObjectGraph
+public import ObjectGraphSQLite
 
 /// A recipe catalogue: a coordinator with the catalogue model and one store, and the ways
 /// to fill and search it.

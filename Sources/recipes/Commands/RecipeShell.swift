@@ -1,5 +1,5 @@
 import Foundation
-import ObjectGraph
+import ObjectGraphSQLite
 import RecipeCatalog
 
 /// The `recipes` shell's commands: object commands over a catalogue, and dot-commands.

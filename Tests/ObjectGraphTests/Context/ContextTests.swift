@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 
 @MainActor
 struct ContextTests {

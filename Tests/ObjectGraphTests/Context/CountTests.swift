@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 
 /// `count(for:)` counts in SQL and corrects by the unsaved changes, creating no objects for
 /// saved rows.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 
 /// Private contexts block on SQLite on their own serial queues, never on Swift's cooperative
 /// pool (two threads on a 2-core machine), so busy contexts cannot starve other tasks.

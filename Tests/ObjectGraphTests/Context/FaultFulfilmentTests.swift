@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 
 /// A fault whose row is gone, or whose store fails, is reported, never turned silently into
 /// a blank object.

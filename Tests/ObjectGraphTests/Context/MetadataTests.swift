@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 
 /// Metadata set on a context is written by its next save, in the same transaction as the
 /// objects: both land, or neither.

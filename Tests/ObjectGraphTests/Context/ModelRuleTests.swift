@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 
 /// Model rules the review found untested: transient attributes, the no-action delete rule,
 /// relationship counts, declared indexes, and fetches that leave out pending changes.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 
 /// Temporary IDs belong to the context that issued them.
 @MainActor

@@ -1,5 +1,6 @@
 import Testing
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 
 /// `explain(_:resultType:)` shows the statement each fetch method really runs.
 @MainActor

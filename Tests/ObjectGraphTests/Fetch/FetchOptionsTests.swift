@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 
 /// Fetch only what you need: each option's cost in statements, faults and objects.
 @MainActor

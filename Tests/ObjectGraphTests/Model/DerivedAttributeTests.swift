@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 
 /// Derived attributes: declared by an expression, computed by the framework on save (in
 /// memory for a context's save, in SQL for a batch delete), never set by hand.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 
 /// The object layout stays private, and every path that could reach the wrong memory
 /// either checks (in debug and release builds) or is rejected when the model is made.

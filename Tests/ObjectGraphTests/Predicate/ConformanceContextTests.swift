@@ -1,4 +1,5 @@
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 import Testing
 
 /// Every conformance case through the path applications take (``ContextPath``): a store the

@@ -1,4 +1,5 @@
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 import Testing
 
 /// Every conformance case runs through the in-memory evaluator and the SQL compiler; both

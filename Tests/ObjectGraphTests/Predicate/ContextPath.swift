@@ -1,4 +1,5 @@
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 import Foundation
 
 /// The objects of a ``TestGraph`` put through the path applications take: a model with a

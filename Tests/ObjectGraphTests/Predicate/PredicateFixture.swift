@@ -1,4 +1,5 @@
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 import Foundation
 
 /// A test-only object: attribute values and relationships held in dictionaries.

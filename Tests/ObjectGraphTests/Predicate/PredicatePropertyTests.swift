@@ -1,4 +1,5 @@
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 import Foundation
 
 /// The fixed dataset of the conformance table: twelve recipes (keys A…L), four chefs, lines

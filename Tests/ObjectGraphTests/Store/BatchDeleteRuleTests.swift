@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 
 /// A batch delete applies every delete rule in every direction exactly as deleting the same
 /// objects through a context and saving does: the same rows remain, or the same refusal.

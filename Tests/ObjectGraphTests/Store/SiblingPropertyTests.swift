@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 
 /// Sibling sub-entities may declare properties of the same name: they share one column when
 /// they are stored alike; otherwise the model is rejected with a clear error.

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 @testable import ObjectGraph
+@testable import ObjectGraphSQLite
 
 /// The exact statements whole operations run, captured through the store's trace: a fetch
 /// runs the statement `explain` shows, and faults, prefetches, saves and batch deletes run

@@ -1,4 +1,4 @@
-import ObjectGraph
+import ObjectGraphSQLite
 import Testing
 @testable import recipes
 

@@ -1,3 +1,4 @@
+import ObjectGraph
 /// A piece of SQL text and the values bound to its `?` placeholders.
 ///
 /// String interpolation turns every value into a `?` and an argument, so values are never

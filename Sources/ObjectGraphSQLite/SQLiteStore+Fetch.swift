@@ -1,30 +1,22 @@
-/// One row a store hands back: column 0 is the key, column 1 the entity index, then the
-/// table's columns in ``TableLayout`` order. Valid only inside the call that passes it.
-protocol StoreRow {
-    /// Column `index` as a slot value.
-    func slot(at index: Int) -> Slot
-    /// Column `index` as a stored value.
-    func value(at index: Int) -> StoredValue
-}
-
+import ObjectGraph
 extension SQLiteRow: StoreRow {}
 
 /// Reads: every fetch a context plans, and the loads of faults and prefetches, in SQL.
 extension SQLiteStore {
     /// Runs `plan` (``FetchPlan/Output-swift.enum/rows`` or ``FetchPlan/Output-swift.enum/keys``)
     /// and hands each row to `body` with its object ID.
-    func forEachRow(_ plan: FetchPlan, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
+    package func forEachRow(_ plan: FetchPlan, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
         try forEachRow(FetchSQL.statement(for: plan, layout: layout(for: plan.entity)), body)
     }
 
     /// The full rows of `entity`'s table with the given keys, in key order, in one statement.
-    func forEachRow(withKeys keys: [Int64], of entity: EntityDescription, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
+    package func forEachRow(withKeys keys: [Int64], of entity: EntityDescription, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
         try forEachRow(FetchSQL.selectRows(layout(for: entity), keys: keys), body)
     }
 
     /// The full rows of the destinations of a one-to-many relationship for several sources,
     /// grouped by source, in one statement.
-    func forEachRow(
+    package func forEachRow(
         destinationsOf relationship: RelationshipDescription, sourceKeys: [Int64], _ body: (ObjectID, any StoreRow) throws -> Void
     ) throws {
         let layout = layout(for: relationship.destination)
@@ -42,20 +34,20 @@ extension SQLiteStore {
     }
 
     /// The IDs of the rows `plan` selects (its output is keys).
-    func fetchIDs(_ plan: FetchPlan) throws -> [ObjectID] {
+    package func fetchIDs(_ plan: FetchPlan) throws -> [ObjectID] {
         var ids: [ObjectID] = []
         try forEachRow(plan) { id, _ in ids.append(id) }
         return ids
     }
 
     /// The values `plan` selects (its output is values), one array per row.
-    func fetchValues(_ plan: FetchPlan) throws -> [[StoredValue]] {
+    package func fetchValues(_ plan: FetchPlan) throws -> [[StoredValue]] {
         let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity))
         return try performRead { connection in try connection.rows(select.sql, select.arguments) }
     }
 
     /// The number of rows `plan` selects, window aside.
-    func count(_ plan: FetchPlan) throws -> Int {
+    package func count(_ plan: FetchPlan) throws -> Int {
         var countPlan = plan
         countPlan.output = .count
         let select = FetchSQL.statement(for: countPlan, layout: layout(for: plan.entity))
@@ -69,7 +61,7 @@ extension SQLiteStore {
     }
 
     /// The statement `plan` runs, its values and SQLite's plan for it.
-    func explain(_ plan: FetchPlan) throws -> QueryExplanation {
+    package func explain(_ plan: FetchPlan) throws -> QueryExplanation {
         let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity))
         let steps = try performRead { connection in
             try connection.cachedStatement(select.sql).queryPlan(arguments: select.arguments)
@@ -78,7 +70,7 @@ extension SQLiteStore {
     }
 
     /// The (source, destination) key pairs of a many-to-many relationship for several sources.
-    func fetchJoinPairs(of relationship: RelationshipDescription, sourceKeys: [Int64]) throws -> [(source: Int64, destination: Int64)] {
+    package func fetchJoinPairs(of relationship: RelationshipDescription, sourceKeys: [Int64]) throws -> [(source: Int64, destination: Int64)] {
         let select = FetchSQL.selectJoinPairs(of: relationship, sourceKeys: sourceKeys)
         return try performRead { connection in try connection.rows(select.sql, select.arguments) }.compactMap { row in
             guard case .integer(let source) = row[0], case .integer(let destination) = row[1] else { return nil }
@@ -87,10 +79,11 @@ extension SQLiteStore {
     }
 
     /// The full row of one object, or nil when it is not in the store.
-    func fetchRow(_ id: ObjectID) throws -> RowCache.Row? {
-        let layout = layout(for: model.entities[Int(id.entityIndex)])
+    package func fetchRow(_ id: ObjectID) throws -> RowCache.Row? {
+        let entity = model.entities[Int(id.entityIndex)]
+        let layout = layout(for: entity), sql = tableSQL(for: entity).selectRow
         return try performRead { connection in
-            let statement = try connection.cachedStatement(layout.selectRowSQL)
+            let statement = try connection.cachedStatement(sql)
             try statement.bind(.integer(id.key), at: 1)
             var result: RowCache.Row?
             try statement.forEachRow { row in result = (0..<layout.width).map { row.value(at: $0) } }
@@ -99,7 +92,7 @@ extension SQLiteStore {
     }
 
     /// The IDs of the destinations of a to-many relationship of the object with key `key`.
-    func fetchDestinations(of relationship: RelationshipDescription, key: Int64) throws -> [ObjectID] {
+    package func fetchDestinations(of relationship: RelationshipDescription, key: Int64) throws -> [ObjectID] {
         try performRead { connection in
             let statement = try connection.cachedStatement(FetchSQL.selectDestinations(of: relationship))
             try statement.bind(.integer(key), at: 1)
@@ -109,37 +102,5 @@ extension SQLiteStore {
             }
             return ids
         }
-    }
-}
-
-extension TableLayout {
-    /// Fills `object`'s stored slots from a row's columns, read through `column`.
-    @inline(__always)
-    func fill(_ object: ManagedObject, column: (Int) -> Slot) {
-        Self.fill(object.slots, sources: sources[Int(object.headerPointer.pointee.objectID.entityIndex)], column: column)
-    }
-
-    /// Fills slots from a row's columns, following `sources`.
-    @inline(__always)
-    static func fill(_ slots: UnsafeMutablePointer<ObjectSlot>, sources: [SlotSource], column: (Int) -> Slot) {
-        for source in sources {
-            switch source {
-            case .attribute(let slot, let index):
-                slots[slot].value = column(index)
-            case .toOne(let slot, let index, let entityColumn, let destinationIndex):
-                guard case .integer(let key) = column(index) else {
-                    slots[slot].value = .null
-                    continue
-                }
-                var entity = destinationIndex
-                if let entityColumn, case .integer(let index) = column(entityColumn) { entity = Int(index) }
-                slots[slot].value = .objectID(ObjectID(entityIndex: entity, key: key))
-            }
-        }
-    }
-
-    /// Fills `object` from a cached row.
-    func fill(_ object: ManagedObject, from row: RowCache.Row) {
-        fill(object) { Slot(row[$0]) }
     }
 }

@@ -1,3 +1,4 @@
+import ObjectGraph
 /// Lowers a ``CheckedPredicate`` to a SQL condition that selects exactly the objects the
 /// in-memory evaluator matches.
 ///

@@ -1,3 +1,4 @@
+import ObjectGraph
 import Foundation
 import Synchronization
 

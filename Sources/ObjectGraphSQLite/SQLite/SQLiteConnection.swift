@@ -1,3 +1,4 @@
+public import ObjectGraph
 internal import CSQLite
 import Foundation
 

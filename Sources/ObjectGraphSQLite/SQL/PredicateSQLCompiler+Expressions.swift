@@ -1,3 +1,4 @@
+import ObjectGraph
 /// Scalar expressions, key paths and collections.
 extension PredicateSQLCompiler.Compiler {
     mutating func expression(_ expression: CheckedExpression) -> SQLFragment {

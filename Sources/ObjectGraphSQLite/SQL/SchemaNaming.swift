@@ -1,3 +1,4 @@
+import ObjectGraph
 /// How a model maps onto tables and columns; the one place that decides names.
 ///
 /// - Each inheritance tree is one table, named after its root entity, with `_pk` (the
@@ -26,8 +27,7 @@ enum SchemaNaming {
 
     /// The column that records the destination's entity, when the destination tree needs it.
     static func entityColumn(for relationship: RelationshipDescription) -> String? {
-        precondition(!relationship.isToMany)
-        return relationship.destination.root.selfAndDescendants.count > 1 ? "_ent_" + relationship.name : nil
+        TableLayout.entityColumn(for: relationship)
     }
 
     /// The join table of a many-to-many relationship, seen from `relationship`'s side.

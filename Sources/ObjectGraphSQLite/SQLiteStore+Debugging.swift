@@ -1,3 +1,4 @@
+import ObjectGraph
 import Foundation
 
 /// How much SQL a store reports as it runs.
@@ -13,16 +14,6 @@ public enum SQLDebugLevel: Int, Sendable, Comparable, CaseIterable {
 
     /// Orders levels by how much they report.
     public static func < (lhs: SQLDebugLevel, rhs: SQLDebugLevel) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
-/// What a fetch would run, for `.explain`: the SQL, its values and SQLite's plan.
-public struct QueryExplanation: Sendable {
-    /// The SQL text with `?` placeholders.
-    public var sql: String
-    /// The values bound to the placeholders.
-    public var arguments: [StoredValue]
-    /// SQLite's query plan, one line per step, indented by depth.
-    public var plan: [String]
 }
 
 extension SQLiteStore {

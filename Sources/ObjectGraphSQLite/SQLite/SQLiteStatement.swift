@@ -1,3 +1,4 @@
+import ObjectGraph
 internal import CSQLite
 import Foundation
 

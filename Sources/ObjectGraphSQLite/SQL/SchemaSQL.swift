@@ -1,3 +1,4 @@
+import ObjectGraph
 /// The SQL that creates and describes a store's schema and its bookkeeping tables.
 enum SchemaSQL {
     /// The key/value metadata table: model version hashes, the store's UUID, caller keys.
@@ -170,5 +171,18 @@ enum SchemaSQL {
     static func deleteJoinRows(_ table: String, column: String, keyList: Bool = false) -> String {
         let condition = keyList ? "IN (SELECT value FROM json_each(?))" : "= ?"
         return "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \(SQLIdentifier(column).quoted) \(condition)"
+    }
+}
+
+/// The statements that insert, delete and read one row of a table, built once per store.
+struct TableSQL: Sendable {
+    let insert: String
+    let delete: String
+    let selectRow: String
+
+    init(_ layout: TableLayout) {
+        insert = SchemaSQL.insert(table: layout.table, columns: layout.columns)
+        delete = SchemaSQL.delete(table: layout.table)
+        selectRow = FetchSQL.selectRow(table: layout.table, columns: layout.columns)
     }
 }

@@ -1,3 +1,4 @@
+import ObjectGraph
 /// The SQL functions predicates compile to, implemented in Swift so that SQL and the
 /// in-memory evaluator share one implementation of Unicode folding and string matching.
 ///

@@ -1,3 +1,4 @@
+import ObjectGraph
 /// Builds the SELECT statements of fetches.
 enum FetchSQL {
     static let alias = "t0"

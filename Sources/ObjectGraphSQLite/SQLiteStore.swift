@@ -1,3 +1,4 @@
+public import ObjectGraph
 import Foundation
 import Synchronization
 
@@ -40,6 +41,8 @@ public final class SQLiteStore: StoreRequestHandler {
     let layouts: [TableLayout]
     /// The layout of each entity's table, by entity index.
     private let layoutByEntity: [TableLayout]
+    /// The statements every row of each entity's table uses, by entity index.
+    private let tableSQLByEntity: [TableSQL]
     private let metadataCache: Mutex<[String: String]>
 
     /// Opens or creates the store at `path` for `model`.
@@ -58,6 +61,8 @@ public final class SQLiteStore: StoreRequestHandler {
         for entity in model.entities where entity.parent == nil { layouts.append(TableLayout(root: entity)) }
         self.layouts = layouts
         self.layoutByEntity = model.entities.map { entity in layouts.first { $0.root === entity.root }! }
+        let tableSQL = layouts.map(TableSQL.init)
+        self.tableSQLByEntity = layoutByEntity.map { layout in tableSQL[layouts.firstIndex { $0 === layout }!] }
         let metadata = try Self.prepare(opened, path: path, model: model, layouts: layouts)
         self.identifier = metadata[MetadataKey.storeUUID] ?? ""
         self.metadataCache = Mutex(metadata)
@@ -79,7 +84,10 @@ public final class SQLiteStore: StoreRequestHandler {
         static let entityDescriptions = "_entityDescriptions"
     }
 
-    func layout(for entity: EntityDescription) -> TableLayout { layoutByEntity[entity.index] }
+    package func layout(for entity: EntityDescription) -> TableLayout { layoutByEntity[entity.index] }
+
+    /// The row statements of `entity`'s table.
+    func tableSQL(for entity: EntityDescription) -> TableSQL { tableSQLByEntity[entity.index] }
 
     // MARK: Metadata
 
@@ -182,7 +190,7 @@ public final class SQLiteStore: StoreRequestHandler {
     var connectionStatistics: ConnectionStatistics { pool.statistics }
 
     /// What the store's connection ran.
-    var statistics: StoreStatistics {
+    package var statistics: StoreStatistics {
         let counts = connectionStatistics
         return StoreStatistics(statements: counts.statements, rows: counts.rows, transactions: counts.transactions)
     }

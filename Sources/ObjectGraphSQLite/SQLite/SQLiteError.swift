@@ -1,3 +1,4 @@
+import ObjectGraph
 internal import CSQLite
 
 /// An error reported by SQLite: its extended result code, message and the SQL that failed.

@@ -1,3 +1,4 @@
+import ObjectGraph
 /// A table or column name, quoted for SQL with embedded quotes doubled.
 struct SQLIdentifier: Hashable, Sendable {
     let name: String

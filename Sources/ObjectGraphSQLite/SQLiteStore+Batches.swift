@@ -1,8 +1,9 @@
+import ObjectGraph
 import Foundation
 
 extension SQLiteStore {
     /// Inserts rows of `entity`, one transaction; derived attributes are computed here too.
-    func batchInsert(_ entity: EntityDescription, rows: [[String: any Sendable]]) throws -> [ObjectID] {
+    package func batchInsert(_ entity: EntityDescription, rows: [[String: any Sendable]]) throws -> [ObjectID] {
         let layout = layout(for: entity)
         var prepared: [[Int: StoredValue]] = []
         for (index, row) in rows.enumerated() {
@@ -35,7 +36,7 @@ extension SQLiteStore {
                 try reserve.forEachRow { maximum = $0.int64(at: 0) }
                 var key = maximum - Int64(rows.count) + 1
                 var ids: [ObjectID] = []
-                let statement = try connection.cachedStatement(layout.insertSQL)
+                let statement = try connection.cachedStatement(tableSQL(for: entity).insert)
                 for values in prepared {
                     statement.reset()
                     try statement.bind(.integer(key), at: 1)
@@ -51,7 +52,7 @@ extension SQLiteStore {
     }
 
     /// Sets `values` on the rows `plan` selects.
-    func batchUpdate(_ entity: EntityDescription, plan: FetchPlan, values: [String: StoredValue]) throws -> [ObjectID] {
+    package func batchUpdate(_ entity: EntityDescription, plan: FetchPlan, values: [String: StoredValue]) throws -> [ObjectID] {
         let layout = layout(for: entity)
         var assignments: [(String, StoredValue)] = []
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
@@ -86,7 +87,7 @@ extension SQLiteStore {
     /// Deletes the rows `plan` selects, applies every delete rule in SQL, and
     /// recomputes the derived attributes (`ingredients.@count`, `photo != nil`) of the rows
     /// that remain but lost a related row.
-    func batchDelete(_ entity: EntityDescription, plan: FetchPlan) throws -> BatchResult {
+    package func batchDelete(_ entity: EntityDescription, plan: FetchPlan) throws -> BatchResult {
         try perform { connection in
             try connection.inTransaction {
                 var deletion = BatchDeletion()
@@ -100,7 +101,11 @@ extension SQLiteStore {
                             [FetchSQL.keyList(group.map(\.key))], connection)
                     deletion.recomputed += group
                 }
-                return BatchResult(deletedIDs: deletion.deleted, nullifiedIDs: deletion.nullified, recomputedIDs: deletion.recomputed)
+                var result = BatchResult()
+                result.deletedIDs = deletion.deleted
+                result.nullifiedIDs = deletion.nullified
+                result.recomputedIDs = deletion.recomputed
+                return result
             }
         }
     }

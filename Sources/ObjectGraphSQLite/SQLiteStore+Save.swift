@@ -1,3 +1,4 @@
+import ObjectGraph
 import Foundation
 
 extension SQLiteStore {
@@ -11,7 +12,7 @@ extension SQLiteStore {
     ///   values at fault; `objectNotFound` for an updated row that is gone; `validation` for
     ///   a reference to an object that is not being saved; `storeLocked`; `storeFailure`);
     ///   the transaction is rolled back.
-    func save(_ changes: StoreChanges, beforeCommit: () throws -> Void = {}) throws -> [ObjectID] {
+    package func save(_ changes: StoreChanges, beforeCommit: () throws -> Void = {}) throws -> [ObjectID] {
         var current: ObjectID?
         var values = changes.values
         do {
@@ -39,10 +40,11 @@ extension SQLiteStore {
                     var insertStatement: (layout: TableLayout, statement: SQLiteStatement)?
                     for (insert, id) in zip(changes.inserts, ids) {
                         current = insert.id
-                        let layout = layout(for: model.entities[Int(id.entityIndex)])
+                        let entity = model.entities[Int(id.entityIndex)]
+                        let layout = layout(for: entity)
                         // Consecutive rows of one table share one statement lookup.
                         if insertStatement?.layout !== layout {
-                            insertStatement = (layout, try connection.cachedStatement(layout.insertSQL))
+                            insertStatement = (layout, try connection.cachedStatement(tableSQL(for: entity).insert))
                         }
                         let statement = insertStatement!.statement
                         statement.reset()
@@ -91,7 +93,7 @@ extension SQLiteStore {
     }
 
     /// Gives objects with temporary IDs permanent ones now, in their own transaction.
-    func reservePermanentIDs(for ids: [ObjectID]) throws -> [ObjectID] {
+    package func reservePermanentIDs(for ids: [ObjectID]) throws -> [ObjectID] {
         try perform { connection in
             try connection.inTransaction { try assignKeys(ids, connection) }
         }
@@ -121,7 +123,7 @@ extension SQLiteStore {
 
     private func delete(_ id: ObjectID, _ connection: SQLiteConnection) throws {
         let entity = model.entities[Int(id.entityIndex)]
-        let statement = try connection.cachedStatement(layout(for: entity).deleteSQL)
+        let statement = try connection.cachedStatement(tableSQL(for: entity).delete)
         try statement.bind(.integer(id.key), at: 1)
         try statement.run()
         for relationship in entity.relationships where relationship.isManyToMany {

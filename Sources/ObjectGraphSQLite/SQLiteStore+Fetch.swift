@@ -79,13 +79,13 @@ extension SQLiteStore {
     }
 
     /// The full row of one object, or nil when it is not in the store.
-    package func fetchRow(_ id: ObjectID) throws -> RowCache.Row? {
+    package func fetchRow(_ id: ObjectID) throws -> [StoredValue]? {
         let entity = model.entities[Int(id.entityIndex)]
         let layout = layout(for: entity), sql = tableSQL(for: entity).selectRow
         return try performRead { connection in
             let statement = try connection.cachedStatement(sql)
             try statement.bind(.integer(id.key), at: 1)
-            var result: RowCache.Row?
+            var result: [StoredValue]?
             try statement.forEachRow { row in result = (0..<layout.width).map { row.value(at: $0) } }
             return result
         }

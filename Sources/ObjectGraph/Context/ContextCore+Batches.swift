@@ -7,6 +7,7 @@ extension ContextCore {
         }
         var result = BatchResult()
         result.insertedIDs = try coordinator.store(for: entity).batchInsert(entity, rows: request.objects)
+        announce(result)
         return result
     }
 
@@ -30,6 +31,7 @@ extension ContextCore {
         result.updatedIDs = try store.batchUpdate(entity, plan: try keysPlan(request.entityName, request.predicate, entity),
                                                  values: values)
         mergeChanges(from: result)
+        announce(result)
         return result
     }
 
@@ -38,6 +40,7 @@ extension ContextCore {
         let store = coordinator.store(for: entity)
         let result = try store.batchDelete(entity, plan: try keysPlan(request.entityName, request.predicate, entity))
         mergeChanges(from: result)
+        announce(result)
         return result
     }
 
@@ -45,6 +48,17 @@ extension ContextCore {
     /// its sub-entities, keys only.
     private func keysPlan(_ name: String, _ predicate: FetchPredicate?, _ entity: EntityDescription) throws -> FetchPlan {
         try plan(FetchRequest(entityName: name, predicate: predicate), entity: entity, output: .keys)
+    }
+
+    /// Tells the coordinator's did-save subscribers what a batch request changed.
+    private func announce(_ result: BatchResult) {
+        guard coordinator.didSaveCenter.hasSubscribers else { return }
+        var note = DidSave()
+        note.insertedIDs = result.insertedIDs
+        note.updatedIDs = result.updatedIDs + result.nullifiedIDs + result.recomputedIDs
+        note.deletedIDs = result.deletedIDs
+        note.origin = identifier
+        if !note.isEmpty { coordinator.didSaveCenter.post(note) }
     }
 
     /// Brings registered objects up to date with changes made outside this context.

@@ -48,6 +48,11 @@ extension ContextCore {
         pendingMetadata.removeAll()
 
         var result = SaveResult()
+        let observed = coordinator.didSaveCenter.hasSubscribers
+        var changedKeys: [ObjectID: Set<String>] = [:]
+        if observed {
+            for object in updatedNow { changedKeys[object.objectID] = object.changedKeys }
+        }
         for object in insertedNow {
             let old = object.objectID
             if old.isTemporary, let id = permanentIDs[ObjectIdentifier(object)] {
@@ -72,6 +77,15 @@ extension ContextCore {
         updated.removeAll()
         deleted.removeAll()
         snapshots.removeAll()
+        if observed {
+            var note = DidSave()
+            note.insertedIDs = result.insertedIDs
+            note.updatedIDs = result.updatedIDs
+            note.deletedIDs = result.deletedIDs
+            note.changedKeys = changedKeys
+            note.origin = identifier
+            coordinator.didSaveCenter.post(note)
+        }
         return result
     }
 

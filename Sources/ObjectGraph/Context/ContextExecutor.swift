@@ -12,7 +12,10 @@ final class ContextExecutor: SerialExecutor {
     private let queue: DispatchQueue
 
     /// Creates an executor whose queue carries `label` (shown by debuggers and `top -H`).
-    init(label: String) { queue = DispatchQueue(label: label) }
+    init(label: String) {
+        queue = DispatchQueue(label: label)
+        queue.setSpecific(key: Self.key, value: ObjectIdentifier(self))
+    }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
@@ -21,4 +24,16 @@ final class ContextExecutor: SerialExecutor {
     }
 
     func checkIsolated() { dispatchPrecondition(condition: .onQueue(queue)) }
+
+    /// Runs `work` on the queue later, after the jobs already waiting.
+    func async(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
+
+    /// Runs `work` on the queue and waits for it: at once when the caller is already on it.
+    func sync<T>(_ work: () throws -> T) rethrows -> T {
+        if DispatchQueue.getSpecific(key: Self.key) == ObjectIdentifier(self) { return try work() }
+        return try queue.sync(execute: work)
+    }
+
+    /// Marks each executor's queue, so ``sync(_:)`` can tell it is already on it.
+    private static let key = DispatchSpecificKey<ObjectIdentifier>()
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A context for the main actor: the one user-facing code reads and edits objects in.
 ///
 /// ```swift
@@ -45,6 +47,35 @@ public final class MainContext {
     @discardableResult public func save() throws -> SaveResult { try core.save() }
     /// Discards every unsaved change.
     public func rollback() { core.rollback() }
+
+    /// Whether changes other contexts of the coordinator save (and batch requests) are
+    /// merged into this context as they happen: at once when the save ran on the main
+    /// thread, otherwise on the main queue after the work already waiting there (see
+    /// ``mergeChanges(fromContextDidSave:)``).
+    public var automaticallyMergesChanges: Bool {
+        get { automaticMerge != nil }
+        set {
+            guard newValue != automaticallyMergesChanges else { return }
+            guard newValue else { automaticMerge = nil; return }
+            automaticMerge = coordinator.addDidSaveObserver { [weak self] note in
+                if Thread.isMainThread {
+                    MainActor.assumeIsolated { self?.mergeChanges(fromContextDidSave: note) }
+                } else {
+                    DispatchQueue.main.async { MainActor.assumeIsolated { self?.mergeChanges(fromContextDidSave: note) } }
+                }
+            }
+        }
+    }
+    private var automaticMerge: DidSaveObservation?
+
+    /// Brings this context up to date with what another context saved: updated objects
+    /// reload their saved values when next read (keeping this context's unsaved changes),
+    /// deleted ones leave the context; inserted and newly matching objects appear in the
+    /// next fetch. Its own saves are ignored.
+    public func mergeChanges(fromContextDidSave note: DidSave) { core.mergeChanges(fromContextDidSave: note) }
+
+    /// This context's identity, as ``DidSave/origin`` names it.
+    public var identifier: ContextIdentifier { core.identifier }
     /// Sets (or, with nil, removes) a value in the store's metadata at the next save, in the
     /// same transaction as the objects: a marker saved with the data it describes, such as
     /// how far an import got. Rollback and reset drop it; the first store receives it.

@@ -36,6 +36,45 @@ public actor PrivateContext {
         try body(self)
     }
 
+    /// Runs `body` on this context and waits for it, from code that cannot `await`
+    /// (Core Data's `performAndWait`).
+    ///
+    /// The calling thread blocks until the context's queue has run `body`; called from
+    /// the context's own queue (inside `perform` or another `performAndWait`) it runs at
+    /// once. Call it from threads you own (the main thread, a dispatch queue, a `Thread`),
+    /// not from an async task: a blocked task holds one of the few cooperative threads.
+    /// Two contexts that wait on each other this way deadlock, as two queues calling
+    /// `sync` on each other do.
+    public nonisolated func performAndWait<T: Sendable>(_ body: @Sendable (isolated PrivateContext) throws -> T) rethrows -> T {
+        try executor.sync { try assumeIsolated { try body($0) } }
+    }
+
+    /// Whether changes other contexts of the coordinator save (and batch requests) are
+    /// merged into this context as they happen, on its own queue, after the work already
+    /// waiting there (see ``mergeChanges(fromContextDidSave:)``).
+    public var automaticallyMergesChanges: Bool {
+        get { automaticMerge != nil }
+        set {
+            guard newValue != automaticallyMergesChanges else { return }
+            guard newValue else { automaticMerge = nil; return }
+            let executor = self.executor
+            automaticMerge = coordinator.addDidSaveObserver { [weak self] note in
+                guard let context = self else { return }
+                executor.async { context.assumeIsolated { $0.core.mergeChanges(fromContextDidSave: note) } }
+            }
+        }
+    }
+    private var automaticMerge: DidSaveObservation?
+
+    /// Brings this context up to date with what another context saved: updated objects
+    /// reload their saved values when next read (keeping this context's unsaved changes),
+    /// deleted ones leave the context; inserted and newly matching objects appear in the
+    /// next fetch. Its own saves are ignored.
+    public func mergeChanges(fromContextDidSave note: DidSave) { core.mergeChanges(fromContextDidSave: note) }
+
+    /// This context's identity, as ``DidSave/origin`` names it.
+    public var identifier: ContextIdentifier { core.identifier }
+
     /// The model of the context's coordinator.
     public nonisolated var model: ObjectModel { coordinator.model }
 

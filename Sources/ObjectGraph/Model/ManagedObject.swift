@@ -159,6 +159,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         headerPointer.pointee.changedSlots & (slot < 63 ? (1 << UInt64(slot)) : (1 << 63)) != 0
     }
 
+    /// The names of the properties changed since the last save.
+    var changedKeys: Set<String> {
+        Set(entity.attributes.filter { hasChangedSlot($0.slot) }.map(\.name)
+            + entity.relationships.filter { hasChangedSlot($0.slot) }.map(\.name))
+    }
+
     // MARK: Hashable (identity)
 
     /// Objects are equal only to themselves.

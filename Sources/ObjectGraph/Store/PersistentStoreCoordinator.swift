@@ -13,6 +13,8 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The model every store of this coordinator uses.
     public let model: ObjectModel
     let rowCache = RowCache()
+    /// Who hears about saves (see ``addDidSaveObserver(_:)``).
+    let didSaveCenter = DidSaveCenter()
     private let storeList = Mutex<[(store: any StoreRequestHandler, configuration: Set<String>?)]>([])
 
     /// Creates a coordinator with no stores yet.

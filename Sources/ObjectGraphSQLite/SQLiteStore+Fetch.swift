@@ -86,7 +86,7 @@ extension SQLiteStore {
             let statement = try connection.cachedStatement(sql)
             try statement.bind(.integer(id.key), at: 1)
             var result: [StoredValue]?
-            try statement.forEachRow { row in result = (0..<layout.width).map { row.value(at: $0) } }
+            try statement.forEachRow { row in result = (0..<layout.rowWidth).map { row.value(at: $0) } }
             return result
         }
     }

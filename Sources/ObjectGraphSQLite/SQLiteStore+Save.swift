@@ -55,17 +55,26 @@ extension SQLiteStore {
                         }
                         try statement.run()
                     }
+                    var conflicts: [ObjectID] = []
                     for update in changes.updates {
                         current = update.id
                         let layout = layout(for: model.entities[Int(update.id.entityIndex)])
-                        let statement = try connection.cachedStatement(
-                            SchemaSQL.update(layout, columns: update.columns.map { layout.columns[$0 - 2] }))
-                        try statement.bind(Array(values[update.start..<update.start + update.columns.count]) + [.integer(update.id.key)])
-                        guard try statement.run() == 1 else {
+                        let statement = try connection.cachedStatement(SchemaSQL.update(
+                            layout, columns: update.columns.map { layout.columns[$0 - 2] }, checksVersion: update.version != nil))
+                        try statement.bind(Array(values[update.start..<update.start + update.columns.count])
+                                           + [.integer(update.id.key)] + (update.version.map { [.integer($0)] } ?? []))
+                        guard try statement.run() == 0 else { continue }
+                        let exists = try connection.cachedStatement(SchemaSQL.selectVersion(table: layout.table))
+                        try exists.bind(.integer(update.id.key), at: 1)
+                        var found = false
+                        try exists.forEachRow { _ in found = true }
+                        guard found else {
                             throw ObjectGraphError(.objectNotFound,
                                 "cannot save the changes to \(model.describe(update.id)): its row is no longer in the store (deleted by another context or process); nothing was saved")
                         }
+                        conflicts.append(update.id)
                     }
+                    if !conflicts.isEmpty { throw SaveConflicts(ids: conflicts) }
                     for join in changes.joins {
                         current = join.source
                         let table = SchemaNaming.joinTable(for: join.relationship)

@@ -82,6 +82,9 @@ public final class SQLiteStore: StoreRequestHandler {
         static let versionHashes = "_versionHashes"
         /// Each entity's storage description, to name what changed in a later model.
         static let entityDescriptions = "_entityDescriptions"
+        /// Present once every table has its version column (stores made before rows had
+        /// versions get it on their first open).
+        static let rowVersions = "_rowVersions"
     }
 
     package func layout(for entity: EntityDescription) -> TableLayout { layoutByEntity[entity.index] }
@@ -230,7 +233,8 @@ public final class SQLiteStore: StoreRequestHandler {
                     let insert = try connection.cachedStatement(SchemaSQL.upsertMetadata)
                     for (key, value) in [(MetadataKey.storeUUID, UUID().uuidString),
                                          (MetadataKey.versionHashes, encode(model.versionHashes)),
-                                         (MetadataKey.entityDescriptions, encodeJSON(model.storageDescriptions))] {
+                                         (MetadataKey.entityDescriptions, encodeJSON(model.storageDescriptions)),
+                                         (MetadataKey.rowVersions, "1")] {
                         insert.reset()
                         try insert.bind([.text(key), .text(value)])
                         try insert.run()
@@ -246,9 +250,32 @@ public final class SQLiteStore: StoreRequestHandler {
             }
             try checkModel(model, hashes: decode(metadata[MetadataKey.versionHashes] ?? ""),
                            descriptions: metadata[MetadataKey.entityDescriptions].flatMap(decodeJSON), path: path)
+            if metadata[MetadataKey.rowVersions] == nil {
+                try connection.inTransaction {
+                    try addVersionColumns(connection, layouts: layouts)
+                    let insert = try connection.cachedStatement(SchemaSQL.upsertMetadata)
+                    try insert.bind([.text(MetadataKey.rowVersions), .text("1")])
+                    try insert.run()
+                }
+                metadata[MetadataKey.rowVersions] = "1"
+            }
             return metadata
         } catch let error as SQLiteError {
             throw translate(error, path: path)
+        }
+    }
+
+    /// Gives tables made before rows had versions the version column (an `ALTER TABLE`
+    /// that rewrites nothing; existing rows start at version 0).
+    private static func addVersionColumns(_ connection: SQLiteConnection, layouts: [TableLayout]) throws {
+        for layout in layouts {
+            let names = try connection.rows(SchemaSQL.tableColumns, [.text(layout.table)]).compactMap { row -> String? in
+                if case .text(let name) = row[0] { return name }
+                return nil
+            }
+            if !names.contains(SchemaNaming.versionColumn) {
+                try connection.execute(SchemaSQL.addVersionColumn(table: layout.table))
+            }
         }
     }
 

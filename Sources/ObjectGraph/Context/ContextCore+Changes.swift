@@ -52,7 +52,9 @@ extension ContextCore {
                 }
             }
             if !columns.isEmpty {
-                changes.updates.append(StoreChanges.Update(id: object.objectID, columns: columns, start: start))
+                let version = object.headerPointer.pointee.rowVersion
+                changes.updates.append(StoreChanges.Update(
+                    id: object.objectID, columns: columns, start: start, version: version >= 0 ? version : nil))
             }
         }
         for object in inserted + updated {

@@ -71,8 +71,11 @@ extension ContextCore {
                     object.fillPreservingChanges(layout) { row.slot(at: $0) }
                 }
                 object.headerPointer.pointee.needsValues = false
+                if case .integer(let version) = row.value(at: layout.versionColumn) {
+                    object.headerPointer.pointee.rowVersion = version
+                }
             case .cache:
-                cachedRows.append((id, (0..<layout.width).map { row.value(at: $0) }))
+                cachedRows.append((id, (0..<layout.rowWidth).map { row.value(at: $0) }))
             case .keysOnly:
                 break
             }

@@ -13,7 +13,7 @@ extension ContextCore {
     func save() throws -> SaveResult {
         // Each object is listed once: on insert, on its first change, on delete.
         let insertedNow = inserted.filter { $0.state == .inserted }
-        let updatedNow = updated.filter { $0.state == .updated }
+        var updatedNow = updated.filter { $0.state == .updated }
         let deletedNow = deleted.filter { $0.state == .deleted }
         if let error = faultError {
             faultError = nil
@@ -34,17 +34,32 @@ extension ContextCore {
         // has written before any commits, and a failure in any one rolls them all back.
         // (Commits then run last store first; only a failing COMMIT itself, after another
         // store committed, could leave them apart.) Metadata goes to the first store.
-        let groups = groupedByStore(insertedNow, updatedNow, deletedStored)
         var permanentIDs: [ObjectIdentifier: ObjectID] = [:]
-        func write(from index: Int) throws {
-            guard index < groups.count else { return }
-            let (store, group) = groups[index]
-            var changes = storeChanges(inserted: group.0, updated: group.1, deleted: group.2, store: store)
-            if index == 0 { changes.metadata = pendingMetadata }
-            let ids = try store.save(changes) { try write(from: index + 1) }
-            for (object, id) in zip(group.0, ids) where object.objectID.isTemporary { permanentIDs[ObjectIdentifier(object)] = id }
+        var rewritten = Set<ObjectID>()
+        // Rows changed underneath (optimistic locking) are resolved by the merge policy and
+        // the save tried again; the error policy reports them instead.
+        for attempt in 1... {
+            let groups = groupedByStore(insertedNow, updatedNow, deletedStored)
+            permanentIDs.removeAll()
+            rewritten.removeAll()
+            func write(from index: Int) throws {
+                guard index < groups.count else { return }
+                let (store, group) = groups[index]
+                var changes = storeChanges(inserted: group.0, updated: group.1, deleted: group.2, store: store)
+                if index == 0 { changes.metadata = pendingMetadata }
+                let ids = try store.save(changes) { try write(from: index + 1) }
+                for (object, id) in zip(group.0, ids) where object.objectID.isTemporary { permanentIDs[ObjectIdentifier(object)] = id }
+                rewritten.formUnion(changes.updates.map(\.id))
+            }
+            do {
+                try write(from: 0)
+                break
+            } catch let conflicts as SaveConflicts {
+                guard mergePolicy != .error, attempt < 5 else { throw try conflictError(conflicts.ids) }
+                try resolveConflicts(conflicts.ids)
+                updatedNow = updated.filter { $0.state == .updated }
+            }
         }
-        try write(from: 0)
         pendingMetadata.removeAll()
 
         var result = SaveResult()
@@ -61,10 +76,14 @@ extension ContextCore {
                 register(object)
             }
             result.insertedIDs.append(object.objectID)
+            object.headerPointer.pointee.rowVersion = 0
             markSaved(object)
         }
         for object in updatedNow {
             result.updatedIDs.append(object.objectID)
+            if rewritten.contains(object.objectID), object.headerPointer.pointee.rowVersion >= 0 {
+                object.headerPointer.pointee.rowVersion += 1
+            }
             markSaved(object)
         }
         for object in deletedNow {

@@ -44,6 +44,8 @@ final class ContextCore {
     var faultsFired = 0
     /// Metadata changes (nil removes a key) that the next save writes in its transaction.
     var pendingMetadata: [String: String?] = [:]
+    /// How a save resolves rows changed underneath it.
+    var mergePolicy = MergePolicy.error
     var objectsCreated = 0
     /// The first store error met while firing a fault since the last save; the next save throws it.
     var faultError: ObjectGraphError?
@@ -284,6 +286,7 @@ final class ContextCore {
             object.state = .clean
         } else {
             object.fillPreservingChanges(layout) { Slot(row[$0]) }
+            object.headerPointer.pointee.rowVersion = layout.version(of: row)
         }
         object.headerPointer.pointee.needsValues = false
         linkToOnes(object)

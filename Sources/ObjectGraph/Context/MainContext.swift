@@ -47,6 +47,12 @@ public final class MainContext {
     @discardableResult public func save() throws -> SaveResult { try core.save() }
     /// Discards every unsaved change.
     public func rollback() { core.rollback() }
+    /// How a save resolves rows another context or process changed since this context
+    /// loaded them; ``MergePolicy/error`` (the default) fails the save and names them.
+    public var mergePolicy: MergePolicy {
+        get { core.mergePolicy }
+        set { core.mergePolicy = newValue }
+    }
 
     /// Whether changes other contexts of the coordinator save (and batch requests) are
     /// merged into this context as they happen: at once when the save ran on the main

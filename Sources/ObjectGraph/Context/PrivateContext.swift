@@ -102,6 +102,12 @@ public actor PrivateContext {
     @discardableResult public func save() throws -> SaveResult { try core.save() }
     /// Discards every unsaved change.
     public func rollback() { core.rollback() }
+    /// How a save resolves rows another context or process changed since this context
+    /// loaded them; ``MergePolicy/error`` (the default) fails the save and names them.
+    public var mergePolicy: MergePolicy {
+        get { core.mergePolicy }
+        set { core.mergePolicy = newValue }
+    }
     /// Sets (or, with nil, removes) a value in the store's metadata at the next save, in the
     /// same transaction as the objects: a marker saved with the data it describes, such as
     /// how far an import got. Rollback and reset drop it; the first store receives it.

@@ -147,7 +147,7 @@ struct ObjectSlot {
 
 /// The fixed part of every object's single heap block; the slots follow it.
 struct ObjectHeader {
-    // Field order packs the header into 48 bytes: the 16-byte ID, three words, four bytes.
+    // Field order packs the header into 56 bytes: the 16-byte ID, four words, four bytes.
     var objectID: ObjectID
     // Entities live as long as their model, and a model is never freed (entities and model
     // reference each other), so an unretained reference is always valid and costs no refcounting.
@@ -156,6 +156,9 @@ struct ObjectHeader {
     var context: Unmanaged<ContextCore>?
     /// One bit per slot (slots past 63 share the last bit) changed since the last save.
     var changedSlots: UInt64
+    /// The version of the row the values were loaded from (optimistic locking); -1 when
+    /// they were never loaded.
+    var rowVersion: Int64 = -1
     var state: ObjectState
     /// The state before the object was deleted (to undo a delete on rollback).
     var stateBeforeDelete: ObjectState

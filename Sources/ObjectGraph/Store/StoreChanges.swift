@@ -14,11 +14,13 @@ package struct StoreChanges {
     }
 
     /// Changed columns of a saved row: column `columns[i]` (an index of ``TableLayout``,
-    /// `_pk` being 0) takes `values[start + i]`.
+    /// `_pk` being 0) takes `values[start + i]`. With a `version`, the row is written only if
+    /// it is still at that version (optimistic locking); nil when it was never loaded.
     package struct Update {
         package let id: ObjectID
         package let columns: [Int]
         package let start: Int
+        package let version: Int64?
     }
 
     /// `values[position]` is the key of the row of `id`.
@@ -49,4 +51,14 @@ package struct StoreChanges {
     var isEmpty: Bool {
         inserts.isEmpty && updates.isEmpty && deletes.isEmpty && joins.isEmpty && metadata.isEmpty
     }
+}
+
+/// Rows a save found changed by another save since they were loaded: the save wrote
+/// nothing, and the context resolves the conflicts by its merge policy.
+package struct SaveConflicts: Error {
+    /// The objects whose rows changed underneath.
+    package let ids: [ObjectID]
+
+    /// Reports conflicts for `ids`.
+    package init(ids: [ObjectID]) { self.ids = ids }
 }

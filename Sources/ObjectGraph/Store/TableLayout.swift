@@ -3,7 +3,8 @@
 ///
 /// Column 0 is `_pk`, column 1 `_ent`; then every stored attribute of the tree, every
 /// to-one relationship (by their names), and the `_ent_<name>` columns of to-ones into
-/// multi-entity trees. A SQLite store's tables have exactly these columns.
+/// multi-entity trees. A full row ends with the row's version (``versionColumn``). A SQLite
+/// store's tables have exactly these columns, the version being `_opt`.
 package final class TableLayout: Sendable {
     /// How one slot is filled from a row.
     enum SlotSource: Sendable {
@@ -64,8 +65,15 @@ package final class TableLayout: Sendable {
         self.sources = sources
     }
 
-    /// The number of columns a full row has, `_pk` and `_ent` included.
+    /// The number of columns a full row has, `_pk` and `_ent` included, the version not.
     package var width: Int { columns.count + 2 }
+
+    /// The column of a full row that holds the row's version: a counter every save of the
+    /// row increments, for optimistic locking. It follows the named columns.
+    package var versionColumn: Int { columns.count + 2 }
+
+    /// The number of values a full row has: every column and the version.
+    package var rowWidth: Int { columns.count + 3 }
 
     /// The column that records a to-one's destination entity (`_ent_<name>`), needed when
     /// the destination's tree has more than one entity.
@@ -104,5 +112,12 @@ extension TableLayout {
     /// Fills `object` from a cached row.
     func fill(_ object: ManagedObject, from row: RowCache.Row) {
         fill(object) { Slot(row[$0]) }
+        object.headerPointer.pointee.rowVersion = version(of: row)
+    }
+
+    /// The version recorded in a full row (-1 when the row has none).
+    func version(of row: RowCache.Row) -> Int64 {
+        guard row.count > versionColumn, case .integer(let version) = row[versionColumn] else { return -1 }
+        return version
     }
 }

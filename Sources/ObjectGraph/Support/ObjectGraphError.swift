@@ -33,6 +33,9 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         public static let objectNotFound = Code("objectNotFound")
         /// The store could not be opened, read or written.
         public static let storeFailure = Code("storeFailure")
+        /// A save found rows changed by another context or process since this context
+        /// loaded them, and the merge policy is ``MergePolicy/error``.
+        public static let mergeConflict = Code("mergeConflict")
         /// The operation was cancelled by the caller.
         public static let cancelled = Code("cancelled")
 

@@ -11,11 +11,10 @@ enum FetchSQL {
     static func statement(for plan: FetchPlan, layout: TableLayout) -> SQLFragment {
         var sql: SQLFragment
         switch plan.output {
-        case .rows, .keys:
-            var names = ["_pk", "_ent"]
-            if case .rows = plan.output { names += layout.columns }
-            let list = names.map { "\(alias).\(SQLIdentifier($0).quoted)" }.joined(separator: ", ")
-            sql = "SELECT \(raw: list)"
+        case .rows:
+            sql = "SELECT \(raw: fullRow(layout))"
+        case .keys:
+            sql = "SELECT \(raw: keys)"
         case .count:
             sql = "SELECT count(*)"
         case .values(let expressions):
@@ -42,15 +41,13 @@ enum FetchSQL {
     /// The full rows with the given keys, in key order: one statement for any number of
     /// keys (they travel as one JSON array).
     static func selectRows(_ layout: TableLayout, keys: [Int64]) -> SQLFragment {
-        let list = (["_pk", "_ent"] + layout.columns).map { "\(alias).\(SQLIdentifier($0).quoted)" }.joined(separator: ", ")
-        return "SELECT \(raw: list) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\"_pk\" IN (SELECT value FROM json_each(\(keyList(keys)))) ORDER BY \(raw: alias).\"_pk\""
+        "SELECT \(raw: fullRow(layout)) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\"_pk\" IN (SELECT value FROM json_each(\(keyList(keys)))) ORDER BY \(raw: alias).\"_pk\""
     }
 
     /// The full rows of the destinations of a one-to-many relationship for several sources.
     static func selectDestinations(of relationship: RelationshipDescription, sourceKeys: [Int64], layout: TableLayout) -> SQLFragment {
-        let list = (["_pk", "_ent"] + layout.columns).map { "\(alias).\(SQLIdentifier($0).quoted)" }.joined(separator: ", ")
         let column = SQLIdentifier(SchemaNaming.column(for: relationship.inverse)).quoted
-        var sql: SQLFragment = "SELECT \(raw: list) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\(raw: column) IN (SELECT value FROM json_each(\(keyList(sourceKeys))))"
+        var sql: SQLFragment = "SELECT \(raw: fullRow(layout)) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\(raw: column) IN (SELECT value FROM json_each(\(keyList(sourceKeys))))"
         if let restriction = SchemaNaming.entityRestriction(for: relationship.destination, alias: alias) {
             sql.append(" AND " + restriction)
         }
@@ -96,9 +93,18 @@ enum FetchSQL {
         .text("[" + keys.map(String.init).joined(separator: ",") + "]")
     }
 
+    /// The columns of a full row, in ``TableLayout`` order: keys, named columns, version.
+    static func fullRow(_ layout: TableLayout) -> String {
+        (["_pk", "_ent"] + layout.columns + [SchemaNaming.versionColumn])
+            .map { "\(alias).\(SQLIdentifier($0).quoted)" }.joined(separator: ", ")
+    }
+
+    /// The key columns of a row.
+    static let keys = #"t0."_pk", t0."_ent""#
+
     /// The full row of one object.
     static func selectRow(table: String, columns: [String]) -> String {
-        let list = (["_pk", "_ent"] + columns).map { SQLIdentifier($0).quoted }.joined(separator: ", ")
+        let list = (["_pk", "_ent"] + columns + [SchemaNaming.versionColumn]).map { SQLIdentifier($0).quoted }.joined(separator: ", ")
         return "SELECT \(list) FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" = ?"
     }
 

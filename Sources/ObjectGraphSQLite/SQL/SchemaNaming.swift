@@ -15,6 +15,8 @@ import ObjectGraph
 enum SchemaNaming {
     static let primaryKey = "_pk"
     static let entityColumn = "_ent"
+    /// The row's version, incremented by every save of the row (optimistic locking).
+    static let versionColumn = "_opt"
 
     static func table(for entity: EntityDescription) -> String { entity.root.name }
 

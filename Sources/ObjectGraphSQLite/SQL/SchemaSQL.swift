@@ -43,7 +43,7 @@ enum SchemaSQL {
     static func create(_ layout: TableLayout) -> [String] {
         let root = layout.root
         let tree = root.selfAndDescendants
-        var definitions = ["\"_pk\" INTEGER PRIMARY KEY", "\"_ent\" INTEGER NOT NULL"]
+        var definitions = ["\"_pk\" INTEGER PRIMARY KEY", "\"_ent\" INTEGER NOT NULL", versionColumnDefinition]
         var statements: [String] = []
         var indexed: [[String]] = []
         // Sibling entities may declare a property of the same name; the model has checked
@@ -104,10 +104,29 @@ enum SchemaSQL {
         return "INSERT INTO \(SQLIdentifier(table).quoted) (\(names.joined(separator: ", "))) VALUES (\(marks))"
     }
 
-    /// `UPDATE t SET c1 = ?, … WHERE _pk = ?` for the given columns.
-    static func update(_ layout: TableLayout, columns: [String]) -> String {
+    /// `UPDATE t SET c1 = ?, …, _opt = _opt + 1 WHERE _pk = ?`, and, when `checksVersion`,
+    /// `AND _opt = ?`: the update of a row loaded at a known version, which changes nothing
+    /// when another save changed the row since.
+    static func update(_ layout: TableLayout, columns: [String], checksVersion: Bool) -> String {
         let assignments = columns.map { "\(SQLIdentifier($0).quoted) = ?" }.joined(separator: ", ")
-        return "UPDATE \(SQLIdentifier(layout.table).quoted) SET \(assignments) WHERE \"_pk\" = ?"
+        return "UPDATE \(SQLIdentifier(layout.table).quoted) SET \(assignments), \"_opt\" = \"_opt\" + 1 WHERE \"_pk\" = ?"
+            + (checksVersion ? " AND \"_opt\" = ?" : "")
+    }
+
+    /// The version column's definition.
+    static let versionColumnDefinition = #""_opt" INTEGER NOT NULL DEFAULT 0"#
+
+    /// Adds the version column to a table made before stores had one.
+    static func addVersionColumn(table: String) -> String {
+        "ALTER TABLE \(SQLIdentifier(table).quoted) ADD COLUMN \(versionColumnDefinition)"
+    }
+
+    /// The names of a table's columns.
+    static let tableColumns = #"SELECT name FROM pragma_table_info(?)"#
+
+    /// The version of one row.
+    static func selectVersion(table: String) -> String {
+        "SELECT \"_opt\" FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" = ?"
     }
 
     static func delete(table: String) -> String {
@@ -117,7 +136,7 @@ enum SchemaSQL {
     /// `UPDATE t SET c1 = ?, … WHERE _pk IN (json_each(?))`.
     static func updateRows(table: String, columns: [String]) -> String {
         let assignments = columns.map { "\(SQLIdentifier($0).quoted) = ?" }.joined(separator: ", ")
-        return "UPDATE \(SQLIdentifier(table).quoted) SET \(assignments) WHERE \"_pk\" IN (SELECT value FROM json_each(?))"
+        return "UPDATE \(SQLIdentifier(table).quoted) SET \(assignments), \"_opt\" = \"_opt\" + 1 WHERE \"_pk\" IN (SELECT value FROM json_each(?))"
     }
 
     /// `DELETE FROM t WHERE _pk IN (json_each(?))`.

@@ -63,15 +63,15 @@ struct StatementTests {
         let ids = try context.fetchObjectIDs(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")]))
         let fault = context.object(with: ids[0])
         #expect(try statements { _ = fault["name"] } == [
-            #"SELECT "_pk", "_ent", "name", "servings", "rating", "published", "vegetarian", "chef" FROM "Recipe" WHERE "_pk" = ?"#,
+            #"SELECT "_pk", "_ent", "name", "servings", "rating", "published", "vegetarian", "chef", "_opt" FROM "Recipe" WHERE "_pk" = ?"#,
         ])
         context.reset()
         var request = FetchRequest(entityName: "Recipe")
         request.relationshipKeyPathsForPrefetching = ["chef"]
         request.returnsObjectsAsFaults = false
         #expect(try statements { _ = try context.fetch(request) } == [
-            #"SELECT t0."_pk", t0."_ent", t0."name", t0."servings", t0."rating", t0."published", t0."vegetarian", t0."chef" FROM "Recipe" AS t0"#,
-            #"SELECT t0."_pk", t0."_ent", t0."name" FROM "Chef" AS t0 WHERE t0."_pk" IN (SELECT value FROM json_each(?)) ORDER BY t0."_pk""#,
+            #"SELECT t0."_pk", t0."_ent", t0."name", t0."servings", t0."rating", t0."published", t0."vegetarian", t0."chef", t0."_opt" FROM "Recipe" AS t0"#,
+            #"SELECT t0."_pk", t0."_ent", t0."name", t0."_opt" FROM "Chef" AS t0 WHERE t0."_pk" IN (SELECT value FROM json_each(?)) ORDER BY t0."_pk""#,
         ])
     }
 
@@ -93,6 +93,17 @@ struct StatementTests {
             reserve("Recipe"),
             #"INSERT INTO "Chef" ("_pk", "_ent", "name") VALUES (?, ?, ?)"#,
             #"INSERT INTO "Recipe" ("_pk", "_ent", "name", "servings", "rating", "published", "vegetarian", "chef") VALUES (?, ?, ?, ?, ?, ?, ?, ?)"#,
+            "COMMIT",
+        ])
+    }
+
+    @Test("An update writes the changed columns only if the row is still at the version it was loaded at")
+    func updateStatement() throws {
+        let recipe = try #require(try context.fetch(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")])).first)
+        recipe["rating"] = 4.5
+        #expect(try statements { try context.save() } == [
+            "BEGIN IMMEDIATE",
+            #"UPDATE "Recipe" SET "rating" = ?, "_opt" = "_opt" + 1 WHERE "_pk" = ? AND "_opt" = ?"#,
             "COMMIT",
         ])
     }

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+@testable import ObjectGraphSQLite
+
+/// Optimistic locking: a save that finds a row changed since it was loaded resolves the
+/// conflict by the context's merge policy. In each test the other side (a second
+/// coordinator on the same file, as another process would be) changes `rating` and
+/// `servings` of a recipe; this side changes `rating` and `name`.
+@MainActor
+struct MergePolicyTests {
+    let path: String
+    let mine: MainContext
+    let soup: ManagedObject
+
+    init() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("og-merge-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        path = directory.appendingPathComponent("store.sqlite").path
+        mine = MainContext(coordinator: try TestModel.coordinator(path: path))
+        let chef = try mine.insert("Chef")
+        chef["name"] = "Ana"
+        let soup = try mine.insert("Recipe")
+        soup["name"] = "Soup"
+        soup["rating"] = 3.0
+        soup["servings"] = 4
+        soup["chef"] = chef
+        try mine.save()
+        mine.reset()
+        self.soup = try #require(try mine.fetch(FetchRequest(entityName: "Recipe")).first)
+        #expect(soup["rating"] as? Double == 3.0)  // loaded at the current version
+
+        // The other side saves first.
+        let theirs = MainContext(coordinator: try TestModel.coordinator(path: path))
+        let their = try #require(try theirs.fetch(FetchRequest(entityName: "Recipe")).first)
+        their["rating"] = 1.0
+        their["servings"] = 2
+        try theirs.save()
+
+        self.soup["rating"] = 5.0
+        self.soup["name"] = "Hot soup"
+    }
+
+    /// The recipe as a fresh coordinator reads it from the file: name, rating, servings.
+    func stored() throws -> (String?, Double?, Int?) {
+        let reader = MainContext(coordinator: try TestModel.coordinator(path: path))
+        let recipe = try #require(try reader.fetch(FetchRequest(entityName: "Recipe")).first)
+        return (recipe["name"] as? String, recipe["rating"] as? Double, (recipe["servings"] as? Int64).map(Int.init) ?? recipe["servings"] as? Int)
+    }
+
+    @Test("The error policy fails the save, names each conflict with its three values, and keeps everything")
+    func errorPolicyReports() throws {
+        let error = try #require(throws: ObjectGraphError.self) { try mine.save() }
+        #expect(error.code == .mergeConflict)
+        #expect(error.message.contains("rating: loaded 3.0, store 1.0, here 5.0"), "\(error.message)")
+        #expect(error.message.contains("name: loaded 'Soup', store 'Soup', here 'Hot soup'"), "\(error.message)")
+        #expect(try stored() == ("Soup", 1.0, 2))
+        #expect(mine.hasChanges && soup["rating"] as? Double == 5.0)
+    }
+
+    @Test("Store wins where both changed; each side's other changes are kept")
+    func storeWins() throws {
+        mine.mergePolicy = .storeWins
+        try mine.save()
+        #expect(try stored() == ("Hot soup", 1.0, 2))
+        #expect(soup["rating"] as? Double == 1.0 && !mine.hasChanges)
+    }
+
+    @Test("In-memory wins where both changed; the store's other changes are kept")
+    func inMemoryWins() throws {
+        mine.mergePolicy = .inMemoryWins
+        try mine.save()
+        #expect(try stored() == ("Hot soup", 5.0, 2))
+        #expect(soup["servings"] as? Int64 == 2 || soup["servings"] as? Int == 2)
+    }
+
+    @Test("Overwrite writes the whole object over the row")
+    func overwrite() throws {
+        mine.mergePolicy = .overwrite
+        try mine.save()
+        #expect(try stored() == ("Hot soup", 5.0, 4))
+    }
+
+    @Test("Rollback discards the conflicting object's changes and saves the rest")
+    func rollback() throws {
+        mine.mergePolicy = .rollback
+        let tag = try mine.insert("Tag")
+        tag["label"] = "winter"
+        try mine.save()
+        #expect(try stored() == ("Soup", 1.0, 2))
+        #expect(soup["name"] as? String == "Soup" && !mine.hasChanges)
+        #expect(try mine.count(for: FetchRequest(entityName: "Tag")) == 1)
+    }
+
+    @Test("After a resolved conflict the object saves again without one")
+    func versionsMoveOn() throws {
+        mine.mergePolicy = .inMemoryWins
+        try mine.save()
+        mine.mergePolicy = .error
+        soup["rating"] = 4.0
+        try mine.save()
+        #expect(try stored().1 == 4.0)
+    }
+
+    @Test("A store made before rows had versions gets the column on open, and its rows then lock optimistically")
+    func olderStoresGainVersions() throws {
+        let store = try #require(mine.coordinator.stores.first as? SQLiteStore)
+        try store.perform { connection in
+            try connection.execute(#"ALTER TABLE "Recipe" DROP COLUMN "_opt""#)
+            try connection.execute(#"DELETE FROM "_metadata" WHERE "key" = '_rowVersions'"#)
+        }
+        let reopened = MainContext(coordinator: try TestModel.coordinator(path: path))
+        let recipe = try #require(try reopened.fetch(FetchRequest(entityName: "Recipe")).first)
+        #expect(recipe["rating"] as? Double == 1.0)
+        let other = MainContext(coordinator: try TestModel.coordinator(path: path))
+        try #require(try other.fetch(FetchRequest(entityName: "Recipe")).first)["rating"] = 2.0
+        try other.save()
+        recipe["rating"] = 3.0
+        #expect(throws: ObjectGraphError.self) { try reopened.save() }
+    }
+}

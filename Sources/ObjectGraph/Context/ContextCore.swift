@@ -46,6 +46,8 @@ final class ContextCore {
     var pendingMetadata: [String: String?] = [:]
     /// How a save resolves rows changed underneath it.
     var mergePolicy = MergePolicy.error
+    /// Where this context's objects may be used (checked when ``ConfinementChecks`` is on).
+    var confinement = Confinement.unchecked
     var objectsCreated = 0
     /// The first store error met while firing a fault since the last save; the next save throws it.
     var faultError: ObjectGraphError?

@@ -30,9 +30,12 @@ final class ContextExecutor: SerialExecutor {
 
     /// Runs `work` on the queue and waits for it: at once when the caller is already on it.
     func sync<T>(_ work: () throws -> T) rethrows -> T {
-        if DispatchQueue.getSpecific(key: Self.key) == ObjectIdentifier(self) { return try work() }
+        if isCurrent { return try work() }
         return try queue.sync(execute: work)
     }
+
+    /// Whether the calling code runs on this executor's queue.
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) == ObjectIdentifier(self) }
 
     /// Marks each executor's queue, so ``sync(_:)`` can tell it is already on it.
     private static let key = DispatchSpecificKey<ObjectIdentifier>()

@@ -15,7 +15,10 @@ public final class MainContext {
     let core: ContextCore
 
     /// Creates a context on `coordinator`'s stores.
-    public init(coordinator: PersistentStoreCoordinator) { core = ContextCore(coordinator: coordinator) }
+    public init(coordinator: PersistentStoreCoordinator) {
+        core = ContextCore(coordinator: coordinator)
+        core.confinement = .mainThread
+    }
 
     /// The model of the context's coordinator.
     public var model: ObjectModel { core.model }
@@ -56,7 +59,7 @@ public final class MainContext {
 
     /// Whether changes other contexts of the coordinator save (and batch requests) are
     /// merged into this context as they happen: at once when the save ran on the main
-    /// thread, otherwise on the main queue after the work already waiting there (see
+    /// actor, otherwise on the main queue after the work already waiting there (see
     /// ``mergeChanges(fromContextDidSave:)``).
     public var automaticallyMergesChanges: Bool {
         get { automaticMerge != nil }
@@ -64,7 +67,7 @@ public final class MainContext {
             guard newValue != automaticallyMergesChanges else { return }
             guard newValue else { automaticMerge = nil; return }
             automaticMerge = coordinator.addDidSaveObserver { [weak self] note in
-                if Thread.isMainThread {
+                if MainQueue.isCurrent {
                     MainActor.assumeIsolated { self?.mergeChanges(fromContextDidSave: note) }
                 } else {
                     DispatchQueue.main.async { MainActor.assumeIsolated { self?.mergeChanges(fromContextDidSave: note) } }

@@ -26,6 +26,7 @@ public actor PrivateContext {
     public init(coordinator: PersistentStoreCoordinator) {
         self.coordinator = coordinator
         core = ContextCore(coordinator: coordinator)
+        core.confinement = .executor(executor, label: "ObjectGraph.PrivateContext")
     }
 
     /// The context's own serial queue (see ``ContextExecutor``).

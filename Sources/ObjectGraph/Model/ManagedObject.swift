@@ -130,6 +130,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     /// Loads the object's values if it is a fault.
     @inline(__always) func fireFaultIfNeeded() {
+        if ConfinementChecks.isEnabled { checkConfinement() }
         if headerPointer.pointee.needsValues, let context = contextCore { context.fulfillFault(self) }
     }
 

@@ -1,0 +1,81 @@
+import Foundation
+import Synchronization
+
+/// The debug switch that checks, on every property access, that an object is used on its
+/// context's own thread or queue (in the spirit of Core Data's concurrency debug flag).
+///
+/// Swift 6 keeps managed objects inside their context, but code can still smuggle one out
+/// (an `@unchecked Sendable` wrapper, `nonisolated(unsafe)`, a C callback). With the switch
+/// on, such a use stops the program with a message naming the object, its context and the
+/// thread. Turn it on with `OBJECTGRAPH_CONCURRENCY_DEBUG=1` in the environment, or in code:
+///
+/// ```swift
+/// ConfinementChecks.isEnabled = true
+/// ```
+/// Off by default: the check costs a little on every property access.
+public enum ConfinementChecks {
+    private static let enabled = Atomic<Bool>(ProcessInfo.processInfo.environment["OBJECTGRAPH_CONCURRENCY_DEBUG"] == "1")
+
+    /// Whether object accesses are checked.
+    public static var isEnabled: Bool {
+        get { enabled.load(ordering: .relaxed) }
+        set { enabled.store(newValue, ordering: .relaxed) }
+    }
+}
+
+/// Where a context's objects may be used.
+enum Confinement {
+    /// Anywhere: the context does not say (used by tests of the core alone).
+    case unchecked
+    /// The main queue, where the main actor runs (a ``MainContext``).
+    case mainThread
+    /// The serial queue of a ``PrivateContext``.
+    case executor(ContextExecutor, label: String)
+
+    /// Whether the calling thread is the one this confinement allows.
+    var holds: Bool {
+        switch self {
+        case .unchecked: true
+        case .mainThread: MainQueue.isCurrent
+        case .executor(let executor, _): executor.isCurrent
+        }
+    }
+
+    /// The context as a person would name it.
+    var name: String {
+        switch self {
+        case .unchecked: "a context"
+        case .mainThread: "a MainContext (the main actor)"
+        case .executor(_, let label): "a PrivateContext (queue \(label))"
+        }
+    }
+}
+
+extension ManagedObject {
+    /// Stops the program when the object is used off its context's thread or queue.
+    @inline(never)
+    func checkConfinement() {
+        guard let context = contextCore, !context.confinement.holds else { return }
+        let thread = Thread.current.name.flatMap { $0.isEmpty ? nil : $0 } ?? (Thread.isMainThread ? "main" : "\(Thread.current)")
+        preconditionFailure("""
+            ObjectGraph concurrency violation: \(context.model.describe(objectID)) belongs to \
+            \(context.confinement.name) but was used on thread \(thread). Pass its objectID instead, \
+            and use the object inside its context's perform.
+            """)
+    }
+}
+
+/// Tells whether code runs on the main dispatch queue, which is the main actor's executor.
+///
+/// `Thread.isMainThread` is not the same question: a test runner or a program may drain
+/// the main queue from another thread.
+enum MainQueue {
+    private static let key: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    /// Whether the caller runs on the main queue.
+    static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
+}

@@ -1,0 +1,46 @@
+import CSQLiteBaseline
+
+/// The search workload: queries on the canonical column that ObjectGraph keeps folded.
+extension RawSQLite {
+    /// A fetched recipe row as a plain object.
+    final class Recipe {
+        /// The row's key.
+        let id: Int64
+        /// The name as stored (not folded).
+        let name: String
+
+        /// Makes a recipe row.
+        init(id: Int64, name: String) {
+            self.id = id
+            self.name = name
+        }
+    }
+
+    /// Runs every query on the store's `nameCanonical` column with the term folded as the
+    /// column is (`instr` for contains, an index range for a prefix), fetching the hits into
+    /// objects (timed); checks each query's hit count afterwards.
+    static func searchCanonical(_ fixture: SearchFixture, _ queries: [SearchQuery], prefix: Bool) -> Sample {
+        let db = open(fixture.path)
+        defer { close(db) }
+        let sql = prefix
+            ? #"SELECT "_pk", "name" FROM "Recipe" WHERE "nameCanonical" >= ? AND "nameCanonical" < ?"#
+            : #"SELECT "_pk", "name" FROM "Recipe" WHERE instr("nameCanonical", ?) > 0"#
+        let statement = prepare(db, sql)
+        defer { sqlite3_finalize(statement) }
+        var hits: [Int] = []
+        let sample = Sample.measure {
+            for query in queries {
+                bind(statement, 1, query.folded)
+                if prefix { bind(statement, 2, query.foldedSuccessor) }
+                var recipes: [Recipe] = []
+                while sqlite3_step(statement) == SQLITE_ROW {
+                    recipes.append(Recipe(id: sqlite3_column_int64(statement, 0), name: text(statement, 1)))
+                }
+                sqlite3_reset(statement)
+                hits.append(recipes.count)
+            }
+        }
+        precondition(hits == queries.map(\.expectedHits), "raw search: \(hits) hits, expected \(queries.map(\.expectedHits))")
+        return sample
+    }
+}

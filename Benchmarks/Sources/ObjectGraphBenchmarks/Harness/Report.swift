@@ -1,0 +1,107 @@
+import Foundation
+
+/// The text report: one block per workload (each engine's median, min–max, memory and
+/// ObjectGraph's counters), then a summary of the ratios.
+enum Report {
+    /// Writes `text` to standard output at once, unbuffered, so progress shows through a pipe.
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+
+    /// The whole report for `results`.
+    static func text(_ results: RunResults) -> String {
+        var out = ""
+        for workload in results.workloads {
+            out += "\n\(workload.name.rawValue): \(workload.title)\n  check: \(workload.check)\n"
+            var table = [["variant", "engine", "median", "min–max", "peak RSS +", "RSS after", "live objects (+new)", "registered",
+                          "statements", "faults"]]
+            for variant in workload.variants {
+                for (index, result) in variant.engines.enumerated() {
+                    let counts = result.samples.last?.objectGraph
+                    table.append([
+                        index == 0 ? variant.name : "", result.engine.rawValue,
+                        seconds(result.medianSeconds), range(result.minSeconds, result.maxSeconds),
+                        megabytes(result.medianPeakGrowth),
+                        megabytes(Int(EngineResult.median(result.samples.map { Double($0.residentAfter) }))),
+                        counts.map { "\(grouped($0.liveObjects)) (+\(grouped($0.liveObjects - $0.liveObjectsBefore)))" } ?? "",
+                        counts.map { grouped($0.registeredObjects) } ?? "",
+                        counts.map { grouped($0.statements) } ?? "", counts.map { grouped($0.faultsFired) } ?? "",
+                    ])
+                }
+            }
+            out += aligned(table, rightAligned: 2...9, indent: "  ")
+            for variant in workload.variants where !variant.ratios.isEmpty {
+                out += "  \(variant.name): " + ratioLine(variant.ratios) + "\n"
+            }
+            for comparison in workload.comparisons {
+                out += "  \(comparison.label): \(ratio(comparison.ratio)) (\(seconds(comparison.numeratorSeconds)) vs \(seconds(comparison.denominatorSeconds)))\n"
+            }
+        }
+        out += "\nSummary: ratios of medians (time ÷ time; below 1 means the first engine is faster)\n"
+        var summary = [["workload", "variant", "ObjectGraph ÷ raw", "ObjectGraph ÷ GRDB", "GRDB ÷ raw", "ObjectGraph peak RSS +"]]
+        for workload in results.workloads {
+            for variant in workload.variants {
+                summary.append([workload.name.rawValue, variant.name]
+                    + VariantResult.ratioPairs.map { variant.ratios[$0.key].map(ratio) ?? "–" }
+                    + [variant.result(of: .objectGraph).map { megabytes($0.medianPeakGrowth) } ?? "–"])
+            }
+        }
+        out += aligned(summary, rightAligned: 2...5, indent: "  ")
+        var others = [["workload", "ratio of medians", ""]]
+        for workload in results.workloads {
+            others += workload.comparisons.map { [workload.name.rawValue, $0.label, ratio($0.ratio)] }
+        }
+        if others.count > 1 { out += "\nOther ratios\n" + aligned(others, rightAligned: 2...2, indent: "  ") }
+        out += "\nrounds \(results.rounds), scale \(results.scale); load average before \(results.loadAverageBefore.map { String($0) }.joined(separator: " ")), after \(results.loadAverageAfter.map { String($0) }.joined(separator: " "))"
+        if !results.peakResetWorks { out += "\nwarning: the memory peak could not be reset; peaks count from process start" }
+        return out + "\n"
+    }
+
+    /// `0.391 s`, `12.3 ms` or `0.42 ms`.
+    static func seconds(_ value: Double) -> String {
+        if value >= 1 { return String(format: "%.3f s", value) }
+        return String(format: value >= 0.01 ? "%.1f ms" : "%.2f ms", value * 1000)
+    }
+
+    /// `380.1–402.3 ms`: both ends in the unit of the larger.
+    static func range(_ low: Double, _ high: Double) -> String {
+        if high >= 1 { return String(format: "%.3f–%.3f s", low, high) }
+        let format = high >= 0.01 ? "%.1f–%.1f ms" : "%.2f–%.2f ms"
+        return String(format: format, low * 1000, high * 1000)
+    }
+
+    /// `1.64×`.
+    static func ratio(_ value: Double) -> String { String(format: value >= 10 ? "%.1f×" : "%.2f×", value) }
+
+    /// `+5.3 MB` for a growth, `5.3 MB` otherwise (1 MB = 2^20 bytes).
+    static func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
+
+    /// `300,000`.
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var text = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0, (digits.count - offset) % 3 == 0 { text += "," }
+            text.append(digit)
+        }
+        return (value < 0 ? "-" : "") + text
+    }
+
+    /// `ObjectGraph ÷ raw 1.64×, ObjectGraph ÷ GRDB 0.26×`, over the ratios present.
+    private static func ratioLine(_ ratios: [String: Double]) -> String {
+        VariantResult.ratioPairs.compactMap { pair in
+            ratios[pair.key].map { "\(pair.numerator.rawValue) ÷ \(pair.denominator.rawValue) \(ratio($0))" }
+        }.joined(separator: ", ")
+    }
+
+    /// The rows as columns padded to their widest cell; columns in `rightAligned` are padded on the left.
+    private static func aligned(_ rows: [[String]], rightAligned: ClosedRange<Int>, indent: String) -> String {
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max()! }
+        return rows.map { row in
+            indent + row.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return rightAligned.contains(column) ? padding + cell : cell + padding
+            }.joined(separator: "  ").replacingOccurrences(of: " +$", with: "", options: .regularExpression) + "\n"
+        }.joined()
+    }
+}

@@ -1,0 +1,83 @@
+import ObjectGraphSQLite
+
+/// The delete workload.
+extension Workload {
+    /// Deletes every parent with its three children (a cascade): in one request or statement,
+    /// and object by object, committed every 1,000 parents. Every run deletes from a fresh
+    /// copy of one fixture file.
+    @MainActor
+    static func delete(_ environment: BenchmarkEnvironment) throws -> Workload {
+        let parents = environment.options.scaled(100_000), batch = 1_000
+        let scratch = environment.scratch
+        let template = try environment.makeStore("delete-template")
+        RawSQLite.fillParents(path: template, parents: parents, parentEntity: environment.entityIndex("Parent"),
+                              childEntity: environment.entityIndex("Child"))
+        /// Runs `body` on a fresh copy of the fixture, removed afterwards.
+        func onCopy(_ body: @escaping @MainActor (String) throws -> Sample) -> @MainActor () throws -> Sample {
+            {
+                let path = try scratch.copy(template, "delete")
+                defer { scratch.discard(path) }
+                return try body(path)
+            }
+        }
+        return Workload(
+            name: .delete,
+            title: "\(Report.grouped(parents)) parents with 3 children each (cascade), all deleted",
+            check: "rows deleted per statement or request, and both tables empty afterwards",
+            variants: [
+                Variant(name: "batch", runs: [
+                    (.raw, onCopy { RawSQLite.deleteAllParents(path: $0, parents: parents) }),
+                    (.objectGraph, onCopy { try objectGraphBatchDelete(environment, path: $0, parents: parents) }),
+                    (.grdb, onCopy { try GRDBPeer.deleteAllParents(path: $0, parents: parents) }),
+                ]),
+                Variant(name: "one by one, save per 1,000", runs: [
+                    (.raw, onCopy { RawSQLite.deleteParentsOneByOne(path: $0, parents: parents, batch: batch) }),
+                    (.objectGraph, onCopy {
+                        try objectGraphDeleteOneByOne(environment, path: $0, parents: parents, batch: batch)
+                    }),
+                    (.grdb, onCopy { try GRDBPeer.deleteParentsOneByOne(path: $0, parents: parents, batch: batch) }),
+                ]),
+            ])
+    }
+
+    /// One `BatchDeleteRequest` for every parent, which cascades to the children in the store.
+    @MainActor
+    private static func objectGraphBatchDelete(_ environment: BenchmarkEnvironment, path: String, parents: Int) throws -> Sample {
+        let context = try environment.openContext(path)
+        _ = try context.count(for: FetchRequest(entityName: "Parent", predicate: .falsePredicate))
+        var result = BatchResult()
+        let sample = try Sample.measure(context) { result = try context.execute(BatchDeleteRequest(entityName: "Parent")) }
+        precondition(result.deletedIDs.count == parents * 4, "\(result.deletedIDs.count) rows deleted, not \(parents * 4)")
+        try checkEmpty(context)
+        return sample
+    }
+
+    /// Fetches every parent (untimed), then deletes them in the context, which cascades to
+    /// the children through the relationship, saving every `batch` parents.
+    @MainActor
+    private static func objectGraphDeleteOneByOne(
+        _ environment: BenchmarkEnvironment, path: String, parents: Int, batch: Int
+    ) throws -> Sample {
+        let context = try environment.openContext(path)
+        let objects = try context.fetch(FetchRequest(entityName: "Parent"))
+        precondition(objects.count == parents)
+        var deleted = 0
+        let sample = try Sample.measure(context) {
+            for (index, parent) in objects.enumerated() {
+                context.delete(parent)
+                if (index + 1) % batch == 0 { deleted += try context.save().deletedIDs.count }
+            }
+            if context.hasChanges { deleted += try context.save().deletedIDs.count }
+        }
+        precondition(deleted == parents * 4, "\(deleted) objects deleted, not \(parents * 4)")
+        try checkEmpty(context)
+        return sample
+    }
+
+    /// Traps unless no parent and no child is left.
+    @MainActor
+    private static func checkEmpty(_ context: MainContext) throws {
+        let left = (try context.count(for: FetchRequest(entityName: "Parent")), try context.count(for: FetchRequest(entityName: "Child")))
+        precondition(left == (0, 0), "left after delete: \(left)")
+    }
+}

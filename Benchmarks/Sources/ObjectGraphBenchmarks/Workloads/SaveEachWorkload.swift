@@ -1,0 +1,38 @@
+/// The save-each workload.
+extension Workload {
+    /// Inserts users into a new file with a save (a commit) after each one, and all in one save.
+    @MainActor
+    static func saveEach(_ environment: BenchmarkEnvironment) -> Workload {
+        let count = environment.options.scaled(5_000)
+        let scratch = environment.scratch
+        /// The three engines inserting `count` users, committing every `batch`.
+        func runs(batch: Int) -> [(engine: Engine, run: @MainActor () throws -> Sample)] {
+            [
+                (.raw, {
+                    let path = scratch.freshPath("saveeach-raw")
+                    defer { scratch.discard(path) }
+                    return RawSQLite.insertUsers(path: path, count: count, batch: batch)
+                }),
+                (.objectGraph, { try objectGraphInsertUsers(environment, count: count, savingEvery: batch, resetting: false) }),
+                (.grdb, {
+                    let path = scratch.freshPath("saveeach-grdb")
+                    defer { scratch.discard(path) }
+                    return try GRDBPeer.insertUsers(path: path, count: count, batch: batch)
+                }),
+            ]
+        }
+        return Workload(
+            name: .saveeach, title: "\(Report.grouped(count)) users inserted with a save after each, and in one save",
+            check: "row count and the sum of the names' lengths in the file; ObjectGraph: one transaction per save",
+            variants: [
+                Variant(name: "save each", runs: runs(batch: 1)),
+                Variant(name: "one save", runs: runs(batch: count)),
+            ],
+            comparisons: [
+                Comparison(label: "ObjectGraph: save each ÷ one save",
+                           numerator: ("save each", .objectGraph), denominator: ("one save", .objectGraph)),
+                Comparison(label: "raw: one transaction per row ÷ one transaction",
+                           numerator: ("save each", .raw), denominator: ("one save", .raw)),
+            ])
+    }
+}

@@ -91,6 +91,10 @@ extension ContextCore {
             objectWillDeallocate(object.objectID, object)
             object.headerPointer.pointee.context = nil
         }
+        // Deleted objects that pointed at each other (a recipe and its cascaded lines) would
+        // keep each other alive in cycles: let go of what they held, now that every one is
+        // detached (and held by `deletedNow`, so none ends while this runs).
+        for object in deletedNow { object.releaseRelationships() }
         coordinator.rowCache.remove(result.updatedIDs + result.deletedIDs)
         inserted.removeAll()
         updated.removeAll()
@@ -234,11 +238,14 @@ extension ContextCore {
     /// their saved values back.
     func rollback() {
         pendingMetadata.removeAll()
-        for object in inserted where object.state == .inserted
-            || (object.state == .deleted && object.headerPointer.pointee.stateBeforeDelete == .inserted) {
+        let discarded = inserted.filter { object in object.state == .inserted
+            || (object.state == .deleted && object.headerPointer.pointee.stateBeforeDelete == .inserted) }
+        for object in discarded {
             objectWillDeallocate(object.objectID, object)
             object.headerPointer.pointee.context = nil
         }
+        // As after a save's deletes: discarded objects may hold each other in cycles.
+        defer { for object in discarded { object.releaseRelationships() } }
         for object in updated + deleted where !(object.state == .deleted
             && object.headerPointer.pointee.stateBeforeDelete == .inserted) {
             restore(object)

@@ -39,6 +39,53 @@ struct ContextTests {
         #expect(context.deletedObjects == [saved] && context.hasChanges)
     }
 
+    @Test("Objects deleted and saved are released even when their relationships formed cycles")
+    func deletedObjectsAreReleased() throws {
+        let context = MainContext(coordinator: try TestModel.coordinator())
+        let chef = try context.insert("Chef")
+        chef["name"] = "Ana"
+        for index in 0..<3 {
+            let recipe = try context.insert("Recipe")
+            recipe["name"] = "R\(index)"
+            recipe["chef"] = chef
+            let line = try context.insert("Line")
+            line["text"] = "salt"
+            line["position"] = 1
+            line["recipe"] = recipe
+        }
+        try context.save()
+        context.reset()
+        var request = FetchRequest(entityName: "Recipe")
+        request.relationshipKeyPathsForPrefetching = ["lines", "chef"]
+        weak var firstRecipe: ManagedObject?
+        weak var firstLine: ManagedObject?
+        try {
+            let recipes = try context.fetch(request)
+            firstRecipe = recipes[0]
+            firstLine = (recipes[0]["lines"] as? [ManagedObject])?.first
+            for recipe in recipes { context.delete(recipe) }   // lines cascade
+            try context.save()
+        }()
+        #expect(firstLine == nil, "a deleted line is still alive")
+        #expect(firstRecipe == nil, "a deleted recipe is still alive")
+    }
+
+    @Test("Inserted objects that a rollback discards are released even when they formed cycles")
+    func rolledBackObjectsAreReleased() throws {
+        let context = MainContext(coordinator: try TestModel.coordinator())
+        weak var recipe: ManagedObject?
+        weak var line: ManagedObject?
+        try {
+            let newRecipe = try context.insert("Recipe")
+            let newLine = try context.insert("Line")
+            newLine["recipe"] = newRecipe
+            recipe = newRecipe
+            line = newLine
+        }()
+        context.rollback()
+        #expect(recipe == nil && line == nil)
+    }
+
     @Test func insertAppliesDefaultsAndTracksChanges() throws {
         let recipe = try makeRecipe("Leek soup")
         #expect(recipe["servings"] as? Int == 4)

@@ -4,9 +4,11 @@ extension ContextCore {
         let entity = try model.requireEntity(named: request.entityName)
         let store = coordinator.store(for: entity)
         var plan = try plan(request, entity: entity, output: Self.readsKeysOnly(request) ? .keys : .rows)
-        let pending = request.includesPendingChanges ? pendingChanges(in: entity, request, predicate: plan.predicate) : []
+        var pending = request.includesPendingChanges ? pendingChanges(in: entity, request, predicate: plan.predicate) : []
+        // A nested context's parents hold unsaved changes the store does not have yet.
+        let fromParents = parent == nil ? NestedChanges() : parentChanges(for: entity, includesSubentities: request.includesSubentities)
         // With unsaved changes in play the window is applied after merging them in memory.
-        if !pending.isEmpty {
+        if !pending.isEmpty || !fromParents.isEmpty {
             plan.limit = 0
             plan.offset = 0
         }
@@ -15,6 +17,10 @@ extension ContextCore {
         var objects = try objects(handling, layout: store.layout(for: entity)) { try store.forEachRow(plan, $0) }
         if case .populate = handling, entity.root.selfAndDescendants.contains(where: { !$0.toOneRelationships.isEmpty }) {
             for object in objects { linkToOnes(object) }
+        }
+        if !fromParents.isEmpty {
+            objects.removeAll { fromParents.deleted.contains($0.objectID) }
+            pending += objectsChangedByParents(fromParents)
         }
         if !pending.isEmpty {
             objects = try merge(objects, pending: pending, request: request, plan: plan)
@@ -110,6 +116,12 @@ extension ContextCore {
     /// count over just those rows' keys tells.
     func count(for request: FetchRequest) throws -> Int {
         let entity = try model.requireEntity(named: request.entityName)
+        if parent != nil, !parentChanges(for: entity, includesSubentities: request.includesSubentities).isEmpty {
+            var keys = request
+            keys.includesPropertyValues = false
+            keys.relationshipKeyPathsForPrefetching = []
+            return try fetch(keys).count
+        }
         let store = coordinator.store(for: entity)
         let plan = try plan(request, entity: entity, output: .count)
         var count = try store.count(plan)
@@ -155,7 +167,8 @@ extension ContextCore {
     func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
         let entity = try model.requireEntity(named: request.entityName)
         let plan = try plan(request, entity: entity, output: .keys)
-        if request.includesPendingChanges, !pendingChanges(in: entity, request, predicate: plan.predicate).isEmpty {
+        if request.includesPendingChanges, !pendingChanges(in: entity, request, predicate: plan.predicate).isEmpty
+            || (parent != nil && !parentChanges(for: entity, includesSubentities: request.includesSubentities).isEmpty) {
             var plain = request
             plain.relationshipKeyPathsForPrefetching = []
             plain.includesPropertyValues = false

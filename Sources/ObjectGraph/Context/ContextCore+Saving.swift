@@ -11,6 +11,7 @@ public struct SaveResult: Sendable {
 extension ContextCore {
     /// Validates and writes every change in one transaction; on failure nothing changes.
     func save() throws -> SaveResult {
+        if let parent { return try saveIntoParent(parent) }
         // Each object is listed once: on insert, on its first change, on delete.
         let insertedNow = inserted.filter { $0.state == .inserted }
         var updatedNow = updated.filter { $0.state == .updated }
@@ -71,7 +72,12 @@ extension ContextCore {
         for object in insertedNow {
             let old = object.objectID
             if old.isTemporary, let id = permanentIDs[ObjectIdentifier(object)] {
-                temporaries.remove(old.key, ifObject: object)
+                if old.temporaryTag == serial {
+                    temporaries.remove(old.key, ifObject: object)
+                } else {
+                    adopted[old] = nil
+                    renamed[old] = id
+                }
                 object.headerPointer.pointee.objectID = id
                 register(object)
             }
@@ -134,7 +140,7 @@ extension ContextCore {
         }
     }
 
-    private func markSaved(_ object: ManagedObject) {
+    func markSaved(_ object: ManagedObject) {
         object.state = .clean
         object.headerPointer.pointee.changedSlots = 0
         for relationship in object.entity.toManyRelationships {
@@ -155,7 +161,7 @@ extension ContextCore {
 
     // MARK: Validation
 
-    private func validate(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) throws {
+    func validate(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) throws {
         var problems: [String] = []
         func name(_ object: ManagedObject) -> String {
             let label = object.entity.attributes.first { $0.type == .string && $0.name == "name" }
@@ -226,7 +232,12 @@ extension ContextCore {
             if !mine.isEmpty { assigned += zip(mine, try store.reservePermanentIDs(for: mine.map(\.objectID))) }
         }
         for (object, id) in assigned {
-            temporaries.remove(object.objectID.key, ifObject: object)
+            if object.objectID.temporaryTag == serial {
+                temporaries.remove(object.objectID.key, ifObject: object)
+            } else {
+                adopted[object.objectID] = nil
+                renamed[object.objectID] = id
+            }
             object.headerPointer.pointee.objectID = id
             register(object)
         }

@@ -48,6 +48,14 @@ final class ContextCore {
     var mergePolicy = MergePolicy.error
     /// Where this context's objects may be used (checked when ``ConfinementChecks`` is on).
     var confinement = Confinement.unchecked
+    /// The context this one saves into, for a nested context; nil for one that saves to the store.
+    let parent: ParentContext?
+    /// Registered objects with temporary IDs a child context issued (unretained; they
+    /// unregister in `deinit` like the others).
+    var adopted: [ObjectID: Unmanaged<ManagedObject>] = [:]
+    /// The permanent IDs that saving gave adopted objects, for children that still use
+    /// the temporary ones.
+    var renamed: [ObjectID: ObjectID] = [:]
     var objectsCreated = 0
     /// The first store error met while firing a fault since the last save; the next save throws it.
     var faultError: ObjectGraphError?
@@ -55,8 +63,9 @@ final class ContextCore {
 
     private static let serials = Atomic<UInt32>(0)
 
-    init(coordinator: PersistentStoreCoordinator) {
+    init(coordinator: PersistentStoreCoordinator, parent: ParentContext? = nil) {
         self.coordinator = coordinator
+        self.parent = parent
         self.model = coordinator.model
         self.serial = Self.serials.add(1, ordering: .relaxed).newValue
         self.tables = model.entities.map { $0.parent == nil ? ObjectTable() : ObjectTable(capacity: 0) }
@@ -71,7 +80,9 @@ final class ContextCore {
     /// The registered object for `id`, if any.
     func registeredObject(for id: ObjectID) -> ManagedObject? {
         if id.isTemporary {
-            return id.temporaryTag == serial ? temporaries.object(forKey: id.key) : nil
+            if id.temporaryTag == serial { return temporaries.object(forKey: id.key) }
+            if let object = adopted[id] { return object.takeUnretainedValue() }
+            return renamed[id].flatMap { registeredObject(for: $0) }
         }
         return tables[model.entities[Int(id.entityIndex)].root.index].object(forKey: id.key)
     }
@@ -83,6 +94,13 @@ final class ContextCore {
     /// message (Core Data raises), since a fault for it would load an unrelated row.
     func object(for id: ObjectID) -> ManagedObject {
         if let object = registeredObject(for: id) { return object }
+        if id.isTemporary, let permanent = renamed[id] { return object(for: permanent) }
+        if id.isTemporary, id.temporaryTag != serial, parent != nil {
+            // An object a parent inserted: it loads from the parent when touched.
+            let object = ManagedObject.make(entity: model.entities[Int(id.entityIndex)], id: id, context: self, state: .fault)
+            adopt(object)
+            return object
+        }
         if id.isTemporary {
             preconditionFailure(id.temporaryTag == serial
                 ? "\(model.describe(id)) is a temporary ID whose object is no longer in this context (rolled back or reset)"
@@ -106,7 +124,11 @@ final class ContextCore {
     /// Called from an object's `deinit`: forget it.
     func objectWillDeallocate(_ id: ObjectID, _ object: ManagedObject) {
         if id.isTemporary {
-            temporaries.remove(id.key, ifObject: object)
+            if id.temporaryTag == serial {
+                temporaries.remove(id.key, ifObject: object)
+            } else if adopted[id]?.takeUnretainedValue() === object {
+                adopted[id] = nil
+            }
         } else {
             tables[model.entities[Int(id.entityIndex)].root.index].remove(id.key, ifObject: object)
         }
@@ -130,6 +152,7 @@ final class ContextCore {
         for object in objects { object.headerPointer.pointee.context = nil }
         tables = model.entities.map { $0.parent == nil ? ObjectTable() : ObjectTable(capacity: 0) }
         temporaries = ObjectTable()
+        adopted.removeAll()
         batchGroups.removeAll()
         pendingBatch.removeAll()
         for object in objects { object.releaseRelationships() }
@@ -140,10 +163,11 @@ final class ContextCore {
         var result: [ManagedObject] = []
         for table in tables { table.forEach { result.append($0) } }
         temporaries.forEach { result.append($0) }
+        for object in adopted.values { result.append(object.takeUnretainedValue()) }
         return result
     }
 
-    var registeredObjectCount: Int { tables.reduce(temporaries.count) { $0 + $1.count } }
+    var registeredObjectCount: Int { tables.reduce(temporaries.count + adopted.count) { $0 + $1.count } }
 
     // MARK: Inserting and deleting
 
@@ -261,7 +285,21 @@ final class ContextCore {
     ///   object becomes inaccessible), or the store's error (the object stays a fault).
     func loadFault(_ object: ManagedObject) throws {
         faultsFired += 1
-        let id = object.objectID
+        var id = object.objectID
+        let loadedID = id
+        let parentState = parent.map { parent in parent.withCore { $0.pendingNestedState(of: loadedID) } }
+        if let parentState {
+            if parentState.deleted.contains(id) || parentState.objects[id]?.isInserted == true {
+                // A parent made it, or deleted it: the store has nothing to add.
+                if object.state == .fault { object.state = .clean }
+                object.headerPointer.pointee.needsValues = false
+                _ = applyParentState(to: object, parentState)
+                if object.headerPointer.pointee.isInaccessible { throw Self.inaccessible(id, model: model) }
+                linkToOnes(object)
+                return
+            }
+            if let permanent = parentState.renamed[id] { id = permanent }
+        }
         let store = coordinator.store(for: object.entity)
         let layout = store.layout(for: object.entity)
         var row = coordinator.rowCache.row(for: id)
@@ -273,6 +311,7 @@ final class ContextCore {
             throw Self.inaccessible(id, model: model)
         }
         fill(object, from: row, layout: layout)
+        if let parentState, applyParentState(to: object, parentState) || !parentState.isEmpty { linkToOnes(object) }
     }
 
     /// The error for an object whose row is no longer in the store.
@@ -309,22 +348,24 @@ final class ContextCore {
     /// Loads a to-many relationship's destinations from the store.
     func fulfillToManyFault(_ storage: ToManyStorage, of object: ManagedObject, relationship: RelationshipDescription) {
         relationshipFaultsFired += 1
-        guard !object.objectID.isTemporary else {
+        guard !object.objectID.isTemporary || (parent != nil && object.objectID.temporaryTag != serial) else {
             storage.realize(stored: [])
             return
         }
-        let store = coordinator.store(for: relationship.destination)
-        let ids: [ObjectID]
-        do {
-            ids = try store.fetchDestinations(of: relationship, key: object.objectID.key)
-        } catch {
-            if faultError == nil {
-                faultError = ObjectGraphError(.storeFailure,
-                    "could not load \(relationship.name) of \(model.describe(object.objectID)): \(error); nothing was saved",
-                    underlying: error)
+        var ids: [ObjectID] = []
+        let savedID = object.objectID.isTemporary ? renamed[object.objectID] : object.objectID
+        if let savedID {
+            do {
+                ids = try coordinator.store(for: relationship.destination).fetchDestinations(of: relationship, key: savedID.key)
+            } catch {
+                if faultError == nil {
+                    faultError = ObjectGraphError(.storeFailure,
+                        "could not load \(relationship.name) of \(model.describe(object.objectID)): \(error); nothing was saved",
+                        underlying: error)
+                }
             }
-            ids = []
         }
+        if let parent { adjust(&ids, of: object, relationship: relationship, by: parent.withCore { $0.pendingNestedChanges() }) }
         var stored = ids.map { self.object(for: $0) }
         // Destinations whose inverse now points elsewhere (unsaved changes) are not members.
         if !relationship.isManyToMany {

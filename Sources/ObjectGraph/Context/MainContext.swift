@@ -16,14 +16,32 @@ public final class MainContext {
 
     /// Creates a context on `coordinator`'s stores.
     public init(coordinator: PersistentStoreCoordinator) {
+        self.coordinator = coordinator
         core = ContextCore(coordinator: coordinator)
+        core.confinement = .mainThread
+    }
+
+    /// Creates a nested context whose saves go into `parent`, in memory: only the root of
+    /// a stack of contexts writes to the store. Fetches and faults here see the parents'
+    /// unsaved changes; objects inserted here keep their temporary IDs until the root saves.
+    /// Reading through the parent waits on its queue (see <doc:Concurrency>).
+    public init(parent: PrivateContext) {
+        coordinator = parent.coordinator
+        core = ContextCore(coordinator: parent.coordinator, parent: .private(parent))
+        core.confinement = .mainThread
+    }
+
+    /// Creates a nested context whose saves go into another main context, in memory.
+    public init(parent: MainContext) {
+        coordinator = parent.coordinator
+        core = ContextCore(coordinator: parent.coordinator, parent: .main(parent))
         core.confinement = .mainThread
     }
 
     /// The model of the context's coordinator.
     public var model: ObjectModel { core.model }
-    /// The coordinator whose stores this context reads and writes.
-    public var coordinator: PersistentStoreCoordinator { core.coordinator }
+    /// The coordinator whose stores this context (or the root of its stack) reads and writes.
+    public nonisolated let coordinator: PersistentStoreCoordinator
 
     /// Inserts a new object of the entity called `entityName`, with default values.
     /// - Throws: ``ObjectGraphError`` `unknownEntity`.

@@ -20,12 +20,30 @@ public actor PrivateContext {
     let core: ContextCore
     /// The coordinator whose stores this context reads and writes.
     public nonisolated let coordinator: PersistentStoreCoordinator
-    private nonisolated let executor = ContextExecutor(label: "ObjectGraph.PrivateContext")
+    nonisolated let executor = ContextExecutor(label: "ObjectGraph.PrivateContext")
 
     /// Creates a context on `coordinator`'s stores.
     public init(coordinator: PersistentStoreCoordinator) {
         self.coordinator = coordinator
         core = ContextCore(coordinator: coordinator)
+        core.confinement = .executor(executor, label: "ObjectGraph.PrivateContext")
+    }
+
+    /// Creates a nested context whose saves go into `parent`, in memory: only the root of
+    /// a stack of contexts writes to the store. Fetches and faults here see the parents'
+    /// unsaved changes; objects inserted here keep their temporary IDs until the root saves.
+    /// Reading through a main-context parent waits on the main queue: do not let the main
+    /// actor wait for this context at the same time (see <doc:Concurrency>).
+    public init(parent: MainContext) {
+        coordinator = parent.coordinator
+        core = ContextCore(coordinator: parent.coordinator, parent: .main(parent))
+        core.confinement = .executor(executor, label: "ObjectGraph.PrivateContext")
+    }
+
+    /// Creates a nested context whose saves go into another private context, in memory.
+    public init(parent: PrivateContext) {
+        coordinator = parent.coordinator
+        core = ContextCore(coordinator: parent.coordinator, parent: .private(parent))
         core.confinement = .executor(executor, label: "ObjectGraph.PrivateContext")
     }
 

@@ -1,0 +1,294 @@
+import Foundation
+
+/// The parent of a nested context: where its saves go and whose unsaved changes it sees.
+enum ParentContext: Sendable {
+    case main(MainContext)
+    case `private`(PrivateContext)
+
+    /// Runs `body` with the parent's core on the parent's own isolation and waits for it:
+    /// at once when the caller is already there, otherwise by a synchronous hop to the main
+    /// queue or the private context's queue (so a parent and child that wait on each other
+    /// from two threads deadlock, as in Core Data).
+    func withCore<T: Sendable>(_ body: @Sendable (ContextCore) throws -> T) rethrows -> T {
+        switch self {
+        case .main(let context):
+            if MainQueue.isCurrent { return try MainActor.assumeIsolated { try body(context.core) } }
+            return try DispatchQueue.main.sync { try MainActor.assumeIsolated { try body(context.core) } }
+        case .private(let context):
+            return try context.executor.sync { try context.assumeIsolated { try body($0.core) } }
+        }
+    }
+}
+
+/// A value an object holds, as a context hands it to its child or its parent: an
+/// attribute's stored value, a to-one's destination, or the members a many-to-many
+/// relationship gained and lost.
+enum NestedValue: Sendable {
+    case stored(StoredValue)
+    case reference(ObjectID?)
+    case members(added: [ObjectID], removed: [ObjectID])
+}
+
+/// An object's unsaved state in values: every property of an inserted object, the changed
+/// ones of an updated object.
+struct NestedObject: Sendable {
+    let id: ObjectID
+    let isInserted: Bool
+    var values: [Int: NestedValue]
+}
+
+/// Unsaved changes as values: what a child's save pushes into its parent, and what a
+/// parent shows its children of the changes it (and its own parents) hold.
+struct NestedChanges: Sendable {
+    var objects: [ObjectID: NestedObject] = [:]
+    var order: [ObjectID] = []
+    var deleted: Set<ObjectID> = []
+    /// Temporary IDs that a save made permanent since a child took them.
+    var renamed: [ObjectID: ObjectID] = [:]
+
+    var isEmpty: Bool { objects.isEmpty && deleted.isEmpty }
+
+    /// Lays `newer` over these changes: its values win, its deletions remove.
+    mutating func overlay(_ newer: NestedChanges) {
+        for id in newer.order {
+            guard let object = newer.objects[id] else { continue }
+            if var existing = objects[id] {
+                existing.values.merge(object.values) { _, new in new }
+                objects[id] = existing
+            } else {
+                objects[id] = object
+                order.append(id)
+            }
+        }
+        for id in newer.deleted {
+            objects[id] = nil
+            deleted.insert(id)
+        }
+        renamed.merge(newer.renamed) { _, new in new }
+        order.removeAll { objects[$0] == nil }
+    }
+}
+
+extension ContextCore {
+    // MARK: Changes as values
+
+    /// This context's unsaved changes as values (derived attributes left out: the receiver
+    /// derives them again).
+    func nestedChanges(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) -> NestedChanges {
+        var changes = NestedChanges()
+        func record(_ object: ManagedObject, all: Bool) {
+            var values: [Int: NestedValue] = [:]
+            for attribute in object.entity.storedAttributes where attribute.derivation == nil {
+                guard all || object.hasChangedSlot(attribute.slot) else { continue }
+                values[attribute.slot] = .stored(object.slots[attribute.slot].value.storedValue)
+            }
+            for relationship in object.entity.relationships where all || object.hasChangedSlot(relationship.slot) {
+                if !relationship.isToMany {
+                    values[relationship.slot] = .reference(object.slots[relationship.slot].value.destinationID)
+                } else if relationship.isManyToMany, case .toMany(let storage) = object.slots[relationship.slot].value {
+                    values[relationship.slot] = .members(added: storage.added.map(\.objectID), removed: storage.removed)
+                }
+            }
+            changes.objects[object.objectID] = NestedObject(id: object.objectID, isInserted: all, values: values)
+            changes.order.append(object.objectID)
+        }
+        for object in inserted { record(object, all: true) }
+        for object in updated { record(object, all: false) }
+        for object in deleted where object.headerPointer.pointee.stateBeforeDelete != .inserted {
+            changes.deleted.insert(object.objectID)
+        }
+        return changes
+    }
+
+    /// What this context and its parents hold unsaved, as values: its parent's changes with
+    /// its own laid over them.
+    func pendingNestedChanges() -> NestedChanges {
+        var changes = parent?.withCore { $0.pendingNestedChanges() } ?? NestedChanges()
+        changes.overlay(nestedChanges(
+            inserted: inserted.filter { $0.state == .inserted },
+            updated: updated.filter { $0.state == .updated },
+            deleted: deleted.filter { $0.state == .deleted }))
+        return changes
+    }
+
+    // MARK: A child's save
+
+    /// Applies a child's saved changes to this context's objects, as if made here: the next
+    /// save of this context (or of its root) writes them.
+    func applyChildChanges(_ changes: NestedChanges) {
+        for id in changes.order {
+            guard let change = changes.objects[id], change.isInserted, registeredObject(for: id) == nil else { continue }
+            let object = ManagedObject.make(entity: model.entities[Int(id.entityIndex)], id: id, context: self, state: .inserted)
+            adopt(object)
+            inserted.append(object)
+        }
+        for id in changes.order {
+            guard let change = changes.objects[id] else { continue }
+            let object = self.object(for: id)
+            for (slot, value) in change.values.sorted(by: { $0.key < $1.key }) {
+                switch value {
+                case .stored(let stored):
+                    guard let attribute = object.entity.storedAttributes.first(where: { $0.slot == slot }) else { continue }
+                    if object.state == .inserted && !object.hasChangedSlot(slot) && object.slots[slot].value.storedValue == stored {
+                        continue
+                    }
+                    object.setStoredValue(stored, of: attribute)
+                case .reference(let destination):
+                    guard let relationship = object.entity.relationships.first(where: { $0.slot == slot }) else { continue }
+                    object.setObject(destination.map { self.object(for: $0) }, of: relationship)
+                case .members(let added, let removed):
+                    guard let relationship = object.entity.relationships.first(where: { $0.slot == slot }) else { continue }
+                    for member in added { object.addObject(self.object(for: member), to: relationship) }
+                    for member in removed { object.removeObject(self.object(for: member), from: relationship) }
+                }
+            }
+        }
+        for id in changes.deleted.sorted() {
+            delete(object(for: id))
+        }
+    }
+
+    /// Registers an object whose temporary ID another (child) context issued.
+    func adopt(_ object: ManagedObject) {
+        adopted[object.objectID] = Unmanaged.passUnretained(object)
+    }
+
+    /// Saves a nested context: validates, then pushes every change into the parent, where
+    /// temporary IDs stay temporary until the root saves. Nothing reaches the store.
+    func saveIntoParent(_ parent: ParentContext) throws -> SaveResult {
+        let insertedNow = inserted.filter { $0.state == .inserted }
+        let updatedNow = updated.filter { $0.state == .updated }
+        let deletedNow = deleted.filter { $0.state == .deleted }
+        if let error = faultError {
+            faultError = nil
+            throw error
+        }
+        guard !(insertedNow.isEmpty && updatedNow.isEmpty && deletedNow.isEmpty) else { return SaveResult() }
+        try validate(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
+        let changes = nestedChanges(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
+        parent.withCore { $0.applyChildChanges(changes) }
+        var result = SaveResult()
+        for object in insertedNow {
+            result.insertedIDs.append(object.objectID)
+            markSaved(object)
+        }
+        for object in updatedNow {
+            result.updatedIDs.append(object.objectID)
+            markSaved(object)
+        }
+        for object in deletedNow {
+            if object.headerPointer.pointee.stateBeforeDelete != .inserted { result.deletedIDs.append(object.objectID) }
+            objectWillDeallocate(object.objectID, object)
+            object.headerPointer.pointee.context = nil
+        }
+        for object in deletedNow { object.releaseRelationships() }
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+        snapshots.removeAll()
+        return result
+    }
+
+    // MARK: A child's reads
+
+    /// Lays the parents' unsaved values for `object` over the values it loaded from the
+    /// store; an object the parents deleted becomes inaccessible.
+    /// - Returns: whether the parents know the object (so the store has nothing to add).
+    func applyParentState(to object: ManagedObject, _ state: NestedChanges) -> Bool {
+        let id = object.objectID
+        if state.deleted.contains(id) {
+            object.headerPointer.pointee.needsValues = false
+            object.headerPointer.pointee.isInaccessible = true
+            if object.state == .fault { object.state = .clean }
+            return true
+        }
+        guard let change = state.objects[id] else { return false }
+        for (slot, value) in change.values where !object.hasChangedSlot(slot) {
+            switch value {
+            case .stored(let stored):
+                object.slots[slot].value = Slot(stored)
+                if let attribute = object.entity.storedAttributes.first(where: { $0.slot == slot }) {
+                    for target in attribute.derivedTargets {
+                        object.slots[target.slot].value = Slot(Derivations.derive(stored, target.derivation!))
+                    }
+                }
+            case .reference(let destination):
+                object.slots[slot].value = destination.map(Slot.objectID) ?? .null
+            case .members:
+                // The to-many loads when touched, and takes the parents' members then.
+                object.slots[slot].value = .null
+            }
+        }
+        return change.isInserted
+    }
+
+    /// The parents' unsaved changes relevant to a fetch of `entity`: objects of that
+    /// entity (and, when asked, its sub-entities) they changed, and what they deleted.
+    func parentChanges(for entity: EntityDescription, includesSubentities: Bool) -> NestedChanges {
+        guard let parent else { return NestedChanges() }
+        var changes = parent.withCore { $0.pendingNestedChanges() }
+        for id in changes.order {
+            let candidate = model.entities[Int(id.entityIndex)]
+            if includesSubentities ? !candidate.isKind(of: entity) : candidate !== entity { changes.objects[id] = nil }
+        }
+        changes.order.removeAll { changes.objects[$0] == nil }
+        return changes
+    }
+
+    /// Turns the registered objects the parents changed back into faults (keeping this
+    /// context's own changes) and returns them, with fresh faults for those not registered,
+    /// so that a fetch re-checks them with the values the parents hold.
+    func objectsChangedByParents(_ changes: NestedChanges) -> [ManagedObject] {
+        var result: [ManagedObject] = []
+        for id in changes.order {
+            let object = self.object(for: id)
+            if object.state == .clean {
+                object.state = .fault
+                object.headerPointer.pointee.needsValues = true
+            } else if object.state == .updated {
+                object.headerPointer.pointee.needsValues = true
+            }
+            result.append(object)
+        }
+        return result
+    }
+
+    /// Corrects the saved destinations of `object`'s to-many relationship by its parents'
+    /// unsaved changes: objects whose inverse they set to `object` join, those they moved
+    /// elsewhere or deleted leave, and a many-to-many takes the members they added and removed.
+    func adjust(_ ids: inout [ObjectID], of object: ManagedObject, relationship: RelationshipDescription, by state: NestedChanges) {
+        if relationship.isManyToMany {
+            if case .members(let added, let removed)? = state.objects[object.objectID]?.values[relationship.slot] {
+                ids += added.filter { !ids.contains($0) }
+                ids.removeAll { removed.contains($0) }
+            }
+        } else {
+            let inverseSlot = relationship.inverse.slot
+            for id in state.order {
+                guard model.entities[Int(id.entityIndex)].isKind(of: relationship.destination),
+                      case .reference(let owner)? = state.objects[id]?.values[inverseSlot] else { continue }
+                if owner == object.objectID {
+                    if !ids.contains(id) { ids.append(id) }
+                } else {
+                    ids.removeAll { $0 == id }
+                }
+            }
+        }
+        ids.removeAll { state.deleted.contains($0) }
+    }
+
+    /// What this context and its parents hold unsaved for one object, and whether saving
+    /// gave a temporary ID a permanent one.
+    func pendingNestedState(of id: ObjectID) -> NestedChanges {
+        var changes = parent?.withCore { $0.pendingNestedState(of: id) } ?? NestedChanges()
+        if let permanent = renamed[id] { changes.renamed[id] = permanent }
+        guard let object = registeredObject(for: id), object.contextCore === self else { return changes }
+        switch object.state {
+        case .inserted: changes.overlay(nestedChanges(inserted: [object], updated: [], deleted: []))
+        case .updated: changes.overlay(nestedChanges(inserted: [], updated: [object], deleted: []))
+        case .deleted: changes.overlay(nestedChanges(inserted: [], updated: [], deleted: [object]))
+        default: break
+        }
+        return changes
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+@testable import ObjectGraphSQLite
+
+/// Nested contexts: a child's save goes into its parent in memory; the child sees its
+/// parents' unsaved changes; only the root writes to the store. Any depth.
+@MainActor
+struct NestedContextTests {
+    let coordinator: PersistentStoreCoordinator
+    let root: MainContext
+    let ids: [String: ObjectID]
+
+    init() throws {
+        coordinator = try TestModel.coordinator()
+        root = MainContext(coordinator: coordinator)
+        let chef = try root.insert("Chef")
+        chef["name"] = "Ana"
+        var ids = ["Ana": chef]
+        for (name, rating) in [("Soup", 5.0), ("Stew", 3.0), ("Tart", 2.0)] {
+            let recipe = try root.insert("Recipe")
+            recipe["name"] = name
+            recipe["rating"] = rating
+            recipe["chef"] = chef
+            ids[name] = recipe
+        }
+        try root.save()
+        self.ids = ids.mapValues(\.objectID)
+    }
+
+    /// What a fresh context reads from the store.
+    func storedNames() throws -> [String] {
+        let reader = MainContext(coordinator: coordinator)
+        return try reader.fetch(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")]))
+            .map { $0["name"] as? String ?? "?" }
+    }
+
+    func names(_ objects: [ManagedObject]) -> [String] { objects.map { $0["name"] as? String ?? "?" } }
+
+    @Test("A child's save goes into its parent, not the store; the parent's save writes it, with the same IDs until then")
+    func childSavesIntoItsParent() throws {
+        let child = MainContext(parent: root)
+        let pie = try child.insert("Recipe")
+        pie["name"] = "Pie"
+        pie["chef"] = child.object(with: ids["Ana"]!)
+        child.object(with: ids["Stew"]!)["rating"] = 4.0
+        child.delete(child.object(with: ids["Tart"]!))
+        let result = try child.save()
+        #expect(result.insertedIDs == [pie.objectID] && pie.objectID.isTemporary)
+        #expect(try storedNames() == ["Soup", "Stew", "Tart"], "a child's save reached the store")
+
+        #expect(root.hasChanges)
+        let adopted = root.object(with: pie.objectID)  // the child's temporary ID names it here too
+        #expect(adopted["name"] as? String == "Pie")
+        #expect(root.object(with: ids["Stew"]!)["rating"] as? Double == 4.0)
+        #expect(root.deletedObjects.map(\.objectID) == [ids["Tart"]!])
+        let chef = root.object(with: ids["Ana"]!)
+        #expect(Set(names(try chef.objects(forKey: "recipes"))) == ["Soup", "Stew", "Pie"])
+
+        try root.save()
+        #expect(try storedNames() == ["Pie", "Soup", "Stew"])
+        #expect(!adopted.objectID.isTemporary)
+    }
+
+    @Test("A child's fetches, counts and faults see the parent's unsaved inserts, updates and deletes")
+    func childSeesItsParentsChanges() throws {
+        let pie = try root.insert("Recipe")
+        pie["name"] = "Pie"
+        pie["rating"] = 4.5
+        pie["chef"] = root.object(with: ids["Ana"]!)
+        root.object(with: ids["Soup"]!)["rating"] = 1.0
+        root.delete(root.object(with: ids["Tart"]!))
+
+        let child = MainContext(parent: root)
+        let popular = FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("rating > 4"), sortKeys: [SortKey("name")])
+        #expect(names(try child.fetch(popular)) == ["Pie"])
+        #expect(try child.count(for: popular) == 1)
+        let all = FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")])
+        #expect(names(try child.fetch(all)) == ["Pie", "Soup", "Stew"])
+        #expect(try child.fetchObjectIDs(all).count == 3)
+        #expect(child.object(with: ids["Soup"]!)["rating"] as? Double == 1.0)
+        let chef = child.object(with: ids["Ana"]!)
+        #expect(Set(names(try chef.objects(forKey: "recipes"))) == ["Soup", "Stew", "Pie"])
+        #expect(!child.hasChanges, "the parent's changes are not the child's")
+    }
+
+    @Test("Three levels: a grandchild sees the root's changes, and its save reaches the store only when each level saved")
+    func anyDepth() throws {
+        root.object(with: ids["Soup"]!)["rating"] = 2.0
+        let middle = MainContext(parent: root)
+        let leaf = MainContext(parent: middle)
+        #expect(leaf.object(with: ids["Soup"]!)["rating"] as? Double == 2.0)
+        let cake = try leaf.insert("Recipe")
+        cake["name"] = "Cake"
+        cake["chef"] = leaf.object(with: ids["Ana"]!)
+        try leaf.save()
+        #expect(try storedNames() == ["Soup", "Stew", "Tart"])
+        #expect(names(try middle.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name == 'Cake'")))) == ["Cake"])
+        try middle.save()
+        try root.save()
+        #expect(try storedNames() == ["Cake", "Soup", "Stew", "Tart"])
+
+        // The leaf still names the cake by its temporary ID; an edit of it still lands.
+        cake["rating"] = 5.0
+        try leaf.save()
+        try middle.save()
+        try root.save()
+        let reader = MainContext(coordinator: coordinator)
+        let stored = try reader.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name == 'Cake'")))
+        #expect(stored.first?["rating"] as? Double == 5.0)
+    }
+
+    @Test("The three-context stack: private persist context, main child, private update child")
+    func threeContextStack() async throws {
+        let persist = PrivateContext(coordinator: coordinator)
+        let main = MainContext(parent: persist)
+        let update = PrivateContext(parent: main)
+        let chefID = ids["Ana"]!
+        try await update.perform { context in
+            for index in 0..<10 {
+                let recipe = try context.insert("Recipe")
+                recipe["name"] = "Batch \(index)"
+                recipe["chef"] = context.object(with: chefID)
+            }
+            try context.save()
+        }
+        #expect(try main.count(for: FetchRequest(entityName: "Recipe")) == 13)
+        #expect(try storedNames().count == 3)
+        try main.save()
+        #expect(try storedNames().count == 3)
+        try await persist.perform { context in _ = try context.save() }
+        #expect(try storedNames().count == 13)
+    }
+}

@@ -29,7 +29,8 @@ import Glibc
         arguments: [String],
         output: any ShellOutput = StandardStreams(),
         makeHandler: (Invocation) async throws -> Handler,
-        generate: @escaping (_ count: Int, _ seed: UInt64, _ output: String) async throws -> Void
+        generate: @escaping (_ count: Int, _ seed: UInt64, _ output: String) async throws -> Void,
+        benchStacks: @escaping @MainActor (_ count: Int, _ plot: String?, _ only: String?) async throws -> Void = { _, _, _ in }
     ) async -> Int32 {
         setlocale(LC_ALL, "")  // before libedit starts: UTF-8 input
         let invocation: Invocation
@@ -43,6 +44,18 @@ import Glibc
         case .help:
             output.write(Usage.text, to: .standardOutput)
             return 0
+        case .benchStacks(let count, let plot, let only):
+            InterruptSignal.install()
+            let task = Task { @MainActor in try await benchStacks(count, plot, only) }
+            let registration = InterruptSignal.counter.whenInterrupted { task.cancel() }
+            defer { registration.cancel() }
+            switch await task.result {
+            case .success:
+                return 0
+            case .failure(let error):
+                output.write("error: \(REPLSession<Handler>.message(for: error))\n", to: .standardError)
+                return error is CancellationError ? 130 : 1
+            }
         case .generate(let count, let seed, let path):
             InterruptSignal.install()
             let task = Task { try await generate(count, seed, path) }

@@ -7,5 +7,8 @@ import RecipeCatalog
 let status = await RecipesProgram.run(
     arguments: Array(CommandLine.arguments.dropFirst()),
     makeHandler: { invocation in try await RecipeShell.open(invocation, output: StandardStreams()) },
-    generate: { count, seed, output in try await GenerateCommand.run(count: count, seed: seed, output: output) })
+    generate: { count, seed, output in try await GenerateCommand.run(count: count, seed: seed, output: output) },
+    benchStacks: { count, plot, only in
+        try await BenchStacksCommand.run(count: count, plot: plot, only: only.flatMap(StacksExperiment.Strategy.init(rawValue:)))
+    })
 exit(status)

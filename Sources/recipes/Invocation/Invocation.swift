@@ -24,6 +24,9 @@ struct Invocation: Sendable, Equatable {
         case shell
         /// `recipes generate`: write a generated catalogue to `output`.
         case generate(count: Int, seed: UInt64, output: String)
+        /// `recipes bench stacks`: the context-stack experiment on `count` objects, its
+        /// memory chart written to `plot`; with `only`, one stack's run as JSON.
+        case benchStacks(count: Int, plot: String?, only: String?)
         /// `--help` / `-h`: print the usage and exit 0.
         case help
     }

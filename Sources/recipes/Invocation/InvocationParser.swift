@@ -32,6 +32,9 @@ enum InvocationParser {
         if arguments.first == "generate" {
             return try parseGenerate(Array(arguments.dropFirst()))
         }
+        if arguments.first == "bench" {
+            return try parseBench(Array(arguments.dropFirst()))
+        }
         return try parseShell(arguments)
     }
 
@@ -116,6 +119,50 @@ enum InvocationParser {
         guard let count else { throw InvocationError(message: "'generate' needs '--count N'") }
         guard let output else { throw InvocationError(message: "'generate' needs '--output FILE'") }
         return Invocation(action: .generate(count: count, seed: seed, output: output))
+    }
+
+    /// The options of `bench stacks`, for suggestions.
+    static let benchOptions = ["--count", "--plot", "--only"]
+
+    private static func parseBench(_ arguments: [String]) throws(InvocationError) -> Invocation {
+        guard arguments.first == "stacks" else {
+            throw InvocationError(message: "'bench' runs one experiment: 'bench stacks'",
+                                  hint: "Usage: recipes bench stacks [--count N] [--plot FILE.svg]")
+        }
+        var count = 300_000, plot: String?, only: String?
+        var reader = ArgumentReader(Array(arguments.dropFirst()))
+        while let argument = reader.next() {
+            guard argument.hasPrefix("-"), !reader.isPastSeparator else {
+                throw InvocationError(message: "unexpected argument '\(argument)' for 'bench stacks'")
+            }
+            let name = String(argument.prefix { $0 != "=" })
+            let inline = argument.contains("=") ? String(argument.drop { $0 != "=" }.dropFirst()) : nil
+            func takeValue() throws(InvocationError) -> String {
+                if let inline { return inline }
+                return try reader.value(for: name)
+            }
+            switch name {
+            case "--count":
+                let text = try takeValue()
+                guard let value = Int(text), value > 0 else {
+                    throw InvocationError(message: "'--count' needs a whole number > 0, not '\(text)'")
+                }
+                count = value
+            case "--plot":
+                let text = try takeValue()
+                guard !text.isEmpty else { throw InvocationError(message: "'--plot' needs a file path") }
+                plot = text
+            case "--only":
+                let text = try takeValue()
+                guard ["I", "II", "III", "IV"].contains(text) else {
+                    throw InvocationError(message: "'--only' takes a stack's numeral (I, II, III or IV), not '\(text)'")
+                }
+                only = text
+            default:
+                throw unknownOption(name, among: benchOptions, command: "bench stacks")
+            }
+        }
+        return Invocation(action: .benchStacks(count: count, plot: plot, only: only))
     }
 
     private static func unknownOption(_ name: String, among options: [String],

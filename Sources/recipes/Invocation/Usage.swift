@@ -5,6 +5,7 @@ enum Usage {
         Usage:
           recipes [STORE] [--memory] [--deterministic] [--bail] [-c COMMAND]... [-f SCRIPT]...
           recipes generate --count N [--seed S] --output FILE
+          recipes bench stacks [--count N] [--plot FILE.svg]
 
         Opens the recipe catalogue in STORE (a new path makes an empty one; without STORE, the
         default catalogue, created from the sample data on first use) and starts the shell. With -c or -f, runs the
@@ -24,6 +25,11 @@ enum Usage {
           --count N          number of recipes to generate
           --seed S           random seed (default 0)
           --output FILE      where to write them
+
+        bench stacks (the context-stack experiment: I nested, one save; II nested, periodic
+        saves; III siblings, one save and merge; IV siblings, periodic saves and merges):
+          --count N          objects to import per stack (default 300000)
+          --plot FILE.svg    write a chart of memory over time
 
         In scripts, blank lines and lines starting with '--' or '#' are comments.
         Ctrl-C stops the running command (or the generator) and keeps the shell.

@@ -167,6 +167,8 @@ extension ContextCore {
         try validate(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
         let changes = nestedChanges(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
         parent.withCore { $0.applyChildChanges(changes) }
+        let changedKeys = coordinator.didSaveCenter.hasSubscribers
+            ? Dictionary(uniqueKeysWithValues: updatedNow.map { ($0.objectID, $0.changedKeys) }) : [:]
         var result = SaveResult()
         for object in insertedNow {
             result.insertedIDs.append(object.objectID)
@@ -186,6 +188,16 @@ extension ContextCore {
         updated.removeAll()
         deleted.removeAll()
         snapshots.removeAll()
+        if coordinator.didSaveCenter.hasSubscribers {
+            var note = DidSave()
+            note.insertedIDs = result.insertedIDs
+            note.updatedIDs = result.updatedIDs
+            note.deletedIDs = result.deletedIDs
+            note.changedKeys = changedKeys
+            note.origin = identifier
+            note.reachedStore = false
+            coordinator.didSaveCenter.post(note)
+        }
         return result
     }
 

@@ -3,8 +3,8 @@ import Synchronization
 /// What one save or batch request changed in the stores: the IDs another context merges
 /// with ``MainContext/mergeChanges(fromContextDidSave:)``.
 ///
-/// Every save of a context and every batch update or delete publishes one, after its
-/// transaction committed, through the coordinator's ``PersistentStoreCoordinator/didSaveNotifications``
+/// Every save of a context (nested ones included) and every batch insert, update or delete
+/// publishes one, after its transaction committed, through the coordinator's ``PersistentStoreCoordinator/didSaveNotifications``
 /// and its ``PersistentStoreCoordinator/addDidSaveObserver(_:)`` callbacks.
 public struct DidSave: Sendable {
     /// Objects the save inserted, with their permanent IDs.
@@ -17,8 +17,11 @@ public struct DidSave: Sendable {
     /// For each updated object, the names of the properties that changed (empty for a batch
     /// request, which does not know them per row).
     public var changedKeys: [ObjectID: Set<String>] = [:]
-    /// The context that saved; nil for a batch request.
+    /// The context that saved or ran the batch request.
     public var origin: ContextIdentifier?
+    /// Whether the changes reached the store: false for the save of a nested context,
+    /// which went into its parent (and is announced again when the root saves).
+    public var reachedStore = true
 
     /// Creates an empty notification.
     public init() {}
@@ -112,7 +115,7 @@ extension ContextCore {
     /// ones leave the context and the relationships that held them. Inserted and newly
     /// matching objects need nothing: the next fetch reads them from the store.
     func mergeChanges(fromContextDidSave note: DidSave) {
-        guard note.origin != identifier else { return }
+        guard note.origin != identifier, note.reachedStore else { return }
         var result = BatchResult()
         result.updatedIDs = note.updatedIDs
         result.deletedIDs = note.deletedIDs

@@ -132,3 +132,57 @@ struct NestedContextTests {
         #expect(try storedNames().count == 13)
     }
 }
+
+/// The ready-made stacks end where they should.
+@MainActor
+struct ContextStackTests {
+    @Test("The nested stack's update context reaches the main context on save, and the store on the stack's save")
+    func nestedStack() async throws {
+        let coordinator = try TestModel.coordinator()
+        let stack = NestedContextStack(coordinator: coordinator)
+        let update = stack.newUpdateContext()
+        try await update.perform { context in
+            try context.insert("Chef")["name"] = "Ana"
+            try context.save()
+        }
+        #expect(try stack.main.count(for: FetchRequest(entityName: "Chef")) == 1)
+        #expect(try MainContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Chef")) == 0)
+        try await stack.save()
+        #expect(try MainContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Chef")) == 1)
+    }
+
+    @Test("The sibling stack's main context merges a background save of an object it holds")
+    func siblingStack() async throws {
+        let coordinator = try TestModel.coordinator()
+        let stack = SiblingContextStack(coordinator: coordinator)
+        let chef = try stack.main.insert("Chef")
+        chef["name"] = "Ana"
+        try stack.main.save()
+        let id = chef.objectID
+        try await stack.newBackgroundContext().perform { context in
+            context.object(with: id)["name"] = "Ana María"
+            try context.save()
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while chef["name"] as? String != "Ana María" && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(chef["name"] as? String == "Ana María")
+    }
+
+    @Test("A nested context's save is announced as not reaching the store; the root's is")
+    func childSavesAreAnnounced() async throws {
+        let coordinator = try TestModel.coordinator()
+        let root = MainContext(coordinator: coordinator)
+        let child = MainContext(parent: root)
+        let stream = coordinator.didSaveNotifications
+        try child.insert("Chef")["name"] = "Ana"
+        try child.save()
+        try root.save()
+        var iterator = stream.makeAsyncIterator()
+        let first = try #require(await iterator.next())
+        let second = try #require(await iterator.next())
+        #expect(!first.reachedStore && first.origin == child.identifier && first.insertedIDs.count == 1)
+        #expect(second.reachedStore && second.origin == root.identifier && second.insertedIDs.count == 1)
+    }
+}

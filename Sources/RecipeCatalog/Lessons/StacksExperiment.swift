@@ -142,7 +142,7 @@ public enum StacksExperiment {
 
     /// An SVG chart of memory above the baseline over time, one line per stack.
     public static func svg(_ runs: [Run]) -> String {
-        let width = 720.0, height = 400.0, left = 70.0, bottom = 40.0, top = 30.0, right = 150.0
+        let width = 860.0, height = 400.0, left = 70.0, bottom = 40.0, top = 30.0, right = 290.0
         let maxSeconds = max(runs.flatMap { $0.memory.map(\.seconds) }.max() ?? 1, 0.001)
         let maxMB = max(Double(runs.flatMap { $0.memory.map(\.bytes) }.max() ?? 1) / 1_048_576, 1)
         let plotWidth = width - left - right, plotHeight = height - top - bottom
@@ -170,7 +170,7 @@ public enum StacksExperiment {
             svg += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\"/>\n"
             let legendY = top + 16 + Double(index) * 20
             svg += "<line x1=\"\(left + plotWidth + 12)\" y1=\"\(legendY - 4)\" x2=\"\(left + plotWidth + 32)\" y2=\"\(legendY - 4)\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
-            svg += "<text x=\"\(left + plotWidth + 38)\" y=\"\(legendY)\">\(run.strategy.rawValue): \(run.strategy.summary.split(separator: ",").first ?? "")</text>\n"
+            svg += "<text x=\"\(left + plotWidth + 38)\" y=\"\(legendY)\">\(run.strategy.rawValue): \(run.strategy.summary)</text>\n"
         }
         return svg + "</svg>\n"
     }

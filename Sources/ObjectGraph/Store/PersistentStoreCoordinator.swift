@@ -12,13 +12,19 @@ import Synchronization
 public final class PersistentStoreCoordinator: Sendable {
     /// The model every store of this coordinator uses.
     public let model: ObjectModel
-    let rowCache = RowCache()
+    let rowCache: RowCache
     /// Who hears about saves (see ``addDidSaveObserver(_:)``).
     let didSaveCenter = DidSaveCenter()
     private let storeList = Mutex<[(store: any StoreRequestHandler, configuration: Set<String>?)]>([])
 
     /// Creates a coordinator with no stores yet.
-    public init(model: ObjectModel) { self.model = model }
+    public convenience init(model: ObjectModel) { self.init(model: model, rowCacheLimit: 200_000) }
+
+    /// Creates a coordinator whose row cache keeps at most `rowCacheLimit` rows.
+    init(model: ObjectModel, rowCacheLimit: Int) {
+        self.model = model
+        rowCache = RowCache(limit: rowCacheLimit)
+    }
 
     /// Adds an opened store; store types call this from their own `addStore` methods.
     ///

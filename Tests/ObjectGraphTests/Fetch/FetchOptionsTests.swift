@@ -192,3 +192,22 @@ struct FetchOptionsTests {
         #expect(context.statistics.registeredObjects == 0)
     }
 }
+
+/// A default fetch larger than the row cache: the rows past its capacity load a batch at a
+/// time, not one statement per object.
+@MainActor
+@Test("Faults past the row cache's capacity load in batches of 1,000")
+func faultsPastTheRowCacheLoadInBatches() throws {
+    let coordinator = PersistentStoreCoordinator(model: try TestModel.make(), rowCacheLimit: 100)
+    try coordinator.addStore(at: ":memory:")
+    let context = MainContext(coordinator: coordinator)
+    for index in 0..<2_500 { try context.insert("Tag")["label"] = "tag \(index)" }
+    try context.save()
+    context.reset()
+    let before = context.statistics.statements
+    let tags = try context.fetch(FetchRequest(entityName: "Tag", sortKeys: [SortKey("label")]))
+    let labels = tags.map { $0["label"] as? String }
+    #expect(labels.compactMap { $0 }.count == 2_500)
+    // One fetch, then three batches for the 2,400 rows past the cache's 100.
+    #expect(context.statistics.statements - before == 4)
+}

@@ -21,7 +21,13 @@ import Foundation
 final class ContextPath {
     enum Variant: String, CaseIterable, Sendable, CustomStringConvertible {
         case saved, pending
+        /// The same, on a ``MemoryStore``: no SQL, the in-memory evaluator behind the store protocol.
+        case savedInMemoryStore = "saved, memory store", pendingInMemoryStore = "pending, memory store"
         var description: String { rawValue }
+        /// Whether some changes stay unsaved.
+        var isPending: Bool { self == .pending || self == .pendingInMemoryStore }
+        /// Whether the store is a ``MemoryStore`` rather than SQLite.
+        var usesMemoryStore: Bool { self == .savedInMemoryStore || self == .pendingInMemoryStore }
     }
 
     /// One way of asking a context for the matching objects.
@@ -61,7 +67,7 @@ final class ContextPath {
         self.variant = variant
         model = RecipeModel.make(canonicalShadows: true)
         coordinator = PersistentStoreCoordinator(model: model)
-        try coordinator.addInMemoryStore()
+        if variant.usesMemoryStore { coordinator.addMemoryStore() } else { try coordinator.addInMemoryStore() }
         try load()
     }
 
@@ -70,7 +76,7 @@ final class ContextPath {
     /// The role of the object at `ordinal` among its entity's objects: every fourth is
     /// inserted unsaved, and of the others every third is updated unsaved.
     func role(_ ordinal: Int) -> Role {
-        guard variant == .pending else { return .clean }
+        guard variant.isPending else { return .clean }
         if ordinal % 4 == 3 { return .insert }
         return ordinal % 3 == 1 ? .update : .clean
     }
@@ -156,7 +162,7 @@ final class ContextPath {
             }
         }
         var decoys: [ManagedObject] = []
-        if variant == .pending {
+        if variant.isPending {
             for entity in graph.model.entities {
                 let decoy = try first.insert(entity.name)
                 for attribute in entity.storedAttributes {
@@ -177,7 +183,7 @@ final class ContextPath {
         }
         try first.save()
         for (key, object) in saved { keys[object.objectID] = key }
-        guard variant == .pending else { return }
+        guard variant.isPending else { return }
 
         // The unsaved changes, in a new context whose objects start as faults.
         let context = MainContext(coordinator: coordinator)

@@ -80,9 +80,11 @@ struct BatchDeleteRuleTests {
     }
 
     /// The outcome of deleting "doomed": the remaining graph, or the error's code.
-    static func outcome(_ rule: RelationshipDescription.DeleteRule, _ shape: Shape, batch: Bool) throws -> Result<[String], ObjectGraphError> {
+    static func outcome(
+        _ rule: RelationshipDescription.DeleteRule, _ shape: Shape, batch: Bool, memoryStore: Bool = false
+    ) throws -> Result<[String], ObjectGraphError> {
         let coordinator = PersistentStoreCoordinator(model: try model(rule, on: shape))
-        try coordinator.addStore(at: ":memory:")
+        if memoryStore { coordinator.addMemoryStore() } else { try coordinator.addStore(at: ":memory:") }
         let context = MainContext(coordinator: coordinator)
         try makeGraph(context)
         let predicate = try FetchPredicate("name == 'doomed'")
@@ -114,6 +116,24 @@ struct BatchDeleteRuleTests {
             #expect(actual.code == .validation)
         default:
             Issue.record("context: \(context), batch: \(batch)")
+        }
+    }
+
+    @Test("A memory store's batch delete ends where the SQLite store's does", arguments: [
+        RelationshipDescription.DeleteRule.nullify, .cascade, .deny, .noAction,
+    ], Shape.allCases)
+    func memoryStoreMatchesSQLite(rule: RelationshipDescription.DeleteRule, shape: Shape) throws {
+        for batch in [true, false] {
+            let sqlite = try Self.outcome(rule, shape, batch: batch)
+            let memory = try Self.outcome(rule, shape, batch: batch, memoryStore: true)
+            switch (sqlite, memory) {
+            case let (.success(expected), .success(actual)):
+                #expect(actual == expected, "batch: \(batch)")
+            case let (.failure(expected), .failure(actual)):
+                #expect(actual.code == expected.code && actual.message == expected.message)
+            default:
+                Issue.record("batch: \(batch); SQLite: \(sqlite), memory: \(memory)")
+            }
         }
     }
 

@@ -5,29 +5,7 @@ extension SQLiteStore {
     /// Inserts rows of `entity`, one transaction; derived attributes are computed here too.
     package func batchInsert(_ entity: EntityDescription, rows: [[String: any Sendable]]) throws -> [ObjectID] {
         let layout = layout(for: entity)
-        var prepared: [[Int: StoredValue]] = []
-        for (index, row) in rows.enumerated() {
-            var values: [Int: StoredValue] = [:]
-            for attribute in entity.attributes where !attribute.isTransient {
-                values[layout.columnIndex[attribute.name]!] = attribute.defaultValue
-            }
-            for (key, value) in row {
-                guard let attribute = entity.attribute(named: key), !attribute.isTransient else {
-                    throw ObjectGraphError.unknownKey(key, entity: entity)
-                }
-                guard let stored = attribute.type.storedValue(from: value) else {
-                    throw ObjectGraphError(.invalidValue, "row \(index + 1): \(value) is not a \(attribute.type.displayName) for '\(key)'")
-                }
-                values[layout.columnIndex[key]!] = stored
-                for target in attribute.derivedTargets {
-                    values[layout.columnIndex[target.name]!] = Derivations.derive(stored, target.derivation!)
-                }
-            }
-            for attribute in entity.requiredAttributes where values[layout.columnIndex[attribute.name]!]?.isNull ?? true {
-                throw ObjectGraphError(.validation, "row \(index + 1): required attribute '\(attribute.name)' is missing; nothing was inserted")
-            }
-            prepared.append(values)
-        }
+        let prepared = try layout.batchRows(rows, of: entity)
         return try perform { connection in
             try connection.inTransaction {
                 let reserve = try connection.cachedStatement(SchemaSQL.reserveKeys(table: layout.table))
@@ -41,7 +19,7 @@ extension SQLiteStore {
                     statement.reset()
                     try statement.bind(.integer(key), at: 1)
                     try statement.bind(.integer(Int64(entity.index)), at: 2)
-                    for (column, value) in values { try statement.bind(value, at: Int32(column + 1)) }
+                    for column in 2..<layout.width { try statement.bind(values[column], at: Int32(column + 1)) }
                     try statement.run()
                     ids.append(ObjectID(entityIndex: entity.index, key: key))
                     key += 1

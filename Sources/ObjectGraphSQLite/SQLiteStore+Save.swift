@@ -19,20 +19,8 @@ extension SQLiteStore {
             let ids = try pool.write { connection in
                 try connection.inTransaction {
                     let ids = try assignKeys(changes.inserts.map(\.id), connection)
-                    // A temporary ID resolves to the key its row gets in this save.
-                    var keys: [ObjectID: Int64] = [:]
-                    if !changes.references.isEmpty || !changes.joins.isEmpty {
-                        for (insert, id) in zip(changes.inserts, ids) where insert.id.isTemporary { keys[insert.id] = id.key }
-                    }
-                    func key(of id: ObjectID) throws -> Int64 {
-                        guard id.isTemporary else { return id.key }
-                        guard let key = keys[id] else {
-                            throw ObjectGraphError(.validation,
-                                "\(model.describe(id)) is referenced but was never saved: insert it in the same context, or remove the reference")
-                        }
-                        return key
-                    }
-                    for reference in changes.references { values[reference.position] = .integer(try key(of: reference.id)) }
+                    let keys = StoreChanges.Keys(changes, ids: ids, model: model)
+                    values = try changes.resolvedValues(keys)
                     for id in changes.deletes {
                         current = id
                         try delete(id, connection)
@@ -82,7 +70,7 @@ extension SQLiteStore {
                         guard table.sourceColumn == "_source" else { continue }
                         let statement = try connection.cachedStatement(
                             join.isInsertion ? SchemaSQL.insertJoin(table.table) : SchemaSQL.deleteJoin(table.table))
-                        try statement.bind([.integer(try key(of: join.source)), .integer(try key(of: join.destination))])
+                        try statement.bind([.integer(try keys.key(of: join.source)), .integer(try keys.key(of: join.destination))])
                         try statement.run()
                     }
                     try writeMetadata(changes.metadata, connection)

@@ -45,28 +45,12 @@ import Glibc
             output.write(Usage.text, to: .standardOutput)
             return 0
         case .benchStacks(let count, let plot, let only):
-            InterruptSignal.install()
-            let task = Task { @MainActor in try await benchStacks(count, plot, only) }
-            let registration = InterruptSignal.counter.whenInterrupted { task.cancel() }
-            defer { registration.cancel() }
-            switch await task.result {
-            case .success:
-                return 0
-            case .failure(let error):
+            return await runInterruptibly(Task { @MainActor in try await benchStacks(count, plot, only) }) { error in
                 output.write("error: \(REPLSession<Handler>.message(for: error))\n", to: .standardError)
-                return error is CancellationError ? 130 : 1
             }
         case .generate(let count, let seed, let path):
-            InterruptSignal.install()
-            let task = Task { try await generate(count, seed, path) }
-            let registration = InterruptSignal.counter.whenInterrupted { task.cancel() }
-            defer { registration.cancel() }
-            switch await task.result {
-            case .success:
-                return 0
-            case .failure(let error):
+            return await runInterruptibly(Task { try await generate(count, seed, path) }) { error in
                 output.write("error: \(REPLSession<Handler>.message(for: error))\n", to: .standardError)
-                return error is CancellationError ? 130 : 1
             }
         case .shell:
             InterruptSignal.install()
@@ -92,6 +76,21 @@ import Glibc
                 }
                 return PlainLineReader()  // no usable terminal description: read plainly
             }
+        }
+    }
+
+    /// Waits for `task`, cancelling it on Ctrl-C; returns 0, or 1 (130 when cancelled)
+    /// after `report` has shown the error.
+    private static func runInterruptibly(_ task: Task<Void, any Error>, report: (any Error) -> Void) async -> Int32 {
+        InterruptSignal.install()
+        let registration = InterruptSignal.counter.whenInterrupted { task.cancel() }
+        defer { registration.cancel() }
+        switch await task.result {
+        case .success:
+            return 0
+        case .failure(let error):
+            report(error)
+            return error is CancellationError ? 130 : 1
         }
     }
 }

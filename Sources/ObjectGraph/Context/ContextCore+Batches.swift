@@ -52,13 +52,12 @@ extension ContextCore {
 
     /// Tells the coordinator's did-save subscribers what a batch request changed.
     private func announce(_ result: BatchResult) {
-        guard coordinator.didSaveCenter.hasSubscribers else { return }
-        var note = DidSave()
-        note.insertedIDs = result.insertedIDs
-        note.updatedIDs = result.updatedIDs + result.nullifiedIDs + result.recomputedIDs
-        note.deletedIDs = result.deletedIDs
-        note.origin = identifier
-        if !note.isEmpty { coordinator.didSaveCenter.post(note) }
+        guard coordinator.didSaveCenter.hasSubscribers, result.count + result.nullifiedIDs.count + result.recomputedIDs.count > 0 else { return }
+        var saved = SaveResult()
+        saved.insertedIDs = result.insertedIDs
+        saved.updatedIDs = result.updatedIDs + result.nullifiedIDs + result.recomputedIDs
+        saved.deletedIDs = result.deletedIDs
+        announce(saved, changedKeys: [:], reachedStore: true)
     }
 
     /// Brings registered objects up to date with changes made outside this context.

@@ -178,26 +178,8 @@ extension ContextCore {
             result.updatedIDs.append(object.objectID)
             markSaved(object)
         }
-        for object in deletedNow {
-            if object.headerPointer.pointee.stateBeforeDelete != .inserted { result.deletedIDs.append(object.objectID) }
-            objectWillDeallocate(object.objectID, object)
-            object.headerPointer.pointee.context = nil
-        }
-        for object in deletedNow { object.releaseRelationships() }
-        inserted.removeAll()
-        updated.removeAll()
-        deleted.removeAll()
-        snapshots.removeAll()
-        if coordinator.didSaveCenter.hasSubscribers {
-            var note = DidSave()
-            note.insertedIDs = result.insertedIDs
-            note.updatedIDs = result.updatedIDs
-            note.deletedIDs = result.deletedIDs
-            note.changedKeys = changedKeys
-            note.origin = identifier
-            note.reachedStore = false
-            coordinator.didSaveCenter.post(note)
-        }
+        finishSave(deleted: deletedNow, into: &result)
+        if coordinator.didSaveCenter.hasSubscribers { announce(result, changedKeys: changedKeys, reachedStore: false) }
         return result
     }
 

@@ -92,6 +92,14 @@ extension ContextCore {
             }
             markSaved(object)
         }
+        finishSave(deleted: deletedNow, into: &result)
+        coordinator.rowCache.remove(result.updatedIDs + result.deletedIDs)
+        if observed { announce(result, changedKeys: changedKeys, reachedStore: true) }
+        return result
+    }
+
+    /// The end of every save: deleted objects leave the context, and the change lists empty.
+    func finishSave(deleted deletedNow: [ManagedObject], into result: inout SaveResult) {
         for object in deletedNow {
             if object.headerPointer.pointee.stateBeforeDelete != .inserted { result.deletedIDs.append(object.objectID) }
             objectWillDeallocate(object.objectID, object)
@@ -101,21 +109,22 @@ extension ContextCore {
         // keep each other alive in cycles: let go of what they held, now that every one is
         // detached (and held by `deletedNow`, so none ends while this runs).
         for object in deletedNow { object.releaseRelationships() }
-        coordinator.rowCache.remove(result.updatedIDs + result.deletedIDs)
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
         snapshots.removeAll()
-        if observed {
-            var note = DidSave()
-            note.insertedIDs = result.insertedIDs
-            note.updatedIDs = result.updatedIDs
-            note.deletedIDs = result.deletedIDs
-            note.changedKeys = changedKeys
-            note.origin = identifier
-            coordinator.didSaveCenter.post(note)
-        }
-        return result
+    }
+
+    /// Tells the coordinator's did-save subscribers what a save changed.
+    func announce(_ result: SaveResult, changedKeys: [ObjectID: Set<String>], reachedStore: Bool) {
+        var note = DidSave()
+        note.insertedIDs = result.insertedIDs
+        note.updatedIDs = result.updatedIDs
+        note.deletedIDs = result.deletedIDs
+        note.changedKeys = changedKeys
+        note.origin = identifier
+        note.reachedStore = reachedStore
+        coordinator.didSaveCenter.post(note)
     }
 
     /// Computes `ingredients.@count` and `photo != nil` attributes of objects about to be

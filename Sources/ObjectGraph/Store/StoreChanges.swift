@@ -62,3 +62,40 @@ package struct SaveConflicts: Error {
     /// Reports conflicts for `ids`.
     package init(ids: [ObjectID]) { self.ids = ids }
 }
+
+extension StoreChanges {
+    /// The key each row of a save is written with: a permanent ID's own, or for a temporary
+    /// ID the key the store gave the row inserted with it.
+    package struct Keys {
+        private let assigned: [ObjectID: Int64]
+        private let model: ObjectModel
+
+        /// The keys of `changes`, whose inserts the store gave `ids` (in order).
+        package init(_ changes: StoreChanges, ids: [ObjectID], model: ObjectModel) {
+            var assigned: [ObjectID: Int64] = [:]
+            if !changes.references.isEmpty || !changes.joins.isEmpty {
+                for (insert, id) in zip(changes.inserts, ids) where insert.id.isTemporary { assigned[insert.id] = id.key }
+            }
+            self.assigned = assigned
+            self.model = model
+        }
+
+        /// The key of the row of `id`.
+        /// - Throws: `validation` for a temporary ID that this save does not insert.
+        package func key(of id: ObjectID) throws -> Int64 {
+            guard id.isTemporary else { return id.key }
+            guard let key = assigned[id] else {
+                throw ObjectGraphError(.validation,
+                    "\(model.describe(id)) is referenced but was never saved: insert it in the same context, or remove the reference")
+            }
+            return key
+        }
+    }
+
+    /// ``values`` with every reference written as the key of its row.
+    package func resolvedValues(_ keys: Keys) throws -> [StoredValue] {
+        var resolved = values
+        for reference in references { resolved[reference.position] = .integer(try keys.key(of: reference.id)) }
+        return resolved
+    }
+}

@@ -121,3 +121,31 @@ extension TableLayout {
         return version
     }
 }
+
+extension TableLayout {
+    /// Full rows of `entity` for a batch insert: defaults, the given values, derived
+    /// attributes, version 0, and no key yet (column 0 is nil).
+    /// - Throws: ``ObjectGraphError`` naming the row (from 1) and the key that does not fit.
+    package func batchRows(_ rows: [[String: any Sendable]], of entity: EntityDescription) throws -> [[StoredValue]] {
+        try rows.enumerated().map { index, values in
+            var row = [StoredValue](repeating: .null, count: rowWidth)
+            row[1] = .integer(Int64(entity.index))
+            row[versionColumn] = .integer(0)
+            for attribute in entity.attributes where !attribute.isTransient { row[columnIndex[attribute.name]!] = attribute.defaultValue }
+            for (key, value) in values {
+                guard let attribute = entity.attribute(named: key), !attribute.isTransient else {
+                    throw ObjectGraphError.unknownKey(key, entity: entity)
+                }
+                guard let stored = attribute.type.storedValue(from: value) else {
+                    throw ObjectGraphError(.invalidValue, "row \(index + 1): \(value) is not a \(attribute.type.displayName) for '\(key)'")
+                }
+                row[columnIndex[key]!] = stored
+                for target in attribute.derivedTargets { row[columnIndex[target.name]!] = Derivations.derive(stored, target.derivation!) }
+            }
+            for attribute in entity.requiredAttributes where row[columnIndex[attribute.name]!].isNull {
+                throw ObjectGraphError(.validation, "row \(index + 1): required attribute '\(attribute.name)' is missing; nothing was inserted")
+            }
+            return row
+        }
+    }
+}

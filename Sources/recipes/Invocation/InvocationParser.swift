@@ -84,17 +84,7 @@ enum InvocationParser {
 
     private static func parseGenerate(_ arguments: [String]) throws(InvocationError) -> Invocation {
         var count: Int?, seed: UInt64 = 0, output: String?
-        var reader = ArgumentReader(arguments)
-        while let argument = reader.next() {
-            guard argument.hasPrefix("-"), !reader.isPastSeparator else {
-                throw InvocationError(message: "unexpected argument '\(argument)' for 'generate'")
-            }
-            let name = String(argument.prefix { $0 != "=" })
-            let inline = argument.contains("=") ? String(argument.drop { $0 != "=" }.dropFirst()) : nil
-            func takeValue() throws(InvocationError) -> String {
-                if let inline { return inline }
-                return try reader.value(for: name)
-            }
+        try readOptions(arguments, command: "generate") { (name, takeValue) throws(InvocationError) in
             switch name {
             case "--count":
                 let text = try takeValue()
@@ -130,17 +120,7 @@ enum InvocationParser {
                                   hint: "Usage: recipes bench stacks [--count N] [--plot FILE.svg]")
         }
         var count = 300_000, plot: String?, only: String?
-        var reader = ArgumentReader(Array(arguments.dropFirst()))
-        while let argument = reader.next() {
-            guard argument.hasPrefix("-"), !reader.isPastSeparator else {
-                throw InvocationError(message: "unexpected argument '\(argument)' for 'bench stacks'")
-            }
-            let name = String(argument.prefix { $0 != "=" })
-            let inline = argument.contains("=") ? String(argument.drop { $0 != "=" }.dropFirst()) : nil
-            func takeValue() throws(InvocationError) -> String {
-                if let inline { return inline }
-                return try reader.value(for: name)
-            }
+        try readOptions(Array(arguments.dropFirst()), command: "bench stacks") { (name, takeValue) throws(InvocationError) in
             switch name {
             case "--count":
                 let text = try takeValue()
@@ -163,6 +143,26 @@ enum InvocationParser {
             }
         }
         return Invocation(action: .benchStacks(count: count, plot: plot, only: only))
+    }
+
+    /// Reads the `--name VALUE` and `--name=VALUE` options of a subcommand, handing each
+    /// name to `handle` with a function that takes its value.
+    private static func readOptions(
+        _ arguments: [String], command: String,
+        _ handle: (_ name: String, _ takeValue: () throws(InvocationError) -> String) throws(InvocationError) -> Void
+    ) throws(InvocationError) {
+        var reader = ArgumentReader(arguments)
+        while let argument = reader.next() {
+            guard argument.hasPrefix("-"), !reader.isPastSeparator else {
+                throw InvocationError(message: "unexpected argument '\(argument)' for '\(command)'")
+            }
+            let name = String(argument.prefix { $0 != "=" })
+            let inline = argument.contains("=") ? String(argument.drop { $0 != "=" }.dropFirst()) : nil
+            try handle(name) { () throws(InvocationError) -> String in
+                if let inline { return inline }
+                return try reader.value(for: name)
+            }
+        }
     }
 
     private static func unknownOption(_ name: String, among options: [String],

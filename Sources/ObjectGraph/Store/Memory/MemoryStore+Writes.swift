@@ -6,18 +6,8 @@ extension MemoryStore {
     package func save(_ changes: StoreChanges, beforeCommit: () throws -> Void) throws -> [ObjectID] {
         let ids = try write { next in
             let ids = assignKeys(changes.inserts.map(\.id), in: &next)
-            var keys: [ObjectID: Int64] = [:]
-            for (insert, id) in zip(changes.inserts, ids) where insert.id.isTemporary { keys[insert.id] = id.key }
-            func key(of id: ObjectID) throws -> Int64 {
-                guard id.isTemporary else { return id.key }
-                guard let key = keys[id] else {
-                    throw ObjectGraphError(.validation,
-                        "\(model.describe(id)) is referenced but was never saved: insert it in the same context, or remove the reference")
-                }
-                return key
-            }
-            var values = changes.values
-            for reference in changes.references { values[reference.position] = .integer(try key(of: reference.id)) }
+            let keys = StoreChanges.Keys(changes, ids: ids, model: model)
+            let values = try changes.resolvedValues(keys)
             for id in changes.deletes { remove(id, from: &next) }
             var touched: [ObjectID] = []
             for (insert, id) in zip(changes.inserts, ids) {
@@ -49,7 +39,7 @@ extension MemoryStore {
                 let (name, owned) = Self.join(of: join.relationship)
                 // Both sides record the change; the side that owns the join writes it.
                 guard owned else { continue }
-                let pair = Pair(source: try key(of: join.source), destination: try key(of: join.destination))
+                let pair = Pair(source: try keys.key(of: join.source), destination: try keys.key(of: join.destination))
                 if join.isInsertion { next.joins[name, default: []].insert(pair) } else { next.joins[name]?.remove(pair) }
             }
             try checkUniqueness(of: touched, in: next)
@@ -66,27 +56,7 @@ extension MemoryStore {
 
     package func batchInsert(_ entity: EntityDescription, rows: [[String: any Sendable]]) throws -> [ObjectID] {
         let layout = layout(for: entity)
-        var prepared: [Row] = []
-        for (index, values) in rows.enumerated() {
-            var row = [StoredValue](repeating: .null, count: layout.rowWidth)
-            row[1] = .integer(Int64(entity.index))
-            row[layout.versionColumn] = .integer(0)
-            for attribute in entity.attributes where !attribute.isTransient { row[layout.columnIndex[attribute.name]!] = attribute.defaultValue }
-            for (key, value) in values {
-                guard let attribute = entity.attribute(named: key), !attribute.isTransient else {
-                    throw ObjectGraphError.unknownKey(key, entity: entity)
-                }
-                guard let stored = attribute.type.storedValue(from: value) else {
-                    throw ObjectGraphError(.invalidValue, "row \(index + 1): \(value) is not a \(attribute.type.displayName) for '\(key)'")
-                }
-                row[layout.columnIndex[key]!] = stored
-                for target in attribute.derivedTargets { row[layout.columnIndex[target.name]!] = Derivations.derive(stored, target.derivation!) }
-            }
-            for attribute in entity.requiredAttributes where row[layout.columnIndex[attribute.name]!].isNull {
-                throw ObjectGraphError(.validation, "row \(index + 1): required attribute '\(attribute.name)' is missing; nothing was inserted")
-            }
-            prepared.append(row)
-        }
+        let prepared = try layout.batchRows(rows, of: entity)
         return try write { next in
             let ids = assignKeys(prepared.map { _ in ObjectID(entityIndex: entity.index, key: 0, temporaryTag: 1) }, in: &next)
             for (id, var row) in zip(ids, prepared) {

@@ -27,19 +27,12 @@ extension ContextCore {
         }
         if request.fetchBatchSize > 0 && request.includesPropertyValues {
             groupIntoBatches(objects, size: request.fetchBatchSize)
-        } else if case .cache = handling, objects.count > coordinator.rowCache.limit {
-            // The row cache kept the first rows; the rest load a batch at a time when
-            // touched, not one statement per object.
-            groupIntoBatches(Array(objects[coordinator.rowCache.limit...]), size: Self.overflowBatchSize)
         }
         if !request.relationshipKeyPathsForPrefetching.isEmpty {
             try prefetch(request.relationshipKeyPathsForPrefetching, from: objects, entity: entity)
         }
         return objects
     }
-
-    /// How many faults past the row cache's capacity load together.
-    static let overflowBatchSize = 1_000
 
     /// Whether a fetch of objects reads only their keys up front (no property values, or batches).
     static func readsKeysOnly(_ request: FetchRequest) -> Bool {

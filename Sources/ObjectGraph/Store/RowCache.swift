@@ -5,8 +5,10 @@ import Synchronization
 ///
 /// A default fetch (objects returned as faults) puts each row here; a fault takes its
 /// values from here and falls back to the store. Saves replace or remove the rows they
-/// change. The cache is bounded: past ``limit`` rows it starts over, so it never holds a
-/// whole large store in memory.
+/// change. The cache is bounded: when a fetch would take it past ``limit`` rows it starts
+/// over with that fetch's rows (all of them, as Core Data keeps a fetch's rows, so touching
+/// every object of one large fetch runs no more statements), so it never holds more than
+/// the last large fetch.
 package final class RowCache: Sendable {
     /// A row's column values, in its table layout's order.
     package typealias Row = [StoredValue]
@@ -22,7 +24,7 @@ package final class RowCache: Sendable {
     func store(_ newRows: [(ObjectID, Row)]) {
         rows.withLock { rows in
             if rows.count + newRows.count > limit { rows.removeAll(keepingCapacity: true) }
-            for (id, row) in newRows.prefix(limit) { rows[id] = row }
+            for (id, row) in newRows { rows[id] = row }
         }
     }
 

@@ -193,11 +193,11 @@ struct FetchOptionsTests {
     }
 }
 
-/// A default fetch larger than the row cache: the rows past its capacity load a batch at a
-/// time, not one statement per object.
+/// A default fetch larger than the row cache: the cache keeps all of that fetch's rows, so
+/// touching every object runs no statement more.
 @MainActor
-@Test("Faults past the row cache's capacity load in batches of 1,000")
-func faultsPastTheRowCacheLoadInBatches() throws {
+@Test("A fetch larger than the row cache keeps all its rows: its faults fire without statements")
+func aLargeFetchKeepsAllItsRows() throws {
     let coordinator = PersistentStoreCoordinator(model: try TestModel.make(), rowCacheLimit: 100)
     try coordinator.addStore(at: ":memory:")
     let context = MainContext(coordinator: coordinator)
@@ -208,6 +208,8 @@ func faultsPastTheRowCacheLoadInBatches() throws {
     let tags = try context.fetch(FetchRequest(entityName: "Tag", sortKeys: [SortKey("label")]))
     let labels = tags.map { $0["label"] as? String }
     #expect(labels.compactMap { $0 }.count == 2_500)
-    // One fetch, then three batches for the 2,400 rows past the cache's 100.
-    #expect(context.statistics.statements - before == 4)
+    #expect(context.statistics.statements - before == 1)
+    // The next fetch starts the cache over.
+    _ = try context.fetch(FetchRequest(entityName: "Chef"))
+    #expect(coordinator.rowCache.row(for: tags[0].objectID) == nil)
 }

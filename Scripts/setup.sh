@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the package needs, when they are missing.
 # `setup.sh` (before `make run`): the libraries the package links against.
-# `setup.sh test` (before `make test`): those, plus tmux for the terminal tests.
+# `setup.sh test` (before `make test`): those, plus tmux for the terminal tests and the sqlite3
+# command-line tool, which checks the integrity of stores a test killed during an import.
 set -euo pipefail
 
 packages=(libsqlite3-dev libedit-dev)
-[ "${1:-}" = test ] && packages+=(tmux)
+[ "${1:-}" = test ] && packages+=(tmux sqlite3)
 
 missing=()
 for package in "${packages[@]}"; do

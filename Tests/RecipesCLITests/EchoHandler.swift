@@ -1,5 +1,6 @@
 @testable import recipes
 import Foundation
+import Synchronization
 
 /// A stand-in command layer so the shell runs end to end before the real commands exist.
 ///
@@ -12,10 +13,14 @@ import Foundation
 /// | `sleep SECONDS` | waits, polling Ctrl-C every 50 ms, with a progress bar |
 /// | `dirty` | toggles fake unsaved changes (prompt `recipes*> `) |
 /// | `note TEXT` | posts a deferred note |
+/// | `job SECONDS` | starts a pretend background job that ticks every 20 ms |
 /// | `.read FILE` | runs a script |
 /// | `.quit`, `.exit` | leaves |
 @MainActor final class EchoHandler: CommandHandler {
     private var isDirty = false
+    /// The pretend job: how it ends, its stop request, and whether it still runs.
+    private var job: (task: Task<String, Never>, stop: StopRequest)?
+    private var isJobRunning = false
 
     /// Creates the handler; the invocation is ignored.
     init(invocation: Invocation = Invocation()) {}
@@ -44,6 +49,22 @@ import Foundation
             isDirty.toggle()
         case "note":
             context.notes.post(argument)
+        case "job":
+            guard let seconds = Double(argument), seconds >= 0, !isJobRunning else {
+                throw CommandError("usage: job SECONDS (one job at a time)")
+            }
+            let stop = StopRequest(), ticks = Int(seconds * 50)
+            isJobRunning = true
+            let task = Task { @MainActor in
+                var done = 0
+                while done < ticks && !stop.isRequested {
+                    try? await Task.sleep(for: .milliseconds(20))
+                    done += 1
+                }
+                self.isJobRunning = false
+                return done < ticks ? "job #1: cancelled after tick \(done)" : "job #1: finished"
+            }
+            job = (task, stop)
         case ".read":
             guard !argument.isEmpty else { throw CommandError("usage: .read FILE") }
             return try await context.runScript(at: argument)
@@ -57,7 +78,7 @@ import Foundation
 
     var prompt: String { isDirty ? "recipes*> " : "recipes> " }
 
-    var completionWords: [String] { ["echo", "fail", "sleep", "dirty", "note", ".read", ".quit", ".exit"] }
+    var completionWords: [String] { ["echo", "fail", "sleep", "dirty", "note", "job", ".read", ".quit", ".exit"] }
 
     var hasUnsavedChanges: Bool { isDirty }
 
@@ -65,4 +86,26 @@ import Foundation
         isDirty = false
         return "Rolled back unsaved changes."
     }
+
+    var runningJobs: String? { isJobRunning ? "job #1" : nil }
+
+    func finishJobs(cancelling: Bool, output: any ShellOutput) async -> Int {
+        guard let job, isJobRunning else { return 0 }
+        if cancelling { job.stop.request() }
+        let message = await withTaskCancellationHandler { await job.task.value } onCancel: { job.stop.request() }
+        output.printLine(message)
+        self.job = nil
+        return 0
+    }
+}
+
+/// A stop request that any thread may make and a pretend job polls.
+final class StopRequest: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    /// Asks the job to stop at its next tick.
+    func request() { flag.store(true, ordering: .relaxed) }
+
+    /// Whether ``request()`` was called.
+    var isRequested: Bool { flag.load(ordering: .relaxed) }
 }

@@ -39,7 +39,7 @@ public struct RecipeImporter: Sendable {
         public var lines: Int
         /// Recipes saved so far.
         public var imported: Int
-        /// The file's size in bytes and how many of them were read, for a percentage.
+        /// The file's size in bytes and how many of them the lines read so far take, for a percentage.
         public var bytesRead: Int, totalBytes: Int
         /// Objects still registered (so alive: the context holds them only weakly) after the
         /// batch was saved, before any reset.
@@ -88,11 +88,13 @@ public struct RecipeImporter: Sendable {
         progress: @escaping @Sendable (Progress) -> Void = { _ in }
     ) async throws -> Report {
         let options = self.options
-        let store = context.coordinator.stores[0]
-        let key = Self.resumeKey(for: url)
-        let resumeAfter = options.resumes ? Int(store.metadata[key] ?? "") ?? 0 : 0
-        let totalBytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        // Everything below runs on the context's queue, file access included: never on
+        // Swift's cooperative pool, whose few threads must stay free.
         return try await context.perform { context in
+            let store = context.coordinator.stores[0]
+            let key = Self.resumeKey(for: url)
+            let resumeAfter = options.resumes ? Int(store.metadata[key] ?? "") ?? 0 : 0
+            let totalBytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
             var report = Report()
             report.resumedAfterLine = resumeAfter
             let before = context.statistics
@@ -120,7 +122,7 @@ public struct RecipeImporter: Sendable {
                 let aliveAfterSave = context.statistics.registeredObjects
                 if options.resetsAfterSave { context.reset() }
                 progress(Progress(lines: batch.lastLineNumber, imported: report.imported,
-                                  bytesRead: min(totalBytes, reader.bytesRead), totalBytes: totalBytes,
+                                  bytesRead: min(totalBytes, reader.bytesParsed), totalBytes: totalBytes,
                                   registeredObjects: aliveAfterSave))
             }
             if !report.wasCancelled && options.resumes { try store.setMetadata(nil, forKey: key) }

@@ -37,8 +37,12 @@ public final class RecipeFileReader {
     private var lineNumber = 0
     private var reachedEnd = false
     private var finished = false
-    /// Bytes read from the file so far (for a progress percentage).
+    /// Bytes read from the file so far; the reader reads ahead by up to one chunk.
     public private(set) var bytesRead = 0
+
+    /// Bytes of the lines returned so far (newlines included): the position in the file
+    /// that a progress percentage should show, since ``bytesRead`` runs ahead by up to a chunk.
+    public var bytesParsed: Int { bytesRead - (buffer.count - consumed) }
 
     /// Opens `url` for reading.
     ///

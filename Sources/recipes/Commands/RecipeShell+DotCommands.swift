@@ -31,7 +31,11 @@ extension RecipeShell {
             case "off": echoesCommands = false
             default: throw CommandError(".echo takes on or off")
             }
-        case ".stats": stats(context)
+        case ".stats": try stats(rest, context)
+        case ".jobs":
+            guard rest.isEmpty else { throw CommandError(".jobs takes no arguments") }
+            listJobs(context)
+        case ".cancel": try await cancelJob(rest, context)
         case ".sqldebug": try sqlDebug(rest, context)
         case ".explain": try explain(rest, context)
         case ".read":
@@ -72,7 +76,16 @@ extension RecipeShell {
         }
     }
 
-    private func stats(_ context: CommandContext) {
+    /// `.stats`: the context's counters, peak memory and the main-actor lateness probe;
+    /// `.stats reset` clears the probe (the counters are cumulative).
+    private func stats(_ argument: String, _ context: CommandContext) throws {
+        switch argument.lowercased() {
+        case "": break
+        case "reset":
+            probe.reset()
+            return
+        default: throw CommandError(".stats takes nothing, or reset")
+        }
         let statistics = self.context.statistics
         let rows: [(String, String)] = [
             ("SQL statements", String(statistics.statements)),
@@ -84,6 +97,7 @@ extension RecipeShell {
             ("registered objects", String(statistics.registeredObjects)),
             ("live objects", String(statistics.liveObjects)),
             ("peak memory", isDeterministic ? "(not shown with --deterministic)" : Self.peakMemory()),
+            ("main-actor lateness", isDeterministic ? "(not shown with --deterministic)" : probe.summary.description),
         ]
         let width = rows.map(\.0.count).max() ?? 0
         for (label, value) in rows { context.print(label + String(repeating: " ", count: width - label.count) + "  " + value) }
@@ -134,6 +148,7 @@ extension RecipeShell {
         guard !hasUnsavedChanges else {
             throw CommandError("there are unsaved changes: save or rollback before .open")
         }
+        try requireNoRunningJob(before: ".open")
         let path = words[0]
         let catalog = path == ":memory:" ? try Catalog.inMemory() : try Catalog.open(at: path)
         reopen(catalog, location: path)

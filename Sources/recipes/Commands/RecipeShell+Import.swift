@@ -3,10 +3,13 @@ import ObjectGraph
 import RecipeCatalog
 
 extension RecipeShell {
-    /// `import FILE [--batch N]`: imports off the main actor, with a progress bar, Ctrl-C
-    /// stopping after the batch in progress.
+    /// `import FILE [--batch N] [--background]`: imports off the main actor, with a progress
+    /// bar, Ctrl-C stopping after the batch in progress; with `--background`, as a job that
+    /// gives the prompt back at once (see ``startBackgroundImport(_:options:_:)``).
     func importFile(_ text: String, _ context: CommandContext) async throws {
         var words = try CommandWords.split(text)
+        let isBackground = words.contains("--background")
+        words.removeAll { $0 == "--background" }
         var options = RecipeImporter.Options()
         if let flag = words.firstIndex(of: "--batch") {
             guard flag + 1 < words.count, let size = Int(words[flag + 1]), size > 0 else {
@@ -15,10 +18,20 @@ extension RecipeShell {
             options.batchSize = size
             words.removeSubrange(flag...(flag + 1))
         }
-        guard words.count == 1 else { throw CommandError("import needs one file: import FILE [--batch N]") }
+        guard words.count == 1 else {
+            throw CommandError("import needs one file: import FILE [--batch N] [--background]")
+        }
         let path = words[0]
         guard FileManager.default.fileExists(atPath: path) else { throw CommandError("no such file: \(path)") }
         let url = URL(fileURLWithPath: path)
+        try requireNoRunningJob(before: "starting another import")
+        if isBackground {
+            guard url.pathExtension != "tsv" else {
+                throw CommandError("--background imports recipe files (.jsonl); import the ingredient catalogue without it")
+            }
+            try startBackgroundImport(url, options: options, context)
+            return
+        }
         if url.pathExtension == "tsv" {
             let count = try await catalog.importIngredients(from: url)
             context.print("imported \(count) ingredient\(count == 1 ? "" : "s") from \(url.lastPathComponent)")

@@ -20,6 +20,10 @@ import RecipeCatalog
     var echoesCommands = false
     var sqlDebugLevel: SQLDebugLevel = .off
     let isDeterministic: Bool
+    /// The background imports of this session, oldest first; at most one runs at a time.
+    var jobs: [ImportJob] = []
+    /// How late main-actor work runs (`.stats`), measured from the start of the session.
+    let probe = LatenessProbe()
 
     /// The object commands; dot-commands are listed by ``ShellHelp``.
     static let commands = ["fetch", "count", "show", "insert", "update", "delete", "save", "rollback",
@@ -28,8 +32,17 @@ import RecipeCatalog
     init(catalog: Catalog, location: String, isDeterministic: Bool) {
         self.catalog = catalog
         self.location = location
-        self.context = MainContext(coordinator: catalog.coordinator)
+        self.context = Self.makeContext(catalog)
         self.isDeterministic = isDeterministic
+        probe.start()
+    }
+
+    /// The shell's context on `catalog`: it merges what other contexts save (a background
+    /// import's batches) as they are saved, so counts and fetches see them at once.
+    private static func makeContext(_ catalog: Catalog) -> MainContext {
+        let context = MainContext(coordinator: catalog.coordinator)
+        context.automaticallyMergesChanges = true
+        return context
     }
 
     /// Opens the catalogue the invocation names, creating the sample catalogue on first use.
@@ -59,7 +72,13 @@ import RecipeCatalog
 
     // MARK: CommandHandler
 
-    var prompt: String { context.hasChanges ? "recipes*> " : "recipes> " }
+    /// `recipes> `, `recipes*> ` with unsaved changes, and `recipes [import 42%]> ` while a
+    /// background import runs.
+    var prompt: String {
+        let name = context.hasChanges ? "recipes*" : "recipes"
+        guard let job = runningJob else { return name + "> " }
+        return "\(name) [\(job.promptTag)]> "
+    }
 
     var hasUnsavedChanges: Bool { context.hasChanges }
 
@@ -112,7 +131,7 @@ import RecipeCatalog
         if sqlDebugLevel != .off { self.catalog.store.setSQLDebugLevel(.off) { _ in } }
         self.catalog = catalog
         self.location = location
-        self.context = MainContext(coordinator: catalog.coordinator)
+        self.context = Self.makeContext(catalog)
         sqlDebugLevel = .off
     }
 

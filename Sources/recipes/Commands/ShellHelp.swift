@@ -2,7 +2,7 @@
 enum ShellHelp {
     /// The dot-commands, for completion and suggestions.
     static let dotCommands = [".help", ".schema", ".mode", ".width", ".timer", ".stats", ".sqldebug", ".explain",
-                              ".read", ".open", ".echo", ".quit", ".exit"]
+                              ".read", ".open", ".echo", ".jobs", ".cancel", ".quit", ".exit"]
 
     static let overview = [
         "Object commands (predicates use Core Data's format syntax):",
@@ -15,13 +15,14 @@ enum ShellHelp {
         "  update ENTITY where PREDICATE set key=value ... [--batch]",
         "  delete ENTITY where PREDICATE [--batch]          --batch: straight in the store, no objects",
         "  save | rollback                                  the prompt shows * while changes are unsaved",
-        "  import FILE [--batch N]                          recipes (.jsonl) or the ingredient catalogue (.tsv)",
+        "  import FILE [--batch N] [--background]           recipes (.jsonl) or the ingredient catalogue (.tsv);",
+        "                                                   --background gives the prompt back at once",
         "  search TEXT                                      recipes by name, ignoring case and accents",
         "  demo [NAME] [--size N]                           the performance lessons, measured",
         "Dot-commands:",
         "  .help [COMMAND]  .schema [ENTITY]  .mode table|json|csv|line  .width auto|N|off",
-        "  .timer on|off  .stats  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open STORE",
-        "  .echo on|off  .quit",
+        "  .timer on|off  .stats [reset]  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open STORE",
+        "  .echo on|off  .jobs  .cancel [N]  .quit",
     ]
 
     /// Help for one command, or nil when there is none.
@@ -64,10 +65,14 @@ enum ShellHelp {
                                "  delete rules applied in SQL: nothing is left to save, and the context forgets them.",
                                "  delete Recipe where rating < 2 --batch"]
         case "save", "rollback": return ["save writes every unsaved change in one transaction; rollback discards them."]
-        case "import": return ["import FILE [--batch N]",
+        case "import": return ["import FILE [--batch N] [--background]",
                                "  Imports recipes in batches of N (default 1000), saving and resetting after each,",
                                "  so memory stays flat. Bad lines are listed with their line numbers; the rest is",
-                               "  imported. Ctrl-C stops after the current batch; running it again resumes."]
+                               "  imported. Ctrl-C stops after the current batch; running it again resumes.",
+                               "  With --background the import runs as a job and the prompt comes back at once,",
+                               "  showing its progress (recipes [import 42%]> ); count and fetch see each batch as",
+                               "  it is saved. .jobs lists the jobs, .cancel (or Ctrl-C at the prompt, which asks)",
+                               "  stops one after its current batch. One import runs at a time."]
         case "search": return ["search TEXT", "  search creme brulee   finds Crème Brûlée (case and accents ignored)"]
         case ".mode": return [".mode table|json|csv|line", "  json prints one object per line; count prints {\"count\": N}"]
         case ".width": return [".width [auto|N|off]",
@@ -81,12 +86,24 @@ enum ShellHelp {
         case ".explain": return [".explain fetch|count|show|search ...",
                                  "  The SQL the command runs, its values and SQLite's plan (for fetch … ids, keys,",
                                  "  distinct and batch, the statement those run)."]
-        case ".stats": return [".stats", "  Statements, rows, faults fired, registered and live objects, peak memory."]
+        case ".stats": return [".stats [reset]",
+                               "  Statements, rows, faults fired, registered and live objects, peak memory, and how",
+                               "  late the main actor ran a 5 ms timer (p50, p99, worst): the shell's responsiveness.",
+                               "  .stats reset clears the lateness figures; the counters are cumulative."]
+        case ".jobs": return [".jobs",
+                              "  The background imports of this session: state, progress, recipes saved, and (without",
+                              "  --deterministic) the rate and the time left or taken."]
+        case ".cancel": return [".cancel [N]",
+                                "  Stops the running job (or job N) after the batch it is saving, waits for that, and",
+                                "  says where it stopped; the same import resumes from there."]
         case ".schema": return [".schema [ENTITY]", "  Attributes, relationships, constraints and indexes."]
         case ".read": return [".read FILE", "  Runs the commands in FILE; errors name FILE:LINE."]
         case ".open": return [".open STORE", "  Opens another catalogue (a new path creates an empty one; :memory: for a scratch one)."]
         case ".timer": return [".timer on|off", "  Prints each command's run time."]
-        case ".quit", ".exit": return [".quit", "  Leaves the shell; asks first when there are unsaved changes."]
+        case ".quit", ".exit": return [".quit",
+                                       "  Leaves the shell; asks first when a job runs (wait for it, or cancel it after its",
+                                       "  current batch) and when there are unsaved changes. A script or piped input that",
+                                       "  ends while a job runs waits for it, and says so; Ctrl-C then cancels it."]
         default: return nil
         }
     }

@@ -33,6 +33,9 @@ enum Usage {
 
         In scripts, blank lines and lines starting with '--' or '#' are comments.
         Ctrl-C stops the running command (or the generator) and keeps the shell.
+        A script or piped input that ends while a background import runs (import FILE
+        --background) waits for it to finish, and says so; Ctrl-C then cancels it after
+        its current batch.
         Exit status: 0 on success, 1 if any command failed, 2 for a usage error,
         130 when Ctrl-C stopped a run.
 

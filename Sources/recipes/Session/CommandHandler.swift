@@ -48,4 +48,25 @@
     /// Rolls back the unsaved changes and returns the message the session prints on
     /// standard error, such as `Rolled back 3 unsaved changes.`
     func discardUnsavedChanges() -> String
+
+    /// The background jobs still running, as the session names them in its questions and
+    /// messages (`import #1 (42%)`), or nil when none runs.
+    var runningJobs: String? { get }
+
+    /// Waits until no background job runs, printing how each one ended; with `cancelling`,
+    /// first asks each to stop at its next safe point (a batch boundary).
+    ///
+    /// Cancelling the calling task asks the jobs to stop too, and still waits for them:
+    /// the session does that on Ctrl-C, so work is never cut off by the process exiting.
+    ///
+    /// - Returns: how many jobs failed that no earlier call counted, for a script's exit status.
+    func finishJobs(cancelling: Bool, output: any ShellOutput) async -> Int
+}
+
+extension CommandHandler {
+    /// No background jobs: handlers without them need not say so.
+    var runningJobs: String? { nil }
+
+    /// No background jobs: returns at once.
+    func finishJobs(cancelling: Bool, output: any ShellOutput) async -> Int { 0 }
 }

@@ -24,15 +24,17 @@ extension REPLSession {
                 event.ack.readNext(prompt: "")
             }
         }
-        finishNonInteractiveRun()
+        await finishNonInteractiveRun()
         return exitStatus
     }
 
     /// The interactive shell: prompts from the handler, line editing, Ctrl-C, Ctrl-D.
     ///
     /// Errors never end it. `.quit`, `.exit` and Ctrl-D on an empty line take the same
-    /// path: with unsaved changes the user is asked `Discard unsaved changes? [y/N]`, and
-    /// only `y` or `yes` discards them and leaves.
+    /// path: while a background job runs the user is asked whether to wait for it, cancel
+    /// it (at its next batch boundary) or stay; then, with unsaved changes, `Discard
+    /// unsaved changes? [y/N]`, and only `y` or `yes` discards them and leaves. Ctrl-C at
+    /// the prompt while a job runs asks whether to cancel the job.
     ///
     /// - Parameter makeEditor: creates the editor on the input thread.
     /// - Returns: 0.
@@ -45,19 +47,18 @@ extension REPLSession {
             let wantsToQuit: Bool
             switch event.kind {
             case .line(let text): wantsToQuit = await execute(text, at: nil) == .quit
-            case .interrupted: wantsToQuit = false
+            case .interrupted:
+                await offerToCancelJobs(ack: &ack, events: &events)
+                wantsToQuit = false
             case .endOfInput: wantsToQuit = true
             }
-            if wantsToQuit {
+            if wantsToQuit, await settleJobsBeforeQuitting(ack: &ack, events: &events) {
                 guard handler.hasUnsavedChanges else {
                     ack.stop()
                     break reading
                 }
-                ack.readNext(prompt: "Discard unsaved changes? [y/N] ", recordsHistory: false)
-                guard let answer = await events.next(isolation: #isolation) else { break reading }
-                ack = answer.ack
-                if case .line(let reply) = answer.kind,
-                   ["y", "yes"].contains(reply.trimmingCharacters(in: .whitespaces).lowercased()) {
+                if let reply = await ask("Discard unsaved changes? [y/N] ", ack: &ack, events: &events),
+                   ["y", "yes"].contains(reply) {
                     output.printErrorLine(handler.discardUnsavedChanges())
                     ack.stop()
                     break reading

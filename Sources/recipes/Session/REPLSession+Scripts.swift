@@ -23,7 +23,7 @@ extension REPLSession {
             }
             if shouldStop(after: outcome) { break steps }
         }
-        finishNonInteractiveRun()
+        await finishNonInteractiveRun()
         return exitStatus
     }
 

@@ -11,10 +11,10 @@ import Foundation
 /// The rules of a line, everywhere: it is trimmed; blank lines and lines starting with
 /// `--` or `#` are skipped; an error prints once on standard error as `error: …`,
 /// prefixed `file:line: ` (or `-c:N: `) in batch runs; deferred notes print after the
-/// line's output. In the two non-interactive modes the exit status is 1 if any line
-/// failed (130 if Ctrl-C stopped the run), `--bail` stops at the first failure, and
-/// unsaved changes are rolled back at the end, with the handler's message on standard
-/// error.
+/// line's output. In the two non-interactive modes the exit status is 1 if any line (or
+/// background job) failed (130 if Ctrl-C stopped the run), `--bail` stops at the first
+/// failure, the run waits for background jobs at its end (saying so), and unsaved changes
+/// are rolled back at the end, with the handler's message on standard error.
 ///
 /// ```swift
 /// let session = REPLSession(handler: shell, output: StandardStreams(),
@@ -39,8 +39,8 @@ import Foundation
     var mode: SessionMode = .batch
     /// The number of lines that failed so far, nested script lines included.
     var failureCount = 0
-    /// Whether Ctrl-C stopped a command.
-    private(set) var wasInterrupted = false
+    /// Whether Ctrl-C stopped a command (or the wait for background jobs at the end).
+    var wasInterrupted = false
     /// How many `.read` scripts are running inside each other.
     var scriptDepth = 0
 
@@ -65,8 +65,8 @@ import Foundation
     ///   - line: the raw input line.
     ///   - location: its script line or `-c` index, which prefixes its error message.
     func execute(_ line: String, at location: SourceLocation?) async -> LineOutcome {
+        defer { printNotes() }  // after blank lines too: Enter at the prompt shows job notes
         guard !ScriptFile.isComment(line) else { return .succeeded }
-        defer { printNotes() }
         let text = line.trimmingCharacters(in: .whitespaces)
         let interrupt = interrupts.makeFlag()
         let context = CommandContext(
@@ -120,8 +120,10 @@ import Foundation
     /// Hands the handler's current words to Tab completion.
     func refreshCompletions() { completions.update(handler.completionWords) }
 
-    /// The end of a non-interactive run: roll back what was not saved, and say so.
-    func finishNonInteractiveRun() {
+    /// The end of a non-interactive run: wait for background jobs (see
+    /// ``finishJobsBeforeExit()``), roll back what was not saved, and say so.
+    func finishNonInteractiveRun() async {
+        await finishJobsBeforeExit()
         if handler.hasUnsavedChanges {
             output.printErrorLine(handler.discardUnsavedChanges())
         }

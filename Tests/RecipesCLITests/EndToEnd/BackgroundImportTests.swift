@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+
+/// `import FILE --background` in a real terminal (tmux): the prompt comes back at once and
+/// shows the job, counts grow while it runs, `.jobs` lists it, `.cancel` and Ctrl-C stop it
+/// at a batch boundary, and quitting asks whether to wait for it or cancel it.
+///
+/// Nothing here measures time: each step waits for what the screen shows, with generous
+/// deadlines, and the file is large enough (tens of seconds of work in a debug build)
+/// that the job is still running when the test acts on it.
+@Suite("Background imports in a terminal")
+struct BackgroundImportTests {
+    let home: TemporaryDirectory
+    let store: String
+
+    init() throws {
+        home = try TemporaryDirectory()
+        store = home.url.appendingPathComponent("catalog.sqlite").path
+    }
+
+    /// Generates `count` recipes into the home directory and returns the file's path.
+    func generate(_ count: Int) async throws -> String {
+        let file = home.url.appendingPathComponent("big-\(count).jsonl").path
+        let run = try await RecipesBinary.run(["generate", "--count", String(count), "--seed", "5", "--output", file])
+        #expect(run.status == 0, "\(run.standardError)")
+        return file
+    }
+
+    /// Opens the shell on the test's store and starts a background import of `file`.
+    func startImport(_ file: String, batch: Int = 200) async throws -> TmuxTerminal {
+        let terminal = try TmuxTerminal(arguments: [store], home: home.url)
+        try await terminal.waitFor("the prompt") { $0.contains("recipes>") }
+        terminal.type("import \(file) --background --batch \(batch)")
+        terminal.press("Enter")
+        try await terminal.waitFor("the prompt back, showing the job") { $0.contains("recipes [import ") }
+        return terminal
+    }
+
+    /// Types `count Recipe` and returns the number printed under it (the `n`th such answer).
+    func count(in terminal: TmuxTerminal, answer n: Int) async throws -> Int {
+        terminal.type("count Recipe")
+        terminal.press("Enter")
+        var result = 0
+        try await terminal.waitFor("count answer \(n)") { _ in
+            let answers = Array(terminal.transcript().components(separatedBy: "> count Recipe\n").dropFirst())
+            guard answers.count >= n, let value = answers[n - 1].split(separator: "\n").first.flatMap({ Int($0) })
+            else { return false }
+            result = value
+            return true
+        }
+        return result
+    }
+
+    /// The number after `prefix` in the terminal's transcript, such as the line a cancel stopped at.
+    func number(after prefix: String, in terminal: TmuxTerminal) throws -> Int {
+        let transcript = terminal.transcript()
+        let range = try #require(transcript.range(of: prefix, options: .backwards), "no '\(prefix)' in:\n\(transcript)")
+        return try #require(Int(transcript[range.upperBound...].prefix { $0.isNumber }))
+    }
+
+    @Test("The prompt comes back at once; counts grow while the job runs; .jobs lists it; .cancel stops it")
+    func countsGrowAndCancel() async throws {
+        let file = try await generate(30_000)
+        let terminal = try await startImport(file)
+        var answers = 1
+        var counts = [try await count(in: terminal, answer: answers)]
+        while counts.count < 3 {  // keep counting until it has grown twice
+            answers += 1
+            let next = try await count(in: terminal, answer: answers)
+            #expect(next >= counts.last!)
+            if next > counts.last! { counts.append(next) }
+        }
+        print("counts seen while the import ran: \(counts)")
+        #expect(counts.last! < 30_000)
+
+        terminal.type(".jobs")
+        terminal.press("Enter")
+        try await terminal.waitFor("the job's line") { screen in
+            screen.split(separator: "\n").contains { line in
+                line.hasPrefix("#1  import big-30000.jsonl  running ") && line.contains(" recipes  ")
+                    && line.contains("/s  ") && line.hasSuffix(" left")
+            }
+        }
+        terminal.type(".cancel")
+        terminal.press("Enter")
+        try await terminal.waitFor("the cancel's report") { $0.contains("run the same import to resume") }
+        let stoppedAt = try number(after: "import #1: cancelled after line ", in: terminal)
+        #expect(stoppedAt % 200 == 0 && stoppedAt >= counts.last!)
+        #expect(try await count(in: terminal, answer: answers + 1) == stoppedAt)
+        terminal.type(".jobs")
+        terminal.press("Enter")
+        try await terminal.waitFor("the cancelled job") { $0.contains("#1  import big-30000.jsonl  cancelled ") }
+        try await terminal.waitFor("the plain prompt") { screen in
+            screen.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) } == "recipes>"
+        }
+    }
+
+    @Test("Ctrl-C at the prompt while a job runs asks first; 'n' keeps it, 'y' cancels it after its batch")
+    func interruptAsks() async throws {
+        let file = try await generate(30_000)
+        let terminal = try await startImport(file)
+        terminal.press("C-c")
+        try await terminal.waitFor("the question") { $0.contains("Cancel import #1 (") && $0.contains("after its current batch? [y/N]") }
+        terminal.type("n")
+        terminal.press("Enter")
+        try await terminal.waitFor("the job's prompt again") {
+            $0.components(separatedBy: "recipes [import ").count >= 3
+        }
+        terminal.press("C-c")
+        try await terminal.waitFor("the question again") { $0.components(separatedBy: "[y/N]").count == 3 }
+        terminal.type("y")
+        terminal.press("Enter")
+        try await terminal.waitFor("the cancel's report") { $0.contains("import #1: cancelled after line ") }
+        let stoppedAt = try number(after: "import #1: cancelled after line ", in: terminal)
+        #expect(try await count(in: terminal, answer: 1) == stoppedAt)
+    }
+
+    @Test(".quit while a job runs asks; 'c' cancels it at a batch boundary and quits; the import then resumes")
+    func quitCancels() async throws {
+        let file = try await generate(12_000)
+        let terminal = try await startImport(file)
+        terminal.type(".quit")
+        terminal.press("Enter")
+        try await terminal.waitFor("the question") { $0.contains("is still running. Wait for it to finish, or cancel it") }
+        terminal.type("c")
+        terminal.press("Enter")
+        #expect(try await terminal.waitForExit() == 0)
+        let stoppedAt = try number(after: "import #1: cancelled after line ", in: terminal)
+
+        let rerun = try await RecipesBinary.run([store, "-c", "count Recipe", "-c", "import \(file) --batch 200",
+                                                 "-c", "count Recipe"])
+        #expect(rerun.status == 0, "\(rerun.standardError)")
+        let lines = rerun.standardOutput.split(separator: "\n")
+        #expect(lines.first == "\(stoppedAt)")
+        #expect(lines.dropFirst().first?.contains("resuming after line \(stoppedAt)") == true)
+        #expect(lines.last == "12000")
+    }
+
+    @Test("Ctrl-D while a job runs asks; 'w' waits for it to finish, then quits")
+    func endOfInputWaits() async throws {
+        let file = try await generate(10_000)
+        let terminal = try await startImport(file)
+        terminal.press("C-d")
+        try await terminal.waitFor("the question") { $0.contains("[w/c/N]") }
+        terminal.type("w")
+        terminal.press("Enter")
+        try await terminal.waitFor("the wait") { $0.contains("waiting for import #1 (") }
+        #expect(try await terminal.waitForExit(timeout: .seconds(180)) == 0)
+        #expect(terminal.transcript().contains("import #1: imported 10000 recipes from big-10000.jsonl"))
+        let check = try await RecipesBinary.run([store, "-c", "count Recipe"])
+        #expect(check.standardOutput == "10000\n")
+    }
+
+    @Test(".stats shows the main-actor lateness probe; .stats reset starts it again")
+    func probe() async throws {
+        let terminal = try TmuxTerminal(arguments: ["--memory"], home: home.url)
+        try await terminal.waitFor("the prompt") { $0.contains("recipes>") }
+        var ticks = 0, answers = 0
+        while ticks < 200 {  // the probe ticks every 5 ms: wait for some of them
+            terminal.type(".stats")
+            terminal.press("Enter")
+            answers += 1
+            try await terminal.waitFor(".stats answer \(answers)") { _ in
+                let lines = terminal.transcript().split(separator: "\n").filter { $0.hasPrefix("main-actor lateness ") }
+                guard lines.count >= answers else { return false }
+                ticks = Self.ticks(in: lines[answers - 1]) ?? 0
+                return true
+            }
+        }
+        let line = try #require(terminal.transcript().split(separator: "\n").last { $0.hasPrefix("main-actor lateness ") })
+        print("idle shell: \(line)")
+        #expect(line.contains(" p50 ") && line.contains(" ms  p99 ") && line.contains(" ms  worst ") && line.hasSuffix(" ticks)"))
+        terminal.type(".stats reset")
+        terminal.press("Enter")
+        terminal.type(".stats")
+        terminal.press("Enter")
+        try await terminal.waitFor("the stats after the reset") { _ in
+            terminal.transcript().split(separator: "\n").filter { $0.hasPrefix("main-actor lateness ") }.count > answers
+        }
+        let after = try #require(terminal.transcript().split(separator: "\n").last { $0.hasPrefix("main-actor lateness ") })
+        #expect(try #require(Self.ticks(in: after)) < ticks)
+    }
+
+    /// `1,234` from `… (1,234 ticks)`.
+    static func ticks(in line: Substring) -> Int? {
+        guard let open = line.lastIndex(of: "(") else { return nil }
+        return Int(line[line.index(after: open)...].prefix { $0 != " " }.replacingOccurrences(of: ",", with: ""))
+    }
+}

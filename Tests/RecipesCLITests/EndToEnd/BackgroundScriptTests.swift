@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// Background imports without a terminal: scripts and piped input wait for a running job at
+/// their end and say so, the commands that must not overlap a job refuse, and `.stats` keeps
+/// its lateness figures out of `--deterministic` output.
+@Suite("Background imports in scripts")
+struct BackgroundScriptTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    let directory: TemporaryDirectory
+    let store: String
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = directory.url.appendingPathComponent("catalog.sqlite").path
+    }
+
+    /// Generates `count` recipes and returns the file's path.
+    func generate(_ count: Int) async throws -> String {
+        let file = directory.url.appendingPathComponent("jobs.jsonl").path
+        let run = try await RecipesBinary.run(["generate", "--count", String(count), "--seed", "9", "--output", file])
+        #expect(run.status == 0, "\(run.standardError)")
+        return file
+    }
+
+    static let waiting = "waiting for import #1 ("
+    static let waitingEnd = "%) to finish before exiting (Ctrl-C cancels it after its current batch)"
+
+    @Test("The end of a -c script waits for a running import, says so, and prints how it ended")
+    func scriptWaits() async throws {
+        let file = try await generate(5_000)
+        let run = try await RecipesBinary.run([store, "--deterministic", "-c", "import \(file) --background",
+                                               "-c", ".jobs"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "import #1: jobs.jsonl in the background, batches of 1000 (.jobs shows its progress, .cancel stops it)")
+        #expect(lines.dropFirst().first?.hasPrefix("#1  import jobs.jsonl  running  ") == true)
+        #expect(lines.last == "import #1: imported 5000 recipes from jobs.jsonl")
+        #expect(run.standardError.hasPrefix(Self.waiting) && run.standardError.hasSuffix(Self.waitingEnd + "\n"))
+        let count = try await RecipesBinary.run([store, "-c", "count Recipe"])
+        #expect(count.standardOutput == "5000\n")
+    }
+
+    @Test("Piped input that ends while an import runs waits for it too")
+    func pipedInputWaits() async throws {
+        let file = try await generate(3_000)
+        let run = try await RecipesBinary.run([store, "--deterministic"],
+                                              input: "import \(file) --background --batch 500\ncount Recipe\n")
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.hasSuffix("import #1: imported 3000 recipes from jobs.jsonl\n"))
+        #expect(run.standardError.hasPrefix(Self.waiting))
+    }
+
+    @Test("Another import, .open and .cancel of an ended job refuse while a job runs or after it")
+    func refusals() async throws {
+        let file = try await generate(5_000)
+        let run = try await RecipesBinary.run(
+            [store, "--deterministic", "-c", "import \(file) --background", "-c", "import \(file)",
+             "-c", "import \(file) --background", "-c", ".open other.sqlite", "-c", ".cancel 2", "-c", ".cancel",
+             "-c", ".cancel", "-c", ".cancel 1"], in: directory.url)
+        #expect(run.status == 1)
+        let errors = run.standardError.split(separator: "\n").map(String.init)
+        let busy = "error: import #1 is still running in the background: wait for it to end (.jobs shows it), or .cancel it, before "
+        #expect(errors == [
+            "-c:2: " + busy + "starting another import",
+            "-c:3: " + busy + "starting another import",
+            "-c:4: " + busy + ".open",
+            "-c:5: error: .cancel takes a job number from .jobs, such as .cancel 1",
+            "-c:7: error: no job is running (.jobs lists the ended ones)",
+            "-c:8: error: import #1 has already ended (.jobs shows how)",
+        ])
+        #expect(run.standardOutput.contains("import #1: cancelled after line "))
+    }
+
+    @Test("Without jobs, .jobs says how to start one and .cancel fails; --background refuses .tsv files")
+    func noJobs() async throws {
+        let ingredients = Self.root.appendingPathComponent("SampleData/ingredients.tsv").path
+        let run = try await RecipesBinary.run(["--memory", "-c", ".jobs", "-c", ".cancel",
+                                               "-c", "import \(ingredients) --background"])
+        #expect(run.standardOutput == "no jobs (import FILE --background starts one)\n")
+        #expect(run.standardError == """
+            -c:2: error: no job is running (import FILE --background starts one)
+            -c:3: error: --background imports recipe files (.jsonl); import the ingredient catalogue without it
+
+            """)
+    }
+
+    @Test("Bad lines of a background import are warnings, and make a script's status 1")
+    func badLines() async throws {
+        let file = Self.root.appendingPathComponent("Tutorials/data/with-bad-lines.jsonl").path
+        let run = try await RecipesBinary.run(["--memory", "--deterministic", "-c", "import \(file) --background"],
+                                              mergingOutput: true)
+        #expect(run.status == 1)
+        #expect(run.standardOutput.contains("warning: with-bad-lines.jsonl:3: missing \"id\"\n"))
+        #expect(run.standardOutput.contains(
+            "import #1: imported 2 recipes from with-bad-lines.jsonl; 3 lines could not be imported (listed above)\n"))
+    }
+
+    @Test(".stats leaves the lateness figures out with --deterministic; .stats reset takes no other word")
+    func statsDeterministic() async throws {
+        let run = try await RecipesBinary.run(["--memory", "--deterministic", "-c", ".stats reset", "-c", ".stats",
+                                               "-c", ".stats now"])
+        #expect(run.standardOutput.hasSuffix("main-actor lateness        (not shown with --deterministic)\n"))
+        #expect(run.standardError == "-c:3: error: .stats takes nothing, or reset\n")
+    }
+}

@@ -98,11 +98,12 @@ public enum StacksExperiment {
         }
         let seen = try main.count(for: FetchRequest(entityName: "Item"))
         let seconds = (ContinuousClock.now - start).seconds
-        let lateness = await probe.stop()
+        probe.stop()
+        let lateness = probe.summary
         let memory = sampler.stop()
         return Run(strategy: strategy, count: count, seconds: seconds,
                    peakMemoryBytes: memory.map(\.bytes).max() ?? 0,
-                   latenessP99: lateness.percentile(0.99), latenessWorst: lateness.max() ?? 0,
+                   latenessP99: Double(lateness.p99) / 1_000, latenessWorst: Double(lateness.worst) / 1_000,
                    mainSawAll: seen == count, memory: memory)
     }
 
@@ -179,13 +180,4 @@ public enum StacksExperiment {
 extension Duration {
     /// The duration in seconds.
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
-
-extension Array where Element == Double {
-    /// The value below which `fraction` of the values lie (0 for none).
-    func percentile(_ fraction: Double) -> Double {
-        guard !isEmpty else { return 0 }
-        let sorted = self.sorted()
-        return sorted[Swift.min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded(.up)))]
-    }
 }

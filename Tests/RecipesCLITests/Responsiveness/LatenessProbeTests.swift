@@ -1,4 +1,5 @@
 import Testing
+@testable import RecipeCatalog
 @testable import recipes
 
 /// The lateness histogram's buckets and percentiles, and the probe's bookkeeping of ticks.

@@ -1,12 +1,8 @@
 import Foundation
+import RecipeCatalog
 
-/// Percentiles of a ``LatenessProbe``, in microseconds.
-struct LatenessSummary: Sendable, Equatable {
-    /// Ticks recorded.
-    var ticks: Int
-    /// Median, 99th percentile and largest lateness, in microseconds.
-    var p50: UInt64, p99: UInt64, worst: UInt64
-
+/// The probe's percentiles as `.stats` prints them.
+extension LatenessSummary {
     /// `p50 0.041 ms  p99 1.31 ms  worst 14.2 ms  (12,345 ticks)`.
     var description: String {
         func milliseconds(_ microseconds: UInt64) -> String {

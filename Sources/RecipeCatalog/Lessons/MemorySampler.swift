@@ -44,32 +44,3 @@ final class MemorySampler: Sendable {
         }
     }
 }
-
-/// Measures how late the main actor runs a tick it asked for every 5 ms: the stall a user
-/// would feel while work runs elsewhere.
-@MainActor
-final class LatenessProbe {
-    private var task: Task<[Double], Never>?
-    private var running = false
-
-    /// Starts ticking on the main actor.
-    func start() {
-        running = true
-        task = Task { @MainActor [weak self] in
-            var lateness: [Double] = []
-            let clock = ContinuousClock()
-            while self?.running == true {
-                let due = clock.now + .milliseconds(5)
-                try? await Task.sleep(until: due, clock: clock)
-                lateness.append(max(0, (clock.now - due).seconds * 1000))
-            }
-            return lateness
-        }
-    }
-
-    /// Stops ticking and returns each tick's lateness in milliseconds.
-    func stop() async -> [Double] {
-        running = false
-        return await task?.value ?? []
-    }
-}

@@ -1,7 +1,8 @@
 import Dispatch
 
 /// Measures how responsive the main actor is: a timer on the main queue ticks every few
-/// milliseconds and records how late each tick ran; `.stats` prints the percentiles.
+/// milliseconds and records how late each tick ran (the shell's `.stats` and
+/// `recipes bench stacks` print the percentiles).
 ///
 /// On Linux the main actor is the main dispatch queue (served by a libdispatch worker
 /// thread, not the process's main thread), so a main-queue timer is late by exactly the
@@ -20,19 +21,19 @@ import Dispatch
 /// let summary = probe.summary      // ticks, p50, p99, worst
 /// probe.reset()
 /// ```
-@MainActor final class LatenessProbe {
+@MainActor public final class LatenessProbe {
     /// The time between two ticks.
-    let period: Duration
+    public let period: Duration
     private var histogram = LatenessHistogram()
     /// When the next tick is due, in `DispatchTime` uptime nanoseconds.
     private var due: UInt64 = 0
     private var timer: (any DispatchSourceTimer)?
 
     /// Creates a stopped probe ticking every `period` once started.
-    init(period: Duration = .milliseconds(5)) { self.period = period }
+    public init(period: Duration = .milliseconds(5)) { self.period = period }
 
     /// Starts ticking; later calls do nothing.
-    func start() {
+    public func start() {
         guard timer == nil else { return }
         let timer = DispatchSource.makeTimerSource(queue: .main)
         due = DispatchTime.now().uptimeNanoseconds + periodNanoseconds
@@ -48,7 +49,7 @@ import Dispatch
     }
 
     /// Stops ticking; the samples stay.
-    func stop() {
+    public func stop() {
         timer?.cancel()
         timer = nil
     }
@@ -60,10 +61,10 @@ import Dispatch
     }
 
     /// Forgets the samples so far (`.stats reset`).
-    func reset() { histogram.reset() }
+    public func reset() { histogram.reset() }
 
     /// The samples since the last reset.
-    var summary: LatenessSummary {
+    public var summary: LatenessSummary {
         LatenessSummary(ticks: histogram.count, p50: histogram.percentile(50), p99: histogram.percentile(99),
                         worst: histogram.worst)
     }
@@ -73,4 +74,20 @@ import Dispatch
     }
 
     isolated deinit { timer?.cancel() }
+}
+
+/// Percentiles of a ``LatenessProbe``, in microseconds.
+public struct LatenessSummary: Sendable, Equatable {
+    /// Ticks recorded.
+    public var ticks: Int
+    /// Median, 99th percentile and largest lateness, in microseconds.
+    public var p50: UInt64, p99: UInt64, worst: UInt64
+
+    /// Creates a summary.
+    public init(ticks: Int, p50: UInt64, p99: UInt64, worst: UInt64) {
+        self.ticks = ticks
+        self.p50 = p50
+        self.p99 = p99
+        self.worst = worst
+    }
 }

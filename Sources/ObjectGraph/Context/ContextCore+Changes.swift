@@ -14,19 +14,23 @@ extension ContextCore {
         }
         changes.deletes = deleted.map(\.objectID)
         changes.inserts.reserveCapacity(inserted.count)
+        if let first = inserted.first { changes.values.reserveCapacity(inserted.count * (layout(first.entity).width - 2)) }
         for object in inserted {
             let layout = layout(object.entity)
             let start = changes.values.count
             changes.values.append(contentsOf: repeatElement(.null, count: layout.width - 2))
             changes.inserts.append(StoreChanges.Insert(id: object.objectID, start: start))
-            for source in layout.sources[object.entity.index] {
-                switch source {
-                case .attribute(let slot, let column):
-                    changes.values[start + column - 2] = object.slots[slot].value.storedValue
-                case .toOne(let slot, let column, let entityColumn, _):
-                    guard let id = object.slots[slot].value.destinationID else { continue }
-                    changes.references.append(StoreChanges.Reference(position: start + column - 2, id: id))
-                    if let entityColumn { changes.values[start + entityColumn - 2] = .integer(Int64(id.entityIndex)) }
+            let slots = object.slots
+            changes.values.withUnsafeMutableBufferPointer { values in
+                for source in layout.sources[object.entity.index] {
+                    switch source {
+                    case .attribute(let slot, let column):
+                        values[start + column - 2] = slots[slot].value.storedValue
+                    case .toOne(let slot, let column, let entityColumn, _):
+                        guard let id = slots[slot].value.destinationID else { continue }
+                        changes.references.append(StoreChanges.Reference(position: start + column - 2, id: id))
+                        if let entityColumn { values[start + entityColumn - 2] = .integer(Int64(id.entityIndex)) }
+                    }
                 }
             }
         }

@@ -35,7 +35,8 @@ extension ContextCore {
         // has written before any commits, and a failure in any one rolls them all back.
         // (Commits then run last store first; only a failing COMMIT itself, after another
         // store committed, could leave them apart.) Metadata goes to the first store.
-        var permanentIDs: [ObjectIdentifier: ObjectID] = [:]
+        // Each inserted object with the ID its store gave it, in the order they were written.
+        var permanentIDs: [(object: ManagedObject, id: ObjectID)] = []
         var rewritten = Set<ObjectID>()
         // Rows changed underneath (optimistic locking) are resolved by the merge policy and
         // the save tried again; the error policy reports them instead.
@@ -49,7 +50,7 @@ extension ContextCore {
                 var changes = storeChanges(inserted: group.0, updated: group.1, deleted: group.2, store: store)
                 if index == 0 { changes.metadata = pendingMetadata }
                 let ids = try store.save(changes) { try write(from: index + 1) }
-                for (object, id) in zip(group.0, ids) where object.objectID.isTemporary { permanentIDs[ObjectIdentifier(object)] = id }
+                permanentIDs += zip(group.0, ids).lazy.filter { $0.0.objectID.isTemporary }.map { ($0.0, $0.1) }
                 rewritten.formUnion(changes.updates.map(\.id))
             }
             do {
@@ -69,18 +70,19 @@ extension ContextCore {
         if observed {
             for object in updatedNow { changedKeys[object.objectID] = object.changedKeys }
         }
-        for object in insertedNow {
+        for (object, id) in permanentIDs {
             let old = object.objectID
-            if old.isTemporary, let id = permanentIDs[ObjectIdentifier(object)] {
-                if old.temporaryTag == serial {
-                    temporaries.remove(old.key, ifObject: object)
-                } else {
-                    adopted[old] = nil
-                    renamed[old] = id
-                }
-                object.headerPointer.pointee.objectID = id
-                register(object)
+            if old.temporaryTag == serial {
+                temporaries.remove(old.key, ifObject: object)
+            } else {
+                adopted[old] = nil
+                renamed[old] = id
             }
+            object.headerPointer.pointee.objectID = id
+            register(object)
+        }
+        result.insertedIDs.reserveCapacity(insertedNow.count)
+        for object in insertedNow {
             result.insertedIDs.append(object.objectID)
             object.headerPointer.pointee.rowVersion = 0
             markSaved(object)

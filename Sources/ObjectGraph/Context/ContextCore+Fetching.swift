@@ -7,8 +7,13 @@ extension ContextCore {
         var pending = request.includesPendingChanges ? pendingChanges(in: entity, request, predicate: plan.predicate) : []
         // A nested context's parents hold unsaved changes the store does not have yet.
         let fromParents = parent == nil ? NestedChanges() : parentChanges(for: entity, includesSubentities: request.includesSubentities)
+        // A predicate that reads related objects the parents changed is matched in memory,
+        // on every row of the entity.
+        let matchesInMemory = parentChangesReach(plan.predicate)
+        let checked = plan.predicate
+        if matchesInMemory { plan.predicate = nil }
         // With unsaved changes in play the window is applied after merging them in memory.
-        if !pending.isEmpty || !fromParents.isEmpty {
+        if !pending.isEmpty || !fromParents.isEmpty || matchesInMemory {
             plan.limit = 0
             plan.offset = 0
         }
@@ -21,6 +26,10 @@ extension ContextCore {
         if !fromParents.isEmpty {
             objects.removeAll { fromParents.deleted.contains($0.objectID) }
             pending += objectsChangedByParents(fromParents)
+        }
+        if matchesInMemory {
+            plan.predicate = checked
+            pending += objects
         }
         if !pending.isEmpty {
             objects = try merge(objects, pending: pending, request: request, plan: plan)
@@ -116,7 +125,8 @@ extension ContextCore {
     /// count over just those rows' keys tells.
     func count(for request: FetchRequest) throws -> Int {
         let entity = try model.requireEntity(named: request.entityName)
-        if parent != nil, !parentChanges(for: entity, includesSubentities: request.includesSubentities).isEmpty {
+        if parent != nil, try !parentChanges(for: entity, includesSubentities: request.includesSubentities).isEmpty
+            || parentChangesReach(plan(request, entity: entity, output: .count).predicate) {
             var keys = request
             keys.includesPropertyValues = false
             keys.relationshipKeyPathsForPrefetching = []
@@ -168,7 +178,8 @@ extension ContextCore {
         let entity = try model.requireEntity(named: request.entityName)
         let plan = try plan(request, entity: entity, output: .keys)
         if request.includesPendingChanges, !pendingChanges(in: entity, request, predicate: plan.predicate).isEmpty
-            || (parent != nil && !parentChanges(for: entity, includesSubentities: request.includesSubentities).isEmpty) {
+            || (parent != nil && (!parentChanges(for: entity, includesSubentities: request.includesSubentities).isEmpty
+                                  || parentChangesReach(plan.predicate))) {
             var plain = request
             plain.relationshipKeyPathsForPrefetching = []
             plain.includesPropertyValues = false

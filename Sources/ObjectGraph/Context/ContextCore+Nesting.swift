@@ -216,6 +216,17 @@ extension ContextCore {
         return change.isInserted
     }
 
+    /// Whether a predicate reads, through its relationships, objects the parents changed:
+    /// then the store, which has the saved values only, cannot select for it.
+    func parentChangesReach(_ predicate: CheckedPredicate?) -> Bool {
+        guard let parent, let predicate else { return false }
+        let paths = predicate.relationshipPaths
+        guard !paths.isEmpty else { return false }
+        let reachable = Set(paths.flatMap { $0.map(\.destination.root.index) })
+        let changes = parent.withCore { $0.pendingNestedChanges() }
+        return (changes.order + changes.deleted).contains { reachable.contains(model.entities[Int($0.entityIndex)].root.index) }
+    }
+
     /// The parents' unsaved changes relevant to a fetch of `entity`: objects of that
     /// entity (and, when asked, its sub-entities) they changed, and what they deleted.
     func parentChanges(for entity: EntityDescription, includesSubentities: Bool) -> NestedChanges {

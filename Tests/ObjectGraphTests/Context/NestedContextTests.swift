@@ -84,6 +84,18 @@ struct NestedContextTests {
         #expect(!child.hasChanges, "the parent's changes are not the child's")
     }
 
+    @Test("A child's predicate that reads a related object sees the parent's unsaved change to it")
+    func childSeesParentsChangesThroughRelationships() throws {
+        root.object(with: ids["Ana"]!)["name"] = "Zoë"
+        let child = MainContext(parent: root)
+        let byChef = FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("chef.name == 'Zoë'"), sortKeys: [SortKey("name")])
+        #expect(names(try child.fetch(byChef)) == ["Soup", "Stew", "Tart"])
+        #expect(try child.count(for: byChef) == 3)
+        #expect(try child.fetchObjectIDs(byChef).count == 3)
+        let old = FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("chef.name == 'Ana'"))
+        #expect(try child.count(for: old) == 0)
+    }
+
     @Test("Three levels: a grandchild sees the root's changes, and its save reaches the store only when each level saved")
     func anyDepth() throws {
         root.object(with: ids["Soup"]!)["rating"] = 2.0

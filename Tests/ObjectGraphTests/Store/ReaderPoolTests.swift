@@ -18,7 +18,7 @@ struct ReaderPoolTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+    nonisolated func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     /// Events in the order they happened, from any thread.
     final class EventLog: Sendable {
@@ -29,7 +29,7 @@ struct ReaderPoolTests {
     }
 
     /// Waits without blocking until `log` has `event`; fails the test after `timeout`.
-    func waitFor(_ event: String, in log: EventLog, timeout: Duration = .seconds(60)) async throws {
+    nonisolated func waitFor(_ event: String, in log: EventLog, timeout: Duration = .seconds(60)) async throws {
         let deadline = ContinuousClock.now + timeout
         while !log.contains(event) {
             guard ContinuousClock.now < deadline else {
@@ -44,20 +44,29 @@ struct ReaderPoolTests {
         try context.fetch(FetchRequest(entityName: "Chef", sortKeys: [SortKey("name")])).map { $0["name"] as? String ?? "?" }
     }
 
-    @Test("A main-context fetch runs while another thread holds a save's transaction open, and sees only committed rows")
-    func aFetchDoesNotWaitForASaveInProgress() async throws {
+    /// The names of the chefs, read through a private context (its own queue, not the main
+    /// actor, so the test does not depend on the main actor being free).
+    nonisolated static func chefNames(_ context: PrivateContext) async throws -> [String] {
+        try await context.perform { context in
+            try context.fetch(FetchRequest(entityName: "Chef", sortKeys: [SortKey("name")])).map { $0["name"] as? String ?? "?" }
+        }
+    }
+
+    @Test("A fetch runs while another thread holds a save's transaction open, and sees only committed rows")
+    nonisolated func aFetchDoesNotWaitForASaveInProgress() async throws {
         let coordinator = try TestModel.coordinator(path: path("busy.sqlite"))
         let store = coordinator.sqliteStore
-        let main = MainContext(coordinator: coordinator)
-        try main.insert("Chef")["name"] = "Ana"
-        try main.save()
+        try await PrivateContext(coordinator: coordinator).perform { context in
+            try context.insert("Chef")["name"] = "Ana"
+            try context.save()
+        }
 
         // The writer: a private context writes two chefs, then waits inside the transaction
-        // (on the context's own queue) until the main actor has read.
+        // (on the context's own queue) until the reader has read.
         let log = EventLog()
         let release = DispatchSemaphore(value: 0)
         let writer = PrivateContext(coordinator: coordinator)
-        let saving = Task {
+        let saving = Task.detached {
             try await writer.perform { context in
                 let chefs = try ["Bea", "Cid"].map { name in
                     let chef = try context.insert("Chef")
@@ -74,22 +83,27 @@ struct ReaderPoolTests {
         }
         try await waitFor("written", in: log)
 
-        let seenDuringWrite = try chefNames(main)
-        log.append("read")
-        release.signal()
+        // The read and the release happen on the reader's own queue: nothing here waits for
+        // the main actor while the writer holds its transaction.
+        let reader = PrivateContext(coordinator: coordinator)
+        let seenDuringWrite = try await reader.perform { context in
+            let names = try context.fetch(FetchRequest(entityName: "Chef", sortKeys: [SortKey("name")])).map { $0["name"] as? String ?? "?" }
+            log.append("read")
+            release.signal()
+            return names
+        }
         try await saving.value
 
         #expect(log.all == ["written", "read", "committing", "committed"])
         #expect(seenDuringWrite == ["Ana"], "the read saw uncommitted rows")
-        #expect(try chefNames(main) == ["Ana", "Bea", "Cid"])
+        #expect(try await Self.chefNames(reader) == ["Ana", "Bea", "Cid"])
         #expect(store.pool.openedReaderCount >= 1)
     }
 
     @Test("A save commits while another thread is in the middle of reading rows")
-    func aWriteDoesNotWaitForAReadInProgress() async throws {
+    nonisolated func aWriteDoesNotWaitForAReadInProgress() async throws {
         let coordinator = try TestModel.coordinator(path: path("reading.sqlite"))
         let store = coordinator.sqliteStore
-        let main = MainContext(coordinator: coordinator)
 
         // The reader: steps to the first metadata row, then waits with its statement open.
         let log = EventLog()
@@ -113,14 +127,17 @@ struct ReaderPoolTests {
         reader.start()
         try await waitFor("reading", in: log)
 
-        try main.insert("Chef")["name"] = "Ana"
-        try main.save()
-        log.append("saved")
-        release.signal()
+        let saver = PrivateContext(coordinator: coordinator)
+        try await saver.perform { context in
+            try context.insert("Chef")["name"] = "Ana"
+            try context.save()
+            log.append("saved")
+            release.signal()
+        }
         try await waitFor("read done", in: log)
 
         #expect(log.all == ["reading", "saved", "read done"])
-        #expect(try chefNames(main) == ["Ana"])
+        #expect(try await Self.chefNames(saver) == ["Ana"])
     }
 
     @Test("A read on the thread inside a write runs on the writer, sees the write's rows and does not deadlock")

@@ -21,10 +21,14 @@ public actor PrivateContext {
     /// The coordinator whose stores this context reads and writes.
     public nonisolated let coordinator: PersistentStoreCoordinator
     nonisolated let executor = ContextExecutor(label: "ObjectGraph.PrivateContext")
+    /// Whether a main context is among this context's parents (its reads and saves then
+    /// wait for the main actor).
+    nonisolated let readsThroughMainActor: Bool
 
     /// Creates a context on `coordinator`'s stores.
     public init(coordinator: PersistentStoreCoordinator) {
         self.coordinator = coordinator
+        readsThroughMainActor = false
         core = ContextCore(coordinator: coordinator)
         core.confinement = .executor(executor, label: "ObjectGraph.PrivateContext")
     }
@@ -36,6 +40,7 @@ public actor PrivateContext {
     /// actor wait for this context at the same time (see <doc:Concurrency>).
     public init(parent: MainContext) {
         coordinator = parent.coordinator
+        readsThroughMainActor = true
         core = ContextCore(coordinator: parent.coordinator, parent: .main(parent))
         core.confinement = .executor(executor, label: "ObjectGraph.PrivateContext")
     }
@@ -43,6 +48,7 @@ public actor PrivateContext {
     /// Creates a nested context whose saves go into another private context, in memory.
     public init(parent: PrivateContext) {
         coordinator = parent.coordinator
+        readsThroughMainActor = parent.readsThroughMainActor
         core = ContextCore(coordinator: parent.coordinator, parent: .private(parent))
         core.confinement = .executor(executor, label: "ObjectGraph.PrivateContext")
     }
@@ -63,9 +69,15 @@ public actor PrivateContext {
     /// once. Call it from threads you own (the main thread, a dispatch queue, a `Thread`),
     /// not from an async task: a blocked task holds one of the few cooperative threads.
     /// Two contexts that wait on each other this way deadlock, as two queues calling
-    /// `sync` on each other do.
+    /// `sync` on each other do. Calling it from the main actor on a context nested under a
+    /// main context would be such a deadlock (the context reads and saves through the main
+    /// actor, which waits): that stops the program with a message.
     public nonisolated func performAndWait<T: Sendable>(_ body: @Sendable (isolated PrivateContext) throws -> T) rethrows -> T {
-        try executor.sync { try assumeIsolated { try body($0) } }
+        precondition(!(readsThroughMainActor && MainQueue.isCurrent && !executor.isCurrent), """
+            performAndWait from the main actor on a private context nested under the main context would deadlock: \
+            the context reads and saves through the main actor, which would be waiting for it. Use perform (await) instead.
+            """)
+        return try executor.sync { try assumeIsolated { try body($0) } }
     }
 
     /// Whether changes other contexts of the coordinator save (and batch requests) are

@@ -57,4 +57,15 @@ struct ConfinementTests {
             exit(name == "Ana" ? 0 : 1)
         }
     }
+
+    @Test("performAndWait from the main actor on a private child of the main context stops with a message instead of deadlocking")
+    func performAndWaitThatWouldDeadlockTraps() async {
+        await #expect(processExitsWith: .failure) {
+            await MainActor.run {
+                let main = MainContext(coordinator: try! TestModel.coordinator())
+                let child = PrivateContext(parent: main)
+                _ = child.performAndWait { context in (try? context.count(for: FetchRequest(entityName: "Chef"))) ?? 0 }
+            }
+        }
+    }
 }

@@ -36,9 +36,17 @@ enum Confinement {
     var holds: Bool {
         switch self {
         case .unchecked: true
-        case .mainThread: MainQueue.isCurrent
+        // The main queue's mark may not be set yet in the block that first asks; the main
+        // thread then answers (the check is a debugging aid).
+        case .mainThread: MainQueue.isCurrent || Thread.isMainThread
         case .executor(let executor, _): executor.isCurrent
         }
+    }
+
+    /// Whether the context runs on the main actor (a ``MainContext``).
+    var isMainActor: Bool {
+        if case .mainThread = self { return true }
+        return false
     }
 
     /// The context as a person would name it.

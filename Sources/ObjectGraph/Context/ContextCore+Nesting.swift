@@ -9,10 +9,13 @@ enum ParentContext: Sendable {
     /// at once when the caller is already there, otherwise by a synchronous hop to the main
     /// queue or the private context's queue (so a parent and child that wait on each other
     /// from two threads deadlock, as in Core Data).
-    func withCore<T: Sendable>(_ body: @Sendable (ContextCore) throws -> T) rethrows -> T {
+    ///
+    /// - Parameter callerIsMainActor: whether the caller runs on the main actor (a main
+    ///   context), known statically; otherwise the main queue is asked.
+    func withCore<T: Sendable>(callerIsMainActor: Bool, _ body: @Sendable (ContextCore) throws -> T) rethrows -> T {
         switch self {
         case .main(let context):
-            if MainQueue.isCurrent { return try MainActor.assumeIsolated { try body(context.core) } }
+            if callerIsMainActor || MainQueue.isCurrent { return try MainActor.assumeIsolated { try body(context.core) } }
             return try DispatchQueue.main.sync { try MainActor.assumeIsolated { try body(context.core) } }
         case .private(let context):
             return try context.executor.sync { try context.assumeIsolated { try body($0.core) } }
@@ -70,6 +73,12 @@ struct NestedChanges: Sendable {
 }
 
 extension ContextCore {
+    /// Runs `body` with the parent's core on the parent's isolation; nil without a parent.
+    func withParent<T: Sendable>(_ body: @Sendable (ContextCore) throws -> T) rethrows -> T? {
+        guard let parent else { return nil }
+        return try parent.withCore(callerIsMainActor: confinement.isMainActor, body)
+    }
+
     // MARK: Changes as values
 
     /// This context's unsaved changes as values (derived attributes left out: the receiver
@@ -103,7 +112,7 @@ extension ContextCore {
     /// What this context and its parents hold unsaved, as values: its parent's changes with
     /// its own laid over them.
     func pendingNestedChanges() -> NestedChanges {
-        var changes = parent?.withCore { $0.pendingNestedChanges() } ?? NestedChanges()
+        var changes = withParent { $0.pendingNestedChanges() } ?? NestedChanges()
         changes.overlay(nestedChanges(
             inserted: inserted.filter { $0.state == .inserted },
             updated: updated.filter { $0.state == .updated },
@@ -166,7 +175,7 @@ extension ContextCore {
         guard !(insertedNow.isEmpty && updatedNow.isEmpty && deletedNow.isEmpty) else { return SaveResult() }
         try validate(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
         let changes = nestedChanges(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
-        parent.withCore { $0.applyChildChanges(changes) }
+        _ = withParent { $0.applyChildChanges(changes) }
         let changedKeys = coordinator.didSaveCenter.hasSubscribers
             ? Dictionary(uniqueKeysWithValues: updatedNow.map { ($0.objectID, $0.changedKeys) }) : [:]
         var result = SaveResult()
@@ -223,7 +232,7 @@ extension ContextCore {
         let paths = predicate.relationshipPaths
         guard !paths.isEmpty else { return false }
         let reachable = Set(paths.flatMap { $0.map(\.destination.root.index) })
-        let changes = parent.withCore { $0.pendingNestedChanges() }
+        let changes = withParent { $0.pendingNestedChanges() } ?? NestedChanges()
         return (changes.order + changes.deleted).contains { reachable.contains(model.entities[Int($0.entityIndex)].root.index) }
     }
 
@@ -231,7 +240,7 @@ extension ContextCore {
     /// entity (and, when asked, its sub-entities) they changed, and what they deleted.
     func parentChanges(for entity: EntityDescription, includesSubentities: Bool) -> NestedChanges {
         guard let parent else { return NestedChanges() }
-        var changes = parent.withCore { $0.pendingNestedChanges() }
+        var changes = withParent { $0.pendingNestedChanges() } ?? NestedChanges()
         for id in changes.order {
             let candidate = model.entities[Int(id.entityIndex)]
             if includesSubentities ? !candidate.isKind(of: entity) : candidate !== entity { changes.objects[id] = nil }
@@ -285,7 +294,7 @@ extension ContextCore {
     /// What this context and its parents hold unsaved for one object, and whether saving
     /// gave a temporary ID a permanent one.
     func pendingNestedState(of id: ObjectID) -> NestedChanges {
-        var changes = parent?.withCore { $0.pendingNestedState(of: id) } ?? NestedChanges()
+        var changes = withParent { $0.pendingNestedState(of: id) } ?? NestedChanges()
         if let permanent = renamed[id] { changes.renamed[id] = permanent }
         guard let object = registeredObject(for: id), object.contextCore === self else { return changes }
         switch object.state {

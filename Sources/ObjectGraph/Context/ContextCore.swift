@@ -287,7 +287,7 @@ final class ContextCore {
         faultsFired += 1
         var id = object.objectID
         let loadedID = id
-        let parentState = parent.map { parent in parent.withCore { $0.pendingNestedState(of: loadedID) } }
+        let parentState = withParent { $0.pendingNestedState(of: loadedID) }
         if let parentState {
             if parentState.deleted.contains(id) || parentState.objects[id]?.isInserted == true {
                 // A parent made it, or deleted it: the store has nothing to add.
@@ -365,7 +365,7 @@ final class ContextCore {
                 }
             }
         }
-        if let parent { adjust(&ids, of: object, relationship: relationship, by: parent.withCore { $0.pendingNestedChanges() }) }
+        if let state = withParent({ $0.pendingNestedChanges() }) { adjust(&ids, of: object, relationship: relationship, by: state) }
         var stored = ids.map { self.object(for: $0) }
         // Destinations whose inverse now points elsewhere (unsaved changes) are not members.
         if !relationship.isManyToMany {

@@ -85,7 +85,13 @@ struct TerminalTests {
         terminal.type("import \(file) --batch 500")
         terminal.press("Enter")
         try await terminal.waitFor("the command to start") { $0.contains("--batch 500\n") }
-        try await Task.sleep(for: .milliseconds(500))
+        // Ctrl-C once the progress bar is past the first batch (which is then saved),
+        // however long that takes on a busy machine.
+        try await terminal.waitFor("a saved batch") { screen in
+            guard let range = screen.range(of: #"import +[0-9,]+/"#, options: .regularExpression) else { return false }
+            let done = screen[range].dropFirst("import".count).filter(\.isNumber)
+            return (Int(String(done)) ?? 0) >= 1_000
+        }
         terminal.press("C-c")
         try await terminal.waitFor("'interrupted'") { $0.contains("error: interrupted") }
         #expect(terminal.screen().contains("import stopped at line"))

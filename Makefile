@@ -6,7 +6,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: run test bench fuzz setup clean
+.PHONY: run test docs bench fuzz setup clean
 
 # Build messages go to standard error, so piping commands in gives only the shell's output.
 run: setup
@@ -17,6 +17,12 @@ test:
 	@bash Scripts/setup.sh test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The DocC catalogue as a static site in .build/docs; fails on a broken symbol link or an
+# undocumented public symbol.
+docs:
+	@bash Scripts/setup.sh docs
+	@bash Scripts/docs.sh
 
 # Release-mode benchmarks against raw sqlite3 C calls (a separate package; never part of `make test`).
 bench: setup

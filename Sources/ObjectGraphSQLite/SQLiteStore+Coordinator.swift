@@ -7,6 +7,7 @@ extension PersistentStoreCoordinator {
     ///   - path: the file; `":memory:"` makes an in-memory store.
     ///   - configuration: the entity names kept in this store; nil for every entity not
     ///     claimed by another store.
+    ///   - options: the busy timeout and the size of the reader pool.
     /// - Throws: ``ObjectGraphError`` (`notADatabase`, `storeLocked`, `modelMismatch`, `storeFailure`).
     @discardableResult
     public func addStore(

@@ -5,15 +5,15 @@ import Synchronization
 /// A persistent store in one SQLite file (or in memory), shared by every context of a coordinator.
 ///
 /// The store creates its schema from the model on first open (one table per inheritance
-/// tree, see ``SchemaNaming``), keeps store metadata in a key/value table (the model's
+/// tree), keeps store metadata in a key/value table (the model's
 /// version hashes, the store's UUID, and anything a caller sets), runs in WAL mode and
-/// caches prepared statements. Open it through a ``PersistentStoreCoordinator``.
+/// caches prepared statements. Open it through a ``ObjectGraph/PersistentStoreCoordinator``.
 ///
 /// A file store has one writer connection and up to ``Options/maximumReaderCount``
 /// read-only ones: fetches read the last committed state and never wait for a save in
 /// progress. An in-memory store has only the writer.
 ///
-/// - Throws on open: ``ObjectGraphError`` with code `notADatabase` (not SQLite, or SQLite
+/// - Throws on open: ``ObjectGraph/ObjectGraphError`` with code `notADatabase` (not SQLite, or SQLite
 ///   but not a store of this framework), `storeLocked` (another process holds the lock past
 ///   the busy timeout), `modelMismatch` (made with another model: the message names the
 ///   entities that differ) or `storeFailure` (the file cannot be opened).

@@ -53,7 +53,7 @@ public actor PrivateContext {
         core.confinement = .executor(executor, label: "ObjectGraph.PrivateContext")
     }
 
-    /// The context's own serial queue (see ``ContextExecutor``).
+    /// The context's own serial queue (a serial executor of its own).
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Runs `body` on this context.

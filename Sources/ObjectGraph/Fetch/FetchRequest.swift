@@ -45,7 +45,7 @@ public struct FetchRequest: Sendable {
     /// For ``MainContext/fetchDictionaries(_:)``: whether equal rows are returned once.
     public var returnsDistinctResults: Bool = false
     /// Whether `[cd]` comparisons on attributes with a canonical shadow attribute are answered
-    /// from the shadow (see ``AttributeDescription/Derivation/canonical``). Switch it off to
+    /// from the shadow (see ``AttributeDescription/Derivation/canonical(_:)``). Switch it off to
     /// measure what the shadow saves.
     public var usesCanonicalShadows: Bool = true
 

@@ -91,8 +91,13 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
 
     /// Declares an attribute.
     /// - Parameters:
+    ///   - name: the key objects and predicates use.
+    ///   - type: the value type, which decides the column's storage class.
+    ///   - isOptional: whether nil is a valid value when saving.
     ///   - defaultValue: a Swift value of the attribute's type (`Int`, `String`, `Date`, …).
-    ///   - derivedFrom: makes this a derived attribute computed by the framework from an
+    ///   - isTransient: kept in memory only, never stored.
+    ///   - isIndexed: gives the column an index in stores that have them.
+    ///   - expression: makes this a derived attribute computed by the framework from an
     ///     expression: `canonical:(name)`, `ingredients.@count` or `photo != nil`
     ///     (see ``Derivation``). Derived attributes are stored and cannot be set; a canonical
     ///     one is indexed.

@@ -2,7 +2,26 @@ import Foundation
 
 /// The type of an attribute, and how its values are stored.
 public enum AttributeType: String, Hashable, Sendable, CaseIterable {
-    case integer16, integer32, integer64, double, boolean, string, date, binary, uuid, url
+    /// A 16-bit signed integer (`Int16`).
+    case integer16
+    /// A 32-bit signed integer (`Int32`).
+    case integer32
+    /// A 64-bit signed integer (`Int64`).
+    case integer64
+    /// A double-precision floating-point number.
+    case double
+    /// A Boolean, stored as 0 or 1.
+    case boolean
+    /// Unicode text.
+    case string
+    /// A point in time, stored as seconds since 1970.
+    case date
+    /// Raw bytes (`Data`).
+    case binary
+    /// A UUID, stored as its text form.
+    case uuid
+    /// A URL, stored as its absolute string.
+    case url
 
     /// A short name for schemas and error messages (`Int64`, `String`, …).
     public var displayName: String {

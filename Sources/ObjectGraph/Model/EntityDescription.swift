@@ -11,8 +11,11 @@
 /// objects of its own. A tree of entities is stored in one table, like Core Data's SQLite store.
 ///
 /// ## Topics
-/// - ``properties``, ``attributes``, ``relationships``
-/// - ``parent``, ``subentities``, ``isAbstract``
+/// - ``attributes``
+/// - ``relationships``
+/// - ``parent``
+/// - ``subentities``
+/// - ``isAbstract``
 /// - ``versionHash``
 // Mutated only by `ObjectModel.init` while it resolves the model, before the model is
 // published to any other isolation domain; immutable afterwards, so sharing it is safe.

@@ -21,10 +21,20 @@ import Synchronization
 /// (``isFault``). Objects are confined to their context: pass ``objectID`` between contexts.
 ///
 /// ## Topics
-/// - ``objectID``, ``entity``, ``isFault``
-/// - ``hasChanges``, ``isInserted``, ``isUpdated``, ``isDeleted``, ``changedValues()``
-/// - ``subscript(_:)``, ``value(forKey:)``, ``setValue(_:forKey:)``
-/// - ``objects(forKey:)``, ``add(_:toKey:)``, ``remove(_:fromKey:)``
+/// - ``objectID``
+/// - ``entity``
+/// - ``isFault``
+/// - ``hasChanges``
+/// - ``isInserted``
+/// - ``isUpdated``
+/// - ``isDeleted``
+/// - ``changedValues()``
+/// - ``subscript(_:)->Any?``
+/// - ``value(forKey:)``
+/// - ``setValue(_:forKey:)``
+/// - ``objects(forKey:)``
+/// - ``add(_:toKey:)``
+/// - ``remove(_:fromKey:)``
 ///
 /// Subclasses declare computed properties only: an object's state lives in its slots, and
 /// the model rejects a class with stored properties of its own.

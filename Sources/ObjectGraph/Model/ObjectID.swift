@@ -40,7 +40,7 @@ public struct ObjectID: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 
     /// A URI that names this object in the store with `storeIdentifier`, such as
-    /// `x-objectgraph://6F1E…/Recipe/p42`; ``ObjectID/init(uri:model:)`` reads it back.
+    /// `x-objectgraph://6F1E…/Recipe/p42`; ``ObjectID/parse(uri:model:)`` reads it back.
     public func uriRepresentation(storeIdentifier: String, model: ObjectModel) -> URL {
         let name = model.entities[Int(entityIndex)].name
         let keyPart = isTemporary ? "t\(temporaryTag).\(key)" : "p\(key)"

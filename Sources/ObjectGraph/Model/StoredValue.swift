@@ -2,13 +2,18 @@ public import Foundation
 
 /// A persisted value: one of SQLite's five storage classes.
 ///
-/// Every attribute type maps onto one of these cases (``AttributeType/storageClass``);
+/// Every attribute type maps onto one of these cases (its storage class);
 /// it is the currency between objects, the row cache and the store.
 public enum StoredValue: Hashable, Sendable, CustomStringConvertible {
+    /// No value (nil).
     case null
+    /// A 64-bit signed integer: integers, Booleans.
     case integer(Int64)
+    /// A double: doubles and dates.
     case real(Double)
+    /// Text: strings, UUIDs and URLs.
     case text(String)
+    /// Bytes: binary data.
     case blob(Data)
 
     /// The value as a SQL literal, for logs and `.explain`: `NULL`, `42`, `'O''Brien'`, `<16 bytes>`.

@@ -12,10 +12,14 @@
 /// The language is described in the *Predicate Language Reference* article.
 ///
 /// ## Topics
-/// - ``init(_:_:)``, ``init(format:argumentArray:)``
-/// - ``truePredicate``, ``falsePredicate``
+/// - ``init(_:_:)``
+/// - ``init(format:argumentArray:)``
+/// - ``truePredicate``
+/// - ``falsePredicate``
 /// - ``substituting(_:)``
-/// - ``&&(_:_:)``, ``||(_:_:)``, ``!(_:)``
+/// - ``&&(_:_:)``
+/// - ``||(_:_:)``
+/// - ``!(_:)``
 public struct FetchPredicate: Sendable, Equatable, CustomStringConvertible {
     /// The syntax tree.
     var node: PredicateNode

@@ -44,6 +44,16 @@ import Glibc
         case .help:
             output.write(Usage.text, to: .standardOutput)
             return 0
+        case .listTutorials:
+            do {
+                let library = try TutorialLibrary.locate()
+                output.write("Tutorials (recipes tutorial N walks you through one):\n", to: .standardOutput)
+                for line in library.listing() { output.write(line + "\n", to: .standardOutput) }
+                return 0
+            } catch {
+                output.write("error: \(REPLSession<Handler>.message(for: error))\n", to: .standardError)
+                return 1
+            }
         case .benchStacks(let count, let plot, let only):
             return await runInterruptibly(Task { @MainActor in try await benchStacks(count, plot, only) }) { error in
                 output.write("error: \(REPLSession<Handler>.message(for: error))\n", to: .standardError)
@@ -54,6 +64,17 @@ import Glibc
             }
         case .shell:
             InterruptSignal.install()
+            var invocation = invocation
+            var tutorial: TutorialDocument?
+            if let named = invocation.tutorial {
+                do {
+                    tutorial = try openTutorial(named, output: output)
+                } catch {
+                    output.write("error: \(REPLSession<Handler>.message(for: error))\n", to: .standardError)
+                    return 1
+                }
+                if invocation.storePath == nil { invocation.isInMemory = true }  // as the transcripts were made
+            }
             let handler: Handler
             do {
                 handler = try await makeHandler(invocation)
@@ -65,18 +86,50 @@ import Glibc
             if !invocation.steps.isEmpty {
                 return await session.runBatch(invocation.steps)
             }
-            guard StandardStreams.isTerminal(STDIN_FILENO) else {
-                return await session.runStandardInput()
-            }
+            let isTerminal = StandardStreams.isTerminal(STDIN_FILENO)
             let completions = session.completions
             let historyPath = EditLineEditor.defaultHistoryPath()
-            return await session.runInteractive { () -> any LineEditor in
+            let makeEditor = { @Sendable () -> any LineEditor in
+                guard isTerminal else { return PlainLineReader() }
                 if let editor = EditLineEditor(historyPath: historyPath, completions: completions) {
                     return editor
                 }
                 return PlainLineReader()  // no usable terminal description: read plainly
             }
+            if let tutorial {
+                return await session.runTutorial(tutorial, isTerminal: isTerminal, makeEditor: makeEditor)
+            }
+            guard isTerminal else {
+                return await session.runStandardInput()
+            }
+            return await session.runInteractive(makeEditor: makeEditor)
         }
+    }
+
+    /// Reads the tutorial the invocation names and, when it lives in a checkout's
+    /// `Tutorials` folder, moves to the checkout so its commands find `SampleData/`.
+    private static func openTutorial(_ tutorial: Invocation.Tutorial, output: any ShellOutput) throws -> TutorialDocument {
+        let file: URL
+        switch tutorial {
+        case .named(let name): file = try TutorialLibrary.locate().file(for: name)
+        case .file(let path): file = URL(fileURLWithPath: path)
+        }
+        let text: String
+        do {
+            text = try String(contentsOf: file, encoding: .utf8)
+        } catch {
+            throw CommandError("cannot read the tutorial \(file.path): \((error as NSError).localizedDescription)")
+        }
+        let folder = file.standardizedFileURL.deletingLastPathComponent()
+        let checkout = folder.deletingLastPathComponent()
+        let manager = FileManager.default
+        if folder.lastPathComponent == "Tutorials",
+           manager.fileExists(atPath: checkout.appendingPathComponent("SampleData").path),
+           checkout.path != URL(fileURLWithPath: manager.currentDirectoryPath).standardizedFileURL.path {
+            _ = manager.changeCurrentDirectoryPath(checkout.path)
+            output.write("(commands run in \(checkout.path), where the tutorial's files are)\n", to: .standardOutput)
+        }
+        return TutorialDocument(markdown: text)
     }
 
     /// Waits for `task`, cancelling it on Ctrl-C; returns 0, or 1 (130 when cancelled)

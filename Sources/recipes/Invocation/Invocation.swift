@@ -18,6 +18,14 @@ struct Invocation: Sendable, Equatable {
         case script(path: String)
     }
 
+    /// A tutorial named on the command line.
+    enum Tutorial: Sendable, Equatable {
+        /// `tutorial N`: a number or the start of a file name in the Tutorials folder.
+        case named(String)
+        /// `--tutorial FILE`: a Markdown file.
+        case file(String)
+    }
+
     /// The mode of this run.
     enum Action: Sendable, Equatable {
         /// Open the shell: interactive, from standard input, or running ``Invocation/steps``.
@@ -27,6 +35,8 @@ struct Invocation: Sendable, Equatable {
         /// `recipes bench stacks`: the context-stack experiment on `count` objects, its
         /// memory chart written to `plot`; with `only`, one stack's run as JSON.
         case benchStacks(count: Int, plot: String?, only: String?)
+        /// `recipes tutorial` without a name: list the tutorials.
+        case listTutorials
         /// `--help` / `-h`: print the usage and exit 0.
         case help
     }
@@ -41,6 +51,10 @@ struct Invocation: Sendable, Equatable {
     var isDeterministic = false
     /// `--bail`: stop at the first failing command of a batch run.
     var bailsOnError = false
+    /// `recipes tutorial N` or `--tutorial FILE`: the tutorial to walk through (a number or
+    /// name with `tutorial`, a path with `--tutorial`), in an in-memory catalogue unless a
+    /// STORE is given.
+    var tutorial: Tutorial?
     /// The `-c` and `-f` inputs in the order given; when non-empty, the shell runs them and exits.
     var steps: [Step] = []
 }

@@ -19,7 +19,7 @@
 ///   or a second store path.
 enum InvocationParser {
     /// The options of the shell mode, for suggestions.
-    static let shellOptions = ["--memory", "--deterministic", "--bail", "-c", "-f", "--help", "-h"]
+    static let shellOptions = ["--memory", "--deterministic", "--bail", "--tutorial", "-c", "-f", "--help", "-h"]
     /// The options of `generate`, for suggestions.
     static let generateOptions = ["--count", "--seed", "--output", "--help", "-h"]
 
@@ -35,11 +35,23 @@ enum InvocationParser {
         if arguments.first == "bench" {
             return try parseBench(Array(arguments.dropFirst()))
         }
+        if arguments.first == "tutorial" {
+            let rest = arguments.dropFirst()
+            guard let name = rest.first, !name.hasPrefix("-") else {
+                guard rest.isEmpty else {
+                    throw InvocationError(message: "'tutorial' takes the tutorial first: recipes tutorial N [STORE] [--deterministic]")
+                }
+                return Invocation(action: .listTutorials)
+            }
+            return try parseShell(Array(rest.dropFirst()), tutorial: .named(name))
+        }
         return try parseShell(arguments)
     }
 
-    private static func parseShell(_ arguments: [String]) throws(InvocationError) -> Invocation {
-        var invocation = Invocation()
+    private static func parseShell(_ arguments: [String], tutorial: Invocation.Tutorial? = nil)
+        throws(InvocationError) -> Invocation
+    {
+        var invocation = Invocation(tutorial: tutorial)
         var reader = ArgumentReader(arguments)
         while let argument = reader.next() {
             if reader.isPastSeparator || !argument.hasPrefix("-") || argument == "-" {
@@ -50,6 +62,7 @@ enum InvocationParser {
             case "--memory": invocation.isInMemory = true
             case "--deterministic": invocation.isDeterministic = true
             case "--bail": invocation.bailsOnError = true
+            case "--tutorial": try setTutorial(.file(try reader.value(for: "--tutorial")), in: &invocation)
             case "-c": invocation.steps.append(.command(try reader.value(for: "-c")))
             case "-f": invocation.steps.append(.script(path: try reader.value(for: "-f")))
             case _ where argument.hasPrefix("-c") && !argument.hasPrefix("--"):
@@ -64,12 +77,26 @@ enum InvocationParser {
                 throw unknownOption(name, among: shellOptions)
             }
         }
+        if invocation.tutorial != nil, !invocation.steps.isEmpty {
+            throw InvocationError(message: "a tutorial cannot be combined with -c or -f",
+                                  hint: "Run the tutorial alone; it offers its own commands. See 'recipes --help'.")
+        }
         if invocation.isInMemory, let store = invocation.storePath {
             throw InvocationError(
                 message: "'--memory' and the store path '\(store)' cannot be used together",
                 hint: "Give either a STORE file or --memory. See 'recipes --help'.")
         }
         return invocation
+    }
+
+    private static func setTutorial(_ tutorial: Invocation.Tutorial, in invocation: inout Invocation) throws(InvocationError) {
+        guard invocation.tutorial == nil else {
+            throw InvocationError(message: "only one tutorial can be walked through at a time")
+        }
+        if case .file(let path) = tutorial, path.isEmpty {
+            throw InvocationError(message: "'--tutorial' needs a Markdown file")
+        }
+        invocation.tutorial = tutorial
     }
 
     private static func setStore(_ path: String, in invocation: inout Invocation) throws(InvocationError) {

@@ -6,6 +6,7 @@ enum Usage {
           recipes [STORE] [--memory] [--deterministic] [--bail] [-c COMMAND]... [-f SCRIPT]...
           recipes generate --count N [--seed S] --output FILE
           recipes bench stacks [--count N] [--plot FILE.svg]
+          recipes tutorial [N] [STORE]        (or: recipes --tutorial FILE.md)
 
         Opens the recipe catalogue in STORE (a new path makes an empty one; without STORE, the
         default catalogue, created from the sample data on first use) and starts the shell. With -c or -f, runs the
@@ -17,6 +18,7 @@ enum Usage {
           --memory           use an in-memory store (nothing is written to disk)
           --deterministic    reproducible output: no timings, memory figures or progress bars
           --bail             stop at the first command that fails
+          --tutorial FILE    walk through the tutorial FILE (see 'tutorial' below)
           -c COMMAND         run COMMAND (repeatable)
           -f SCRIPT          run the commands in the file SCRIPT (repeatable)
           -h, --help         show this help
@@ -30,6 +32,12 @@ enum Usage {
         saves; III siblings, one save and merge; IV siblings, periodic saves and merges):
           --count N          objects to import per stack (default 300000)
           --plot FILE.svg    write a chart of memory over time
+
+        tutorial: without N, lists the tutorials of the Tutorials folder (here or above, or
+        $RECIPES_TUTORIALS); with N (a number or the start of a file name), walks through
+        it in an in-memory catalogue (or STORE): its prose a section at a time, each command
+        put on the edit line, ready to run or change. An emptied line skips a command;
+        Ctrl-D leaves; after the last step the shell goes on.
 
         In scripts, blank lines and lines starting with '--' or '#' are comments.
         Ctrl-C stops the running command (or the generator) and keeps the shell.

@@ -76,6 +76,11 @@ final class EditLineEditor: LineEditor {
     var isInterruptible: Bool { true }
 
     func readLine(prompt: String, recordsHistory: Bool) -> LineEditorEvent {
+        readLine(prompt: prompt, recordsHistory: recordsHistory, prefill: "")
+    }
+
+    func readLine(prompt: String, recordsHistory: Bool, prefill: String) -> LineEditorEvent {
+        if !prefill.isEmpty { el_push(editLine, prefill) }  // read as if typed: shown, editable
         if let copy = strdup(prompt) {
             free(promptText)
             promptText = copy

@@ -14,8 +14,9 @@ import Synchronization
 final class InputAck: Sendable {
     /// What the input thread does next.
     enum Request: Sendable, Equatable {
-        /// Show `prompt` and read a line; add it to the history if `recordsHistory`.
-        case read(prompt: String, recordsHistory: Bool)
+        /// Show `prompt` and read a line, with `prefill` on the edit line; add it to the
+        /// history if `recordsHistory`.
+        case read(prompt: String, recordsHistory: Bool, prefill: String = "")
         /// Close the editor (saving history, restoring the terminal) and end the stream.
         case stop
     }
@@ -27,8 +28,8 @@ final class InputAck: Sendable {
     init() {}
 
     /// Asks the input thread to read one more line.
-    func readNext(prompt: String, recordsHistory: Bool = true) {
-        answer(.read(prompt: prompt, recordsHistory: recordsHistory))
+    func readNext(prompt: String, recordsHistory: Bool = true, prefill: String = "") {
+        answer(.read(prompt: prompt, recordsHistory: recordsHistory, prefill: prefill))
     }
 
     /// Asks the input thread to close the editor and finish the stream.

@@ -22,13 +22,14 @@ enum InputThread {
     ///
     /// - Parameters:
     ///   - prompt: the first prompt.
+    ///   - prefill: text already on the first edit line.
     ///   - makeEditor: creates the editor *on the input thread* (it is not `Sendable`).
-    static func start(prompt: String,
+    static func start(prompt: String, prefill: String = "",
                       makeEditor: @escaping @Sendable () -> any LineEditor) -> AsyncStream<InputEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: InputEvent.self)
         let thread = Thread {
             Thread.current.name = "input"  // cosmetic; pthread_setname_np is not imported
-            run(makeEditor(), first: .read(prompt: prompt, recordsHistory: true), into: continuation)
+            run(makeEditor(), first: .read(prompt: prompt, recordsHistory: true, prefill: prefill), into: continuation)
             continuation.finish()
         }
         thread.start()
@@ -44,10 +45,10 @@ enum InputThread {
         }
         defer { if editor.isInterruptible { InterruptSignal.unregisterReadingThread() } }
         var request = first
-        while case .read(let prompt, let recordsHistory) = request {
+        while case .read(let prompt, let recordsHistory, let prefill) = request {
             let ack = InputAck()
-            continuation.yield(InputEvent(kind: editor.readLine(prompt: prompt,
-                                                                recordsHistory: recordsHistory),
+            continuation.yield(InputEvent(kind: editor.readLine(prompt: prompt, recordsHistory: recordsHistory,
+                                                                prefill: prefill),
                                           ack: ack))
             request = ack.wait()
         }

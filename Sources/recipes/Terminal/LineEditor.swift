@@ -24,6 +24,16 @@ protocol LineEditor: AnyObject {
     ///     answers to questions such as "Discard unsaved changes?").
     func readLine(prompt: String, recordsHistory: Bool) -> LineEditorEvent
 
+    /// Like ``readLine(prompt:recordsHistory:)``, with `prefill` already on the edit line,
+    /// ready to run or change (the tutorial's next command). Plain readers ignore it.
+    func readLine(prompt: String, recordsHistory: Bool, prefill: String) -> LineEditorEvent
+
     /// Releases the terminal (and saves the history); no reads follow.
     func close()
+}
+
+extension LineEditor {
+    func readLine(prompt: String, recordsHistory: Bool, prefill: String) -> LineEditorEvent {
+        readLine(prompt: prompt, recordsHistory: recordsHistory)
+    }
 }

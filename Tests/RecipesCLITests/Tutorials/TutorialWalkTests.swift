@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import recipes
+
+/// `recipes tutorial N`: the prose a section at a time, each command offered on the edit line.
+@Suite("Walking through a tutorial")
+struct TutorialWalkTests {
+    static let root = TranscriptTests.root
+
+    @Test func documentSplitsProseAtHeadingsAndKeepsOnlyTypedLines() {
+        let document = TutorialDocument(markdown: """
+            # 3. Hello
+
+            Why it matters.
+
+            ```repl
+            recipes> count Recipe
+            169
+            recipes> .stats
+            SQL statements  4
+            ```
+
+            Between blocks.
+
+            ## Next part
+
+            ```swift
+            let x = 1   // code stays prose
+            ```
+            """)
+        #expect(document.title == "3. Hello")
+        #expect(document.steps == [
+            .prose("# 3. Hello\n\nWhy it matters."), .command("count Recipe"), .command(".stats"),
+            .prose("Between blocks."), .prose("## Next part\n\n```swift\nlet x = 1   // code stays prose\n```"),
+        ])
+        #expect(document.commandCount == 2)
+    }
+
+    @Test func pipedInputRunsTheOfferedCommandsOrWhatIsTypedInstead() async throws {
+        // Tutorial 1: the ingredients, the recipes, then `.schema Chef`, which we replace.
+        let run = try await RecipesBinary.run(["tutorial", "1", "--deterministic"], input: "\n\ncount Chef\n",
+                                              in: Self.root)
+        #expect(run.status == 0, "\(run.standardError)")
+        let output = run.standardOutput
+        #expect(output.contains("Tutorial: 1. First steps"))
+        #expect(output.contains("recipes> import SampleData/recipes.jsonl\nimported 169 recipes from recipes.jsonl\n"))
+        #expect(output.contains("recipes> count Chef\n30\n"), "the typed command ran instead of the offered one")
+        #expect(!output.contains("recipes> .schema Chef"))
+        #expect(!output.contains("End of the tutorial"), "input ended before the tutorial did")
+    }
+
+    @Test func aWholeTutorialRunsToItsEnd() async throws {
+        let file = Self.root.appendingPathComponent("Tutorials/01-first-steps.md")
+        let commands = TutorialDocument(markdown: try String(contentsOf: file, encoding: .utf8)).commandCount
+        let run = try await RecipesBinary.run(["--tutorial", file.path, "--deterministic"],
+                                              input: String(repeating: "\n", count: commands), in: Self.root)
+        #expect(run.standardOutput.hasSuffix("End of the tutorial.\n"))
+        // Its deliberate mistakes fail as they would in any piped session.
+        #expect(run.standardError.contains("error: unknown entity 'Recipie'; did you mean 'Recipe'?"))
+        #expect(run.status == 1)
+    }
+
+    @Test func listingAndUnknownTutorials() async throws {
+        let list = try await RecipesBinary.run(["tutorial"], in: Self.root)
+        #expect(list.status == 0)
+        #expect(list.standardOutput.contains("  1. First steps"))
+        let lines = list.standardOutput.split(separator: "\n").dropFirst()
+        #expect(lines.count == TranscriptTests.tutorials.count)
+
+        let missing = try await RecipesBinary.run(["tutorial", "99"], in: Self.root)
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("error: no tutorial '99' in "))
+        #expect(missing.standardError.contains("01-first-steps"))
+
+        let combined = try await RecipesBinary.run(["tutorial", "1", "-c", "count Recipe"], in: Self.root)
+        #expect(combined.status == 2)
+        #expect(combined.standardError.contains("a tutorial cannot be combined with -c or -f"))
+    }
+
+    @Test func atATerminalTheNextCommandWaitsOnTheEditLine() async throws {
+        let home = try TemporaryDirectory()
+        let terminal = try TmuxTerminal(arguments: ["tutorial", "1"], home: home.url,
+                                        environment: ["RECIPES_TUTORIALS": Self.root.appendingPathComponent("Tutorials").path])
+        try await terminal.waitFor("the first command offered") {
+            $0.hasSuffix("recipes> import SampleData/ingredients.tsv")
+                || $0.split(separator: "\n").last == "recipes> import SampleData/ingredients.tsv"
+        }
+        terminal.press("Enter")
+        try await terminal.waitFor("the import and the next offer") {
+            $0.contains("imported 7413 ingredients") && $0.contains("recipes> import SampleData/recipes.jsonl")
+        }
+        terminal.press("C-u")
+        terminal.type("count Recipe")
+        terminal.press("Enter")
+        try await terminal.waitFor("the changed command's answer, then the next offer") {
+            $0.contains("recipes> count Recipe\n0\n") && $0.contains("recipes> .schema Chef")
+        }
+        terminal.press("C-u")
+        terminal.press("Enter")  // an emptied line skips `.schema Chef`
+        try await terminal.waitFor("the offer after the skipped one") { $0.contains("recipes> count Recipe\n0\n")
+            && $0.split(separator: "\n").last == "recipes> count Recipe" }
+        terminal.press("C-u")
+        terminal.press("C-d")
+        #expect(try await terminal.waitForExit() == 0)
+    }
+}

@@ -16,12 +16,24 @@ extension RecipeShell {
         case "search": try search(rest, context)
         case "import": try await importFile(rest, context)
         case "demo": try await demo(rest, context)
+        case "refresh": try refresh(rest, context)
         default:
             let known = Self.commands + ShellHelp.dotCommands
             var message = "unknown command '\(word)'"
             if let guess = word.closest(in: known) { message += "; did you mean '\(guess)'?" }
             throw CommandError(message + " (.help lists the commands)")
         }
+    }
+
+    /// `refresh`: turns every registered object back into a fault (changed ones keep their
+    /// changes), releasing what their relationships held, and says what is left alive.
+    private func refresh(_ text: String, _ context: CommandContext) throws {
+        guard text.isEmpty else { throw CommandError("refresh takes no arguments") }
+        let before = self.context.statistics
+        self.context.refreshAllObjects()
+        let after = self.context.statistics
+        context.print("registered objects \(before.registeredObjects) → \(after.registeredObjects), "
+                      + "live objects \(before.liveObjects) → \(after.liveObjects)")
     }
 
     /// Parses `ENTITY [where P] [sort K [asc|desc], …] [limit N] [offset N] [prefetch K, …]

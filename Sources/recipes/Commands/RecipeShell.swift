@@ -27,7 +27,7 @@ import RecipeCatalog
 
     /// The object commands; dot-commands are listed by ``ShellHelp``.
     static let commands = ["fetch", "count", "show", "insert", "update", "delete", "save", "rollback",
-                           "import", "search", "demo"]
+                           "import", "search", "demo", "refresh"]
 
     init(catalog: Catalog, location: String, isDeterministic: Bool) {
         self.catalog = catalog

@@ -19,6 +19,7 @@ enum ShellHelp {
         "                                                   --background gives the prompt back at once",
         "  search TEXT                                      recipes by name, ignoring case and accents",
         "  demo [NAME] [--size N]                           the performance lessons, measured",
+        "  refresh                                          turn every object back into a fault, breaking cycles",
         "Dot-commands:",
         "  .help [COMMAND]  .schema [ENTITY]  .mode table|json|csv|line  .width auto|N|off",
         "  .timer on|off  .stats [reset]  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open STORE",
@@ -73,6 +74,10 @@ enum ShellHelp {
                                "  showing its progress (recipes [import 42%]> ); count and fetch see each batch as",
                                "  it is saved. .jobs lists the jobs, .cancel (or Ctrl-C at the prompt, which asks)",
                                "  stops one after its current batch. One import runs at a time."]
+        case "refresh": return ["refresh",
+                                "  Turns every object the context holds back into a fault (refreshAllObjects()), so",
+                                "  the relationships they realized let go and the cycles they formed are broken.",
+                                "  Unsaved changes are kept. Prints the registered and live objects before and after."]
         case "search": return ["search TEXT", "  search creme brulee   finds Crème Brûlée (case and accents ignored)"]
         case ".mode": return [".mode table|json|csv|line", "  json prints one object per line; count prints {\"count\": N}"]
         case ".width": return [".width [auto|N|off]",

@@ -66,6 +66,8 @@ extension ContextCore {
     /// next access reads the store; deleted objects leave the context and leave the
     /// relationships of the objects that held them.
     func mergeChanges(from result: BatchResult) {
+        undo.suspensions += 1
+        defer { undo.suspensions -= 1 }
         let changed = result.updatedIDs + result.nullifiedIDs + result.recomputedIDs
         coordinator.rowCache.remove(changed + result.deletedIDs)
         for id in changed {
@@ -73,6 +75,7 @@ extension ContextCore {
             refresh(object, mergeChanges: true)
         }
         guard !result.deletedIDs.isEmpty else { return }
+        undo.removeAll()  // an undo group could bring back an object that is gone from the store
         let gone = Set(result.deletedIDs)
         var removed: [ManagedObject] = []
         for id in result.deletedIDs {

@@ -125,6 +125,8 @@ extension ContextCore {
     /// Applies a child's saved changes to this context's objects, as if made here: the next
     /// save of this context (or of its root) writes them.
     func applyChildChanges(_ changes: NestedChanges) {
+        undo.suspensions += 1
+        defer { undo.suspensions -= 1 }
         for id in changes.order {
             guard let change = changes.objects[id], change.isInserted, registeredObject(for: id) == nil else { continue }
             let object = ManagedObject.make(entity: model.entities[Int(id.entityIndex)], id: id, context: self, state: .inserted)

@@ -11,6 +11,8 @@ public struct SaveResult: Sendable {
 extension ContextCore {
     /// Validates and writes every change in one transaction; on failure nothing changes.
     func save() throws -> SaveResult {
+        undo.suspensions += 1
+        defer { undo.suspensions -= 1 }
         if let parent { return try saveIntoParent(parent) }
         // Each object is listed once: on insert, on its first change, on delete.
         let insertedNow = inserted.filter { $0.state == .inserted }
@@ -115,6 +117,7 @@ extension ContextCore {
         updated.removeAll()
         deleted.removeAll()
         snapshots.removeAll()
+        undo.removeAll()
     }
 
     /// Tells the coordinator's did-save subscribers what a save changed.
@@ -259,6 +262,8 @@ extension ContextCore {
     /// Discards every unsaved change: inserted objects leave the context, the others get
     /// their saved values back.
     func rollback() {
+        undo.suspensions += 1
+        defer { undo.suspensions -= 1 }
         pendingMetadata.removeAll()
         let discarded = inserted.filter { object in object.state == .inserted
             || (object.state == .deleted && object.headerPointer.pointee.stateBeforeDelete == .inserted) }
@@ -276,16 +281,20 @@ extension ContextCore {
         updated.removeAll()
         deleted.removeAll()
         snapshots.removeAll()
+        undo.removeAll()
     }
 
     /// Forgets every object: registered objects are detached and keep their current values.
     func reset() {
+        undo.suspensions += 1
+        defer { undo.suspensions -= 1 }
         pendingMetadata.removeAll()
         detachAll()
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
         snapshots.removeAll()
+        undo.removeAll()
     }
 
     /// Turns an object back into a fault, releasing the objects its relationships held.
@@ -293,6 +302,8 @@ extension ContextCore {
     /// With `mergeChanges` an updated object keeps its unsaved changes and reloads the rest;
     /// without it, unsaved changes are discarded.
     func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        undo.suspensions += 1
+        defer { undo.suspensions -= 1 }
         guard object.contextCore === self, object.state != .inserted, object.state != .deleted else { return }
         if object.state == .updated && mergeChanges {
             let count = object.entity.slotCount

@@ -46,6 +46,8 @@ final class ContextCore {
     var pendingMetadata: [String: String?] = [:]
     /// How a save resolves rows changed underneath it.
     var mergePolicy = MergePolicy.error
+    /// The undo and redo stacks (see UndoHistory.swift).
+    var undo = UndoHistory()
     /// Where this context's objects may be used (checked when ``ConfinementChecks`` is on).
     var confinement = Confinement.unchecked
     /// The context this one saves into, for a nested context; nil for one that saves to the store.
@@ -185,6 +187,7 @@ final class ContextCore {
         }
         register(object)
         inserted.append(object)
+        if undo.isRecording { recordInsertionForUndo(object) }
         return object
     }
 
@@ -193,6 +196,7 @@ final class ContextCore {
         precondition(object.contextCore === self, "\(model.describe(object.objectID)) belongs to another context")
         guard object.state != .deleted else { return }
         object.fireFaultIfNeeded()
+        if undo.isRecording { recordForUndo(object) }
         if object.state == .clean || object.state == .fault { objectWillBecomeUpdated(object, listed: false) }
         object.headerPointer.pointee.stateBeforeDelete = object.state
         object.state = .deleted

@@ -19,6 +19,7 @@ public final class MainContext {
         self.coordinator = coordinator
         core = ContextCore(coordinator: coordinator)
         core.confinement = .mainThread
+        enableUndo()
     }
 
     /// Creates a nested context whose saves go into `parent`, in memory: only the root of
@@ -29,6 +30,7 @@ public final class MainContext {
         coordinator = parent.coordinator
         core = ContextCore(coordinator: parent.coordinator, parent: .private(parent))
         core.confinement = .mainThread
+        enableUndo()
     }
 
     /// Creates a nested context whose saves go into another main context, in memory.
@@ -36,6 +38,16 @@ public final class MainContext {
         coordinator = parent.coordinator
         core = ContextCore(coordinator: parent.coordinator, parent: .main(parent))
         core.confinement = .mainThread
+        enableUndo()
+    }
+
+    /// Undo is on for main contexts; a change made with no group open starts one that ends
+    /// when the current main-actor job does (one user event, one group).
+    private func enableUndo() {
+        core.undo.isEnabled = true
+        core.undo.scheduleImplicitEnd = { [weak self] in
+            Task { @MainActor in self?.core.endImplicitUndoGroup() }
+        }
     }
 
     /// The model of the context's coordinator.

@@ -31,6 +31,9 @@ public actor PrivateContext {
         readsThroughMainActor = false
         core = ContextCore(coordinator: coordinator)
         core.confinement = .executor(executor, label: "ObjectGraph.PrivateContext")
+        // With undo switched on, a change made with no group open starts one that ends
+        // after the current job of this context's queue.
+        core.undo.scheduleImplicitEnd = { [weak self] in Task { await self?.endImplicitUndoGroup() } }
     }
 
     /// Creates a nested context whose saves go into `parent`, in memory: only the root of
@@ -43,6 +46,9 @@ public actor PrivateContext {
         readsThroughMainActor = true
         core = ContextCore(coordinator: parent.coordinator, parent: .main(parent))
         core.confinement = .executor(executor, label: "ObjectGraph.PrivateContext")
+        // With undo switched on, a change made with no group open starts one that ends
+        // after the current job of this context's queue.
+        core.undo.scheduleImplicitEnd = { [weak self] in Task { await self?.endImplicitUndoGroup() } }
     }
 
     /// Creates a nested context whose saves go into another private context, in memory.
@@ -51,6 +57,9 @@ public actor PrivateContext {
         readsThroughMainActor = parent.readsThroughMainActor
         core = ContextCore(coordinator: parent.coordinator, parent: .private(parent))
         core.confinement = .executor(executor, label: "ObjectGraph.PrivateContext")
+        // With undo switched on, a change made with no group open starts one that ends
+        // after the current job of this context's queue.
+        core.undo.scheduleImplicitEnd = { [weak self] in Task { await self?.endImplicitUndoGroup() } }
     }
 
     /// The context's own serial queue (a serial executor of its own).

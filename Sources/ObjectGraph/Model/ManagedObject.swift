@@ -155,6 +155,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     /// Marks `slot` changed and makes the object updated (keeping a snapshot for rollback).
     func willChange(slot: Int) {
+        if let core = contextCore, core.undo.isRecording { core.recordForUndo(self) }
         switch state {
         case .clean, .fault:
             contextCore?.objectWillBecomeUpdated(self)

@@ -27,7 +27,7 @@ import RecipeCatalog
 
     /// The object commands; dot-commands are listed by ``ShellHelp``.
     static let commands = ["fetch", "count", "show", "insert", "update", "delete", "save", "rollback",
-                           "import", "search", "demo", "refresh"]
+                           "import", "search", "demo", "refresh", "undo", "redo"]
 
     init(catalog: Catalog, location: String, isDeterministic: Bool) {
         self.catalog = catalog
@@ -108,7 +108,14 @@ import RecipeCatalog
         let result: CommandResult
         if word.hasPrefix(".") {
             result = try await runDotCommand(word.lowercased(), rest, commandContext)
+        } else if ["undo", "redo"].contains(word.lowercased()) {
+            try undoOrRedo(word.lowercased(), rest, commandContext)
+            result = .ok
         } else {
+            // Each command is one undo group, named by what was typed.
+            let editing = context
+            editing.beginUndoGroup(named: line.trimmed)
+            defer { editing.endUndoGroup() }
             try await runObjectCommand(word.lowercased(), rest, commandContext)
             result = .ok
         }
@@ -118,6 +125,17 @@ import RecipeCatalog
                                         + Double(elapsed.components.seconds)))
         }
         return result
+    }
+
+    /// `undo` and `redo`: one command's changes at a time.
+    private func undoOrRedo(_ word: String, _ rest: String, _ commandContext: CommandContext) throws {
+        guard rest.trimmed.isEmpty else { throw CommandError("\(word) takes no arguments") }
+        let name = word == "undo" ? context.undo() : context.redo()
+        guard let name else {
+            commandContext.print("nothing to \(word)")
+            return
+        }
+        commandContext.print("\(word == "undo" ? "undid" : "redid"): \(name)")
     }
 
     static func firstWord(of line: String) -> (String, String) {

@@ -15,6 +15,7 @@ enum ShellHelp {
         "  update ENTITY where PREDICATE set key=value ... [--batch]",
         "  delete ENTITY where PREDICATE [--batch]          --batch: straight in the store, no objects",
         "  save | rollback                                  the prompt shows * while changes are unsaved",
+        "  undo | redo                                      one command's unsaved changes at a time",
         "  import FILE [--batch N] [--background]           recipes (.jsonl) or the ingredient catalogue (.tsv);",
         "                                                   --background gives the prompt back at once",
         "  search TEXT                                      recipes by name, ignoring case and accents",
@@ -65,6 +66,11 @@ enum ShellHelp {
                                "  With --batch, the rows go straight from the store (a batch delete request), the",
                                "  delete rules applied in SQL: nothing is left to save, and the context forgets them.",
                                "  delete Recipe where rating < 2 --batch"]
+        case "undo", "redo": return ["undo | redo",
+                                     "  undo takes back the changes of the last command that made any (values,",
+                                     "  relationships, insertions, deletions); redo makes them again. Each command is",
+                                     "  one step. save, rollback and .open clear the history: a saved change is undone",
+                                     "  by editing it back. Batch requests (--batch) work in the store and are not undone."]
         case "save", "rollback": return ["save writes every unsaved change in one transaction; rollback discards them."]
         case "import": return ["import FILE [--batch N] [--background]",
                                "  Imports recipes in batches of N (default 1000), saving and resetting after each,",

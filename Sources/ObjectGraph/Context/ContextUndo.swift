@@ -1,0 +1,82 @@
+/// Undo and redo: each group is the changes of one user event (one turn of the context's
+/// queue) or of an explicit ``MainContext/beginUndoGroup(named:)`` … ``MainContext/endUndoGroup()``.
+///
+/// Undo puts attribute values, relationships (both sides), insertions and deletions back
+/// as they were before the group; redo does the group again. Saving, rolling back,
+/// resetting, and merging a deletion made elsewhere clear the history: the store then no
+/// longer matches what a group recorded. Merges and refreshes are never recorded.
+extension MainContext {
+    /// Whether changes are recorded for undo; on by default for main contexts. Turning it
+    /// off forgets the history.
+    public var isUndoEnabled: Bool {
+        get { core.undo.isEnabled }
+        set { core.setUndoEnabled(newValue) }
+    }
+    /// The most groups kept (the oldest go first); 0, the default, keeps every one.
+    public var levelsOfUndo: Int {
+        get { core.undo.levels }
+        set { core.undo.levels = max(0, newValue) }
+    }
+    /// Whether ``undo()`` has a group to undo.
+    public var canUndo: Bool { core.canUndo }
+    /// Whether ``redo()`` has a group to redo.
+    public var canRedo: Bool { !core.undo.redoGroups.isEmpty }
+    /// Undoes the latest group. Returns its name ("" for an unnamed one), nil when there was nothing to undo.
+    @discardableResult public func undo() -> String? { core.undoLastGroup() }
+    /// Redoes the group undone last. Returns its name, nil when there was nothing to redo.
+    @discardableResult public func redo() -> String? { core.redoLastGroup() }
+    /// Opens a group that every change joins until the matching ``endUndoGroup()``
+    /// (groups nest; the outermost one counts).
+    public func beginUndoGroup(named name: String? = nil) { core.beginUndoGroup(named: name) }
+    /// Closes the group opened last.
+    public func endUndoGroup() { core.endUndoGroup() }
+    /// Forgets every undo and redo group.
+    public func removeAllUndoActions() { core.undo.removeAll() }
+}
+
+extension PrivateContext {
+    /// Whether changes are recorded for undo; off by default for private contexts (imports
+    /// and batch edits have nothing to undo and should not pay for it).
+    public var isUndoEnabled: Bool {
+        get { core.undo.isEnabled }
+        set { core.setUndoEnabled(newValue) }
+    }
+    /// Sets ``isUndoEnabled`` (an actor's property cannot be set from outside it).
+    public func setUndoEnabled(_ enabled: Bool) { core.setUndoEnabled(enabled) }
+    /// The most groups kept; 0 keeps every one.
+    public var levelsOfUndo: Int {
+        get { core.undo.levels }
+        set { core.undo.levels = max(0, newValue) }
+    }
+    /// Whether ``undo()`` has a group to undo.
+    public var canUndo: Bool { core.canUndo }
+    /// Whether ``redo()`` has a group to redo.
+    public var canRedo: Bool { !core.undo.redoGroups.isEmpty }
+    /// Undoes the latest group; its name, or nil when there was nothing to undo.
+    @discardableResult public func undo() -> String? { core.undoLastGroup() }
+    /// Redoes the group undone last; its name, or nil when there was nothing to redo.
+    @discardableResult public func redo() -> String? { core.redoLastGroup() }
+    /// Opens a group that every change joins until the matching ``endUndoGroup()``.
+    public func beginUndoGroup(named name: String? = nil) { core.beginUndoGroup(named: name) }
+    /// Closes the group opened last.
+    public func endUndoGroup() { core.endUndoGroup() }
+    /// Forgets every undo and redo group.
+    public func removeAllUndoActions() { core.undo.removeAll() }
+    /// Ends the implicit group of the job that opened it.
+    func endImplicitUndoGroup() { core.endImplicitUndoGroup() }
+}
+
+extension ContextCore {
+    /// Whether there is a group to undo, the open one included.
+    var canUndo: Bool { !undo.undoGroups.isEmpty || !(undo.open?.records.isEmpty ?? true) }
+
+    /// Switches recording on or off; off forgets the history.
+    func setUndoEnabled(_ enabled: Bool) {
+        undo.isEnabled = enabled
+        if !enabled {
+            undo.removeAll()
+            undo.open = nil
+            undo.explicitDepth = 0
+        }
+    }
+}

@@ -1,0 +1,183 @@
+/// A context's undo and redo stacks, and the group being recorded.
+///
+/// A group holds, for every object changed while it was open, the object's whole state
+/// before its first change in the group: slot values, lifecycle state, the changed-slot
+/// mask and the context's save snapshot. Undoing a group captures the objects' current
+/// states (the redo group) and puts the recorded ones back; both sides of every
+/// relationship change are recorded, because inverse maintenance changes both objects.
+struct UndoHistory {
+    /// One object's state, as a group found it before the group first changed it.
+    struct Record {
+        let object: ManagedObject
+        var slots: [Slot]
+        var state: ObjectState
+        var stateBeforeDelete: ObjectState
+        var changedSlots: UInt64
+        var needsValues: Bool
+        var snapshot: (slots: [Slot], wasFault: Bool)?
+    }
+
+    /// The changes of one user event, or of an explicit group.
+    struct Group {
+        var name: String?
+        var records: [Record] = []
+        var recorded: Set<ObjectIdentifier> = []
+    }
+
+    /// Whether changes are recorded (``MainContext/isUndoEnabled``).
+    var isEnabled = false
+    /// While positive, changes are not recorded: merges, refreshes, saves and undo itself.
+    var suspensions = 0
+    /// Explicit groups open (``MainContext/beginUndoGroup(named:)``); nested ones join the outer.
+    var explicitDepth = 0
+    /// The group recording now, if any.
+    var open: Group?
+    /// Groups that can be undone, the latest last.
+    var undoGroups: [Group] = []
+    /// Groups that can be redone, the latest undone last.
+    var redoGroups: [Group] = []
+    /// The most groups kept; 0 keeps every one.
+    var levels = 0
+    /// Called when a change opens an implicit group: schedules its end after the current
+    /// job of the context's queue, so one user event's changes form one group.
+    var scheduleImplicitEnd: (() -> Void)?
+
+    /// Whether a change now is recorded.
+    var isRecording: Bool { isEnabled && suspensions == 0 }
+
+    /// Closes the open group, keeping it when it recorded anything.
+    mutating func close() {
+        guard let group = open else { return }
+        open = nil
+        guard !group.records.isEmpty else { return }
+        undoGroups.append(group)
+        if levels > 0, undoGroups.count > levels { undoGroups.removeFirst(undoGroups.count - levels) }
+    }
+
+    /// Forgets every group (after a save, a rollback or a reset).
+    mutating func removeAll() {
+        open = open.map { Group(name: $0.name) }
+        undoGroups.removeAll()
+        redoGroups.removeAll()
+    }
+}
+
+extension ContextCore {
+    /// Records `object`'s state before its first change in the current group (opening an
+    /// implicit group when none is open).
+    func recordForUndo(_ object: ManagedObject) {
+        if undo.open == nil {
+            undo.open = UndoHistory.Group(name: nil)
+            if undo.explicitDepth == 0 { undo.scheduleImplicitEnd?() }
+        }
+        let key = ObjectIdentifier(object)
+        guard !undo.open!.recorded.contains(key) else { return }
+        if undo.open!.records.isEmpty { undo.redoGroups.removeAll() }  // a new change: the redo history is gone
+        undo.open!.recorded.insert(key)
+        undo.open!.records.append(undoRecord(of: object))
+    }
+
+    /// Records an object just inserted: undoing the group discards it.
+    func recordInsertionForUndo(_ object: ManagedObject) {
+        recordForUndo(object)
+        let last = undo.open!.records.count - 1
+        undo.open!.records[last].state = .deleted
+        undo.open!.records[last].stateBeforeDelete = .inserted
+    }
+
+    /// Runs `body` without recording its changes.
+    func withoutUndo<T>(_ body: () throws -> T) rethrows -> T {
+        undo.suspensions += 1
+        defer { undo.suspensions -= 1 }
+        return try body()
+    }
+
+    /// Ends the implicit group of the event that opened it (scheduled by ``recordForUndo(_:)``).
+    func endImplicitUndoGroup() {
+        guard undo.explicitDepth == 0 else { return }
+        undo.close()
+    }
+
+    /// Opens an explicit group; until the matching ``endUndoGroup()`` every change joins it.
+    func beginUndoGroup(named name: String?) {
+        if undo.explicitDepth == 0 { undo.close() }
+        undo.explicitDepth += 1
+        if undo.explicitDepth == 1 { undo.open = UndoHistory.Group(name: name) }
+    }
+
+    /// Closes the explicit group opened last.
+    func endUndoGroup() {
+        precondition(undo.explicitDepth > 0, "endUndoGroup() without beginUndoGroup()")
+        undo.explicitDepth -= 1
+        if undo.explicitDepth == 0 { undo.close() }
+    }
+
+    /// Undoes the latest group; returns its name (or "" when it had none), nil when there was nothing to undo.
+    func undoLastGroup() -> String? {
+        if undo.explicitDepth == 0 { undo.close() }
+        guard let group = undo.undoGroups.popLast() else { return nil }
+        undo.redoGroups.append(swap(group))
+        return group.name ?? ""
+    }
+
+    /// Redoes the latest undone group; returns its name, nil when there was nothing to redo.
+    func redoLastGroup() -> String? {
+        if undo.explicitDepth == 0 { undo.close() }
+        guard let group = undo.redoGroups.popLast() else { return nil }
+        undo.undoGroups.append(swap(group))
+        return group.name ?? ""
+    }
+
+    /// Puts the group's recorded states back and returns a group of the states it replaced.
+    private func swap(_ group: UndoHistory.Group) -> UndoHistory.Group {
+        var reverse = UndoHistory.Group(name: group.name, records: group.records.map { undoRecord(of: $0.object) },
+                                        recorded: group.recorded)
+        reverse.recorded = group.recorded
+        withoutUndo {
+            for record in group.records { apply(record) }
+            relist(group.records.map(\.object), keys: group.recorded)
+        }
+        return reverse
+    }
+
+    private func undoRecord(of object: ManagedObject) -> UndoHistory.Record {
+        let header = object.headerPointer.pointee
+        var slots: [Slot] = []
+        slots.reserveCapacity(object.entity.slotCount)
+        for index in 0..<object.entity.slotCount {
+            let slot = object.slots[index].value
+            if case .toMany(let storage) = slot { slots.append(.toMany(storage.copy())) } else { slots.append(slot) }
+        }
+        return UndoHistory.Record(object: object, slots: slots, state: header.state,
+                                  stateBeforeDelete: header.stateBeforeDelete, changedSlots: header.changedSlots,
+                                  needsValues: header.needsValues, snapshot: snapshots[ObjectIdentifier(object)])
+    }
+
+    private func apply(_ record: UndoHistory.Record) {
+        let object = record.object
+        for (index, slot) in record.slots.enumerated() { object.slots[index].value = slot }
+        object.headerPointer.pointee.state = record.state
+        object.headerPointer.pointee.stateBeforeDelete = record.stateBeforeDelete
+        object.headerPointer.pointee.changedSlots = record.changedSlots
+        object.headerPointer.pointee.needsValues = record.needsValues
+        snapshots[ObjectIdentifier(object)] = record.snapshot
+    }
+
+    /// Puts each object in the one change list its state calls for, once.
+    private func relist(_ objects: [ManagedObject], keys: Set<ObjectIdentifier>) {
+        inserted.removeAll { keys.contains(ObjectIdentifier($0)) }
+        updated.removeAll { keys.contains(ObjectIdentifier($0)) }
+        deleted.removeAll { keys.contains(ObjectIdentifier($0)) }
+        for object in objects {
+            switch object.state {
+            case .inserted: inserted.append(object)
+            case .updated: updated.append(object)
+            case .deleted:
+                // As delete() leaves them: an object inserted and deleted before a save is in both lists.
+                if object.headerPointer.pointee.stateBeforeDelete == .inserted { inserted.append(object) }
+                deleted.append(object)
+            case .clean, .fault: break
+            }
+        }
+    }
+}

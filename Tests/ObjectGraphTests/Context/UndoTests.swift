@@ -1,0 +1,329 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+@testable import ObjectGraphSQLite
+
+/// The context's undo history: groups by event or explicit, undo and redo of values,
+/// relationships, insertions and deletions, and the operations that clear it.
+@MainActor
+@Suite("Undo and redo")
+struct UndoTests {
+    let coordinator: PersistentStoreCoordinator
+    let context: MainContext
+
+    init() throws {
+        coordinator = try TestModel.coordinator()
+        context = MainContext(coordinator: coordinator)
+    }
+
+    @discardableResult
+    func insertRecipe(_ name: String, chef: ManagedObject? = nil, lines: [String] = []) throws -> ManagedObject {
+        let recipe = try context.insert("Recipe")
+        recipe["name"] = name
+        recipe["chef"] = chef
+        for (index, text) in lines.enumerated() {
+            let line = try context.insert("Line")
+            line["text"] = text
+            line["position"] = Int32(index)
+            line["recipe"] = recipe
+        }
+        return recipe
+    }
+
+    func recipes() throws -> [ManagedObject] {
+        try context.fetch(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")]))
+    }
+
+    @Test func undoAndRedoAnAttributeChange() throws {
+        let recipe = try insertRecipe("Tarte")
+        try context.save()
+        #expect(!context.canUndo, "a save clears the history")
+
+        context.beginUndoGroup(named: "rename")
+        recipe["name"] = "Tarte Tatin"
+        recipe["rating"] = 4.5
+        context.endUndoGroup()
+        #expect(context.canUndo && context.hasChanges)
+
+        #expect(context.undo() == "rename")
+        #expect(recipe["name"] as? String == "Tarte")
+        #expect(recipe["rating"] == nil)
+        #expect(!context.hasChanges, "undoing every change leaves nothing to save")
+        #expect(context.canRedo)
+
+        #expect(context.redo() == "rename")
+        #expect(recipe["name"] as? String == "Tarte Tatin")
+        #expect(context.hasChanges)
+        try context.save()
+        #expect(try context.count(for: FetchRequest(entityName: "Recipe", predicate: FetchPredicate("name == 'Tarte Tatin'"))) == 1)
+    }
+
+    @Test func undoAnInsertionAndRedoIt() throws {
+        context.beginUndoGroup()
+        let chef = try context.insert("Chef")
+        chef["name"] = "Ana"
+        try insertRecipe("Soup", chef: chef, lines: ["leek", "stock"])
+        context.endUndoGroup()
+        #expect(try recipes().count == 1)
+
+        #expect(context.undo() != nil)
+        #expect(try recipes().isEmpty)
+        #expect(try context.count(for: FetchRequest(entityName: "Line")) == 0)
+        #expect(!context.hasChanges)
+        try context.save()
+        #expect(try TestModel.rowCount("Recipe", in: coordinator) == 0, "an undone insertion never reaches the store")
+
+        #expect(!context.canRedo, "the save cleared the redo history")
+    }
+
+    @Test func redoAnInsertionThenSaveIt() throws {
+        context.beginUndoGroup()
+        let chef = try context.insert("Chef")
+        chef["name"] = "Ana"
+        try insertRecipe("Soup", chef: chef, lines: ["leek", "stock"])
+        context.endUndoGroup()
+        context.undo()
+        context.redo()
+        try context.save()
+        let soup = try #require(try recipes().first)
+        #expect((soup["chef"] as? ManagedObject)?["name"] as? String == "Ana")
+        #expect(try soup.objects(forKey: "lines").compactMap { $0["text"] as? String } == ["leek", "stock"])
+        #expect(try TestModel.rowCount("Line", in: coordinator) == 2)
+    }
+
+    @Test func undoADeletionWithItsCascadeAndInverses() throws {
+        let chef = try context.insert("Chef")
+        chef["name"] = "Ana"
+        let soup = try insertRecipe("Soup", chef: chef, lines: ["leek", "stock"])
+        try context.save()
+
+        context.beginUndoGroup(named: "delete soup")
+        context.delete(soup)
+        context.endUndoGroup()
+        #expect(soup.isDeleted)
+        #expect(try chef.objects(forKey: "recipes").isEmpty, "the inverse lost the deleted recipe")
+
+        #expect(context.undo() == "delete soup")
+        #expect(!soup.isDeleted)
+        #expect(try chef.objects(forKey: "recipes").map(\.objectID) == [soup.objectID])
+        #expect(try soup.objects(forKey: "lines").count == 2)
+        #expect(!context.hasChanges)
+        try context.save()
+        #expect(try TestModel.rowCount("Line", in: coordinator) == 2)
+    }
+
+    @Test func undoARelationshipChangeRestoresBothSides() throws {
+        let ana = try context.insert("Chef")
+        ana["name"] = "Ana"
+        let ben = try context.insert("Chef")
+        ben["name"] = "Ben"
+        let soup = try insertRecipe("Soup", chef: ana)
+        try context.save()
+
+        context.beginUndoGroup()
+        soup["chef"] = ben
+        context.endUndoGroup()
+        #expect(try ana.objects(forKey: "recipes").isEmpty)
+        context.undo()
+        #expect((soup["chef"] as? ManagedObject) === ana)
+        #expect(try ana.objects(forKey: "recipes").count == 1)
+        #expect(try ben.objects(forKey: "recipes").isEmpty)
+        #expect(!context.hasChanges)
+    }
+
+    @Test func changesOfOneMainActorTurnFormOneGroup() async throws {
+        let soup = try insertRecipe("Soup")
+        try context.save()
+        soup["name"] = "Leek Soup"
+        soup["rating"] = 4.0
+        await Task.yield()  // the turn ends: its group closes
+        soup["name"] = "Leek and Potato Soup"
+        await Task.yield()
+
+        context.undo()
+        #expect(soup["name"] as? String == "Leek Soup", "the second turn was a group of its own")
+        #expect(soup["rating"] as? Double == 4.0)
+        context.undo()
+        #expect(soup["name"] as? String == "Soup")
+        #expect(soup["rating"] == nil)
+        #expect(context.undo() == nil)
+    }
+
+    @Test func offByDefaultInPrivateContextsAndClearedByRollback() async throws {
+        let background = PrivateContext(coordinator: coordinator)
+        let recorded = try await background.perform { context in
+            let chef = try context.insert("Chef")
+            chef["name"] = "Ana"
+            return context.canUndo
+        }
+        #expect(!recorded)
+        #expect(await !background.isUndoEnabled)
+        await background.setUndoEnabled(true)
+        let undone = try await background.perform { context in
+            context.beginUndoGroup()
+            let chef = try context.insert("Chef")
+            chef["name"] = "Ben"
+            context.endUndoGroup()
+            context.undo()
+            return try context.count(for: FetchRequest(entityName: "Chef"))
+        }
+        #expect(undone == 1, "Ana stays; Ben is undone")
+
+        let soup = try insertRecipe("Soup")
+        try context.save()
+        soup["name"] = "Stew"
+        context.rollback()
+        #expect(!context.canUndo && !context.canRedo)
+
+        context.isUndoEnabled = false
+        soup["name"] = "Stew"
+        #expect(!context.canUndo)
+    }
+
+    /// Random groups of edits, undos, redos and saves, checked against the states the
+    /// context went through: undo must give back the state before the group, redo the one
+    /// after it.
+    @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func randomSequencesMatchTheModel(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        var counter = 0
+        func name(_ prefix: String) -> String { counter += 1; return "\(prefix)\(counter)" }
+        var chefs: [ManagedObject] = []
+        var tags: [ManagedObject] = []
+        for _ in 0..<3 {
+            let chef = try context.insert("Chef")
+            chef["name"] = name("chef")
+            chefs.append(chef)
+            let tag = try context.insert("Tag")
+            tag["label"] = name("tag")
+            tags.append(tag)
+        }
+        for _ in 0..<4 { try insertRecipe(name("recipe"), chef: chefs.randomElement(using: &random), lines: [name("line")]) }
+        try context.save()
+
+        var saved = try state()
+        var states = [saved]
+        var position = 0
+        for step in 0..<150 {
+            let roll = random.next() % 10
+            if roll < 6 {
+                // Every setter call is recorded, even one that sets the value already there.
+                var mutated = false
+                context.beginUndoGroup(named: "step \(step)")
+                for _ in 0...(random.next() % 3) {
+                    let live = try recipes()
+                    switch random.next() % 6 {
+                    case 0:
+                        try insertRecipe(name("recipe"), chef: chefs.randomElement(using: &random), lines: [name("line")])
+                        mutated = true
+                    case 1:
+                        guard let recipe = live.randomElement(using: &random) else { break }
+                        recipe["rating"] = Double(random.next() % 5)
+                        mutated = true
+                    case 2:
+                        guard let recipe = live.randomElement(using: &random) else { break }
+                        let chef = random.next() % 4 == 0 ? nil : chefs.randomElement(using: &random)
+                        mutated = mutated || (recipe["chef"] as? ManagedObject) !== chef
+                        recipe["chef"] = chef
+                    case 3:
+                        guard let recipe = live.randomElement(using: &random), let tag = tags.randomElement(using: &random) else { break }
+                        if try recipe.objects(forKey: "tags").contains(where: { $0 === tag }) {
+                            try recipe.remove(tag, fromKey: "tags")
+                        } else {
+                            try recipe.add(tag, toKey: "tags")
+                        }
+                        mutated = true
+                    case 4:
+                        guard let recipe = live.randomElement(using: &random) else { break }
+                        let line = try context.insert("Line")
+                        line["text"] = name("line")
+                        line["position"] = Int32(counter)
+                        line["recipe"] = recipe
+                        mutated = true
+                    default:
+                        guard let recipe = live.randomElement(using: &random) else { break }
+                        context.delete(recipe)
+                        mutated = true
+                    }
+                }
+                context.endUndoGroup()
+                if mutated {
+                    states = Array(states[...position]) + [try state()]
+                    position += 1
+                }
+            } else if roll < 8 {
+                let undone = context.undo()
+                if position == 0 {
+                    #expect(undone == nil, "seed \(seed), step \(step): nothing was left to undo")
+                } else {
+                    position -= 1
+                    let now = try state()
+                    #expect(now == states[position], "seed \(seed), step \(step): undo: \(now.difference(from: states[position]).map { "\($0)" })")
+                }
+            } else if roll < 9 {
+                let redone = context.redo()
+                if position == states.count - 1 {
+                    #expect(redone == nil, "seed \(seed), step \(step): nothing was left to redo")
+                } else {
+                    position += 1
+                    #expect(try state() == states[position], "seed \(seed), step \(step): redo")
+                }
+            } else if random.next() % 2 == 0 {
+                try context.save()
+                saved = try state()
+                states = [saved]
+                position = 0
+            } else {
+                context.rollback()
+                #expect(try state() == saved, "seed \(seed), step \(step): rollback after undos and redos")
+                states = [saved]
+                position = 0
+            }
+        }
+        try context.save()
+        let fresh = MainContext(coordinator: coordinator)
+        #expect(try state(of: fresh) == Array(state().dropFirst()), "seed \(seed): what was saved is what the context showed")
+    }
+
+    /// Every live object's values and relationships, by name, plus whether anything is unsaved.
+    func state(of other: MainContext? = nil) throws -> [String] {
+        let context = other ?? self.context
+        func names(_ objects: [ManagedObject], _ key: String) -> String {
+            objects.compactMap { $0[key] as? String }.sorted().joined(separator: ",")
+        }
+        var lines: [String] = other == nil ? ["changes: \(context.hasChanges)"] : []
+        for recipe in try context.fetch(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")])) {
+            let chef = (recipe["chef"] as? ManagedObject)?["name"] as? String ?? "-"
+            lines.append("\(recipe["name"] as? String ?? "?") rating=\(recipe["rating"] as? Double ?? -1) chef=\(chef) "
+                         + "tags=\(names(try recipe.objects(forKey: "tags"), "label")) lines=\(names(try recipe.objects(forKey: "lines"), "text"))")
+        }
+        for chef in try context.fetch(FetchRequest(entityName: "Chef", sortKeys: [SortKey("name")])) {
+            lines.append("\(chef["name"] as? String ?? "?") recipes=\(names(try chef.objects(forKey: "recipes"), "name"))")
+        }
+        for tag in try context.fetch(FetchRequest(entityName: "Tag", sortKeys: [SortKey("label")])) {
+            lines.append("\(tag["label"] as? String ?? "?") recipes=\(names(try tag.objects(forKey: "recipes"), "name"))")
+        }
+        lines.append("lines: \(try context.count(for: FetchRequest(entityName: "Line")))")
+        return lines
+    }
+}
+
+/// A small seeded generator, so a failing sequence can be replayed.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension TestModel {
+    /// The rows of `entity` in the store, counted by a fresh context (so no unsaved change counts).
+    @MainActor static func rowCount(_ entity: String, in coordinator: PersistentStoreCoordinator) throws -> Int {
+        try MainContext(coordinator: coordinator).count(for: FetchRequest(entityName: entity))
+    }
+}

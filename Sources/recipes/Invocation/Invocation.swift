@@ -2,7 +2,8 @@
 ///
 /// `recipes [STORE] [--memory] [--deterministic] [--bail] [-c COMMAND]... [-f SCRIPT]...`
 /// opens a shell; `recipes generate --count N --seed S --output FILE` writes a
-/// generated catalogue; `--help` prints the usage. The parser is
+/// generated catalogue; `recipes exercise list|check N|hint N` works through the teaching
+/// exercises; `--help` prints the usage. The parser is
 /// ``InvocationParser``; the value is `Sendable` so any layer may keep it.
 ///
 /// ```swift
@@ -27,6 +28,8 @@ struct Invocation: Sendable, Equatable {
         /// `recipes bench stacks`: the context-stack experiment on `count` objects, its
         /// memory chart written to `plot`; with `only`, one stack's run as JSON.
         case benchStacks(count: Int, plot: String?, only: String?)
+        /// `recipes exercise list|check N|hint N`: the teaching exercises.
+        case exercise(ExerciseRequest)
         /// `--help` / `-h`: print the usage and exit 0.
         case help
     }

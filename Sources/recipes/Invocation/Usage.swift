@@ -6,6 +6,7 @@ enum Usage {
           recipes [STORE] [--memory] [--deterministic] [--bail] [-c COMMAND]... [-f SCRIPT]...
           recipes generate --count N [--seed S] --output FILE
           recipes bench stacks [--count N] [--plot FILE.svg]
+          recipes exercise list | check N | hint N
 
         Opens the recipe catalogue in STORE (a new path makes an empty one; without STORE, the
         default catalogue, created from the sample data on first use) and starts the shell. With -c or -f, runs the
@@ -30,6 +31,12 @@ enum Usage {
         saves; III siblings, one save and merge; IV siblings, periodic saves and merges):
           --count N          objects to import per stack (default 300000)
           --plot FILE.svg    write a chart of memory over time
+
+        exercise (the teaching exercises in Exercises/, found from the current directory
+        upwards or at $RECIPES_EXERCISES; progress in $XDG_DATA_HOME/recipes/exercises.json):
+          list               each exercise with its state: not started, failing or passing
+          check N            build exercise N and measure your file against its budgets
+          hint N             the next hint of exercise N (one more each time)
 
         In scripts, blank lines and lines starting with '--' or '#' are comments.
         Ctrl-C stops the running command (or the generator) and keeps the shell.

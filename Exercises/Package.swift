@@ -22,6 +22,13 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// What an exercise's file (starter or solution) may import.
+let exerciseDependencies: [Target.Dependency] = [
+    "ExerciseKit",
+    .product(name: "ObjectGraph", package: "ObjectGraph"),
+    .product(name: "RecipeCatalog", package: "ObjectGraph"),
+]
+
 var targets: [Target] = [
     // The checkers, the protocols the exercises implement, and the seeded data they run on.
     .target(name: "ExerciseKit",
@@ -34,10 +41,10 @@ var targets: [Target] = [
 ]
 for exercise in exercises {
     // The starter: the one file the learner edits.
-    targets.append(.target(name: exercise.module, dependencies: ["ExerciseKit"], path: exercise.folder,
+    targets.append(.target(name: exercise.module, dependencies: exerciseDependencies, path: exercise.folder,
                            exclude: ["README.md", "hint.md"]))
     // The reference solution, kept apart.
-    targets.append(.target(name: exercise.module + "Solution", dependencies: ["ExerciseKit"],
+    targets.append(.target(name: exercise.module + "Solution", dependencies: exerciseDependencies,
                            path: "Solutions/" + exercise.folder))
     // `check-NN [--solution] [--json FILE]`: runs the checker on the starter (or the solution).
     targets.append(.executableTarget(name: "check-" + exercise.number,

@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 
 /// The `check-NN` executables: `check-NN [--solution] [--json FILE]`.
 ///

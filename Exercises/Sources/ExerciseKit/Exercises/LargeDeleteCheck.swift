@@ -49,9 +49,9 @@ public enum LargeDeleteCheck: ExerciseCheck {
                         + "\(kept.count.grouped) recipes kept whole, no dangling lines, ingredients and chefs kept"]
         result.measurements = [
             Measurement("faults fired", value: figures.allFaultsFired, budget: faultBudget,
-                        advice: "deleting objects one by one loads every related object to keep inverses: delete in the store (BatchDeleteRequest) or prefetch"),
+                        advice: "deleting objects in the context realizes them and all they point to: delete in the store (BatchDeleteRequest)"),
             Measurement("SELECT statements", value: figures.statements("SELECT"), budget: selectBudget,
-                        advice: "each fault fired is a SELECT of its own"),
+                        advice: "each fault that reaches the store is a SELECT of its own"),
         ]
         result.details = ["statements in all: \(figures.statistics.statements.grouped) (\(figures.statements("DELETE").grouped) DELETE)"]
         result.seconds = figures.seconds

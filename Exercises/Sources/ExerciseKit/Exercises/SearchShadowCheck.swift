@@ -54,16 +54,19 @@ public enum SearchShadowCheck: ExerciseCheck {
         }
         var plans: [String: [String]] = [:]
         var searchesWithScans = 0
-        let (found, figures) = try await Probe.measure(on: context, store: store) { context -> [String: [String]]? in
-            var found: [String: [String]] = [:]
-            for text in searches {
-                guard let request = try? implementation.searchRequest(prefix: text) else { return nil }
-                found[text] = try context.fetch(request).map { $0["name"] as? String ?? "" }.sorted()
+        let found: [String: [String]]
+        let figures: Figures
+        do {
+            (found, figures) = try await Probe.measure(on: context, store: store) { context in
+                var found: [String: [String]] = [:]
+                for text in searches {
+                    found[text] = try context.fetch(try implementation.searchRequest(prefix: text))
+                        .map { $0["name"] as? String ?? "" }.sorted()
+                }
+                return found
             }
-            return found
-        }
-        guard let found else {
-            result.problems.append("searchRequest(prefix:) threw an error")
+        } catch {
+            result.problems.append("searching threw an error: \(error)")
             return result
         }
         for text in searches {

@@ -1,6 +1,6 @@
 # The two commands of the README, and the extras.
 #   make run    builds the shell and opens it on the bundled sample catalogue
-#   make test   runs every test
+#   make test   runs every test, then proves the exercises' checkers (a package of its own)
 # Both install what they need first (Scripts/setup.sh).
 
 SWIFT ?= swift
@@ -17,6 +17,8 @@ test:
 	@bash Scripts/setup.sh test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(SWIFT) build --package-path Exercises --build-tests
+	$(SWIFT) test --package-path Exercises --skip-build
 
 # The DocC catalogue as a static site in .build/docs; fails on a broken symbol link or an
 # undocumented public symbol.
@@ -36,4 +38,4 @@ setup:
 	@bash Scripts/setup.sh
 
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build Benchmarks/.build Exercises/.build

@@ -54,6 +54,8 @@ import Glibc
                 output.write("error: \(REPLSession<Handler>.message(for: error))\n", to: .standardError)
                 return 1
             }
+        case .exercise(let request):
+            return await ExerciseCommand.run(request, output: output)
         case .benchStacks(let count, let plot, let only):
             return await runInterruptibly(Task { @MainActor in try await benchStacks(count, plot, only) }) { error in
                 output.write("error: \(REPLSession<Handler>.message(for: error))\n", to: .standardError)

@@ -22,11 +22,23 @@ public struct ContextStatistics: Sendable, Equatable {
     public var registeredObjects = 0
     /// Managed objects alive in the process now, in any context or none.
     public var liveObjects = 0
+    /// The most managed objects alive in the process at once since it started, or since the
+    /// last ``resetPeakLiveObjects()``: what a piece of work held in memory at its worst.
+    ///
+    /// ```swift
+    /// ContextStatistics.resetPeakLiveObjects()
+    /// try await importer.run(into: context)
+    /// let peak = await context.perform { $0.statistics.peakLiveObjects }
+    /// ```
+    ///
+    /// Like ``liveObjects`` it counts every context's objects, so measure one piece of work
+    /// at a time.
+    public var peakLiveObjects = 0
 
     /// Zero counters.
     public init() {}
 
-    /// The difference of counters; the gauges (registered, live) keep `lhs`'s values.
+    /// The difference of counters; the gauges (registered, live, peak) keep `lhs`'s values.
     public static func - (lhs: ContextStatistics, rhs: ContextStatistics) -> ContextStatistics {
         var result = lhs
         result.statements -= rhs.statements
@@ -38,8 +50,23 @@ public struct ContextStatistics: Sendable, Equatable {
         return result
     }
 
+    /// Starts a new peak: ``peakLiveObjects`` becomes the number of objects alive now.
+    public static func resetPeakLiveObjects() {
+        peakLive.store(live.load(ordering: .relaxed), ordering: .relaxed)
+    }
+
     /// Managed objects alive in the process.
     static let live = Atomic<Int>(0)
+    /// The high-water mark of ``live``.
+    static let peakLive = Atomic<Int>(0)
+
+    /// Counts one more object alive, raising the peak when it is passed.
+    @inline(__always)
+    static func objectDidAllocate() {
+        let now = live.wrappingAdd(1, ordering: .relaxed).newValue
+        // A plain load first: the read-modify-write happens only while the peak rises.
+        if now > peakLive.load(ordering: .relaxed) { peakLive.max(now, ordering: .relaxed) }
+    }
 }
 
 extension ContextCore {
@@ -56,6 +83,7 @@ extension ContextCore {
         result.objectsCreated = objectsCreated
         result.registeredObjects = registeredObjectCount
         result.liveObjects = ContextStatistics.live.load(ordering: .relaxed)
+        result.peakLiveObjects = ContextStatistics.peakLive.load(ordering: .relaxed)
         return result
     }
 }

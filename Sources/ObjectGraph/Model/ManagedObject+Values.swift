@@ -184,7 +184,13 @@ extension ManagedObject {
     /// Reads or writes a to-one relationship as a typed object, for subclasses.
     public subscript<Destination: ManagedObject>(toOne key: String) -> Destination? {
         get { object(of: requireRelationship(key, toMany: false)).map { Self.cast($0, key) } }
-        set { setObject(newValue, of: requireRelationship(key, toMany: false)) }
+        set {
+            let relationship = requireRelationship(key, toMany: false)
+            // The same checks as setValue(_:forKey:): a destination of another context, or
+            // one a reset detached, would be linked without either context knowing.
+            do { try checkDestination(newValue.map { [$0] } ?? [], of: relationship) } catch { preconditionFailure("\(error)") }
+            setObject(newValue, of: relationship)
+        }
     }
 
     /// Reads a to-many relationship as typed objects, for subclasses.
@@ -215,6 +221,13 @@ extension ManagedObject {
                     "'\(entity.name).\(relationship.name)' holds \(relationship.destination.name) objects, not \(object.entity.name)")
             }
             guard object.contextCore === contextCore else {
+                if object.contextCore == nil {
+                    preconditionFailure("""
+                        \(object.entity.model.describe(object.objectID)) no longer belongs to a context (reset() \
+                        detached it, or its context is gone): keep its objectID instead and call object(with:) \
+                        on the context to link it to \(entity.model.describe(objectID)).
+                        """)
+                }
                 preconditionFailure("""
                     \(object.entity.model.describe(object.objectID)) belongs to another context than \
                     \(entity.model.describe(objectID)). Pass its objectID across contexts and call \

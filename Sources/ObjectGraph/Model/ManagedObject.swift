@@ -57,7 +57,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         storage.withUnsafeMutablePointerToElements { $0.initialize(repeating: ObjectSlot(value: .null), count: count) }
         // The buffer object is an instance of `entity.objectClass`, a ManagedObject subclass.
         let object = unsafeDowncast(storage.buffer, to: ManagedObject.self)
-        ContextStatistics.live.add(1, ordering: .relaxed)
+        ContextStatistics.objectDidAllocate()
         context?.objectsCreated += 1
         return object
     }

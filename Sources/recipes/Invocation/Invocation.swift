@@ -2,7 +2,8 @@
 ///
 /// `recipes [STORE] [--memory] [--deterministic] [--bail] [-c COMMAND]... [-f SCRIPT]...`
 /// opens a shell; `recipes generate --count N --seed S --output FILE` writes a
-/// generated catalogue; `--help` prints the usage. The parser is
+/// generated catalogue; `recipes exercise list|check N|hint N` works through the teaching
+/// exercises; `--help` prints the usage. The parser is
 /// ``InvocationParser``; the value is `Sendable` so any layer may keep it.
 ///
 /// ```swift
@@ -37,6 +38,8 @@ struct Invocation: Sendable, Equatable {
         case benchStacks(count: Int, plot: String?, only: String?)
         /// `recipes tutorial` without a name: list the tutorials.
         case listTutorials
+        /// `recipes exercise list|check N|hint N`: the teaching exercises.
+        case exercise(ExerciseRequest)
         /// `--help` / `-h`: print the usage and exit 0.
         case help
     }

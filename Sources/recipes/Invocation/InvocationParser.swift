@@ -45,6 +45,9 @@ enum InvocationParser {
             }
             return try parseShell(Array(rest.dropFirst()), tutorial: .named(name))
         }
+        if arguments.first == "exercise" {
+            return Invocation(action: .exercise(try parseExercise(Array(arguments.dropFirst()))))
+        }
         return try parseShell(arguments)
     }
 
@@ -170,6 +173,38 @@ enum InvocationParser {
             }
         }
         return Invocation(action: .benchStacks(count: count, plot: plot, only: only))
+    }
+
+    /// The subcommands of `exercise`, for suggestions.
+    static let exerciseCommands = ["list", "check", "hint"]
+
+    /// Reads `list`, `check N` or `hint N` (N a whole number from 1; `01` is 1).
+    private static func parseExercise(_ arguments: [String]) throws(InvocationError) -> ExerciseRequest {
+        let usage = "Usage: recipes exercise list | check N | hint N"
+        guard let command = arguments.first else { return .list }
+        switch command {
+        case "list":
+            guard arguments.count == 1 else {
+                throw InvocationError(message: "unexpected argument '\(arguments[1])' for 'exercise list'", hint: usage)
+            }
+            return .list
+        case "check", "hint":
+            guard arguments.count >= 2 else {
+                throw InvocationError(message: "'exercise \(command)' needs an exercise number, such as 'recipes exercise \(command) 1'",
+                                      hint: "'recipes exercise list' shows the exercises.")
+            }
+            guard let number = Int(arguments[1]), number >= 1 else {
+                throw InvocationError(message: "'exercise \(command)' needs an exercise number from 1, not '\(arguments[1])'",
+                                      hint: "'recipes exercise list' shows the exercises.")
+            }
+            guard arguments.count == 2 else {
+                throw InvocationError(message: "unexpected argument '\(arguments[2])' for 'exercise \(command)'", hint: usage)
+            }
+            return command == "check" ? .check(number) : .hint(number)
+        default:
+            let suggestion = command.closest(in: exerciseCommands).map { "Did you mean '\($0)'? " } ?? ""
+            throw InvocationError(message: "unknown exercise command '\(command)'", hint: suggestion + usage)
+        }
     }
 
     /// Reads the `--name VALUE` and `--name=VALUE` options of a subcommand, handing each

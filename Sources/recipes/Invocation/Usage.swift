@@ -7,6 +7,7 @@ enum Usage {
           recipes generate --count N [--seed S] --output FILE
           recipes bench stacks [--count N] [--plot FILE.svg]
           recipes tutorial [N] [STORE]        (or: recipes --tutorial FILE.md)
+          recipes exercise list | check N | hint N
 
         Opens the recipe catalogue in STORE (a new path makes an empty one; without STORE, the
         default catalogue, created from the sample data on first use) and starts the shell. With -c or -f, runs the
@@ -38,6 +39,12 @@ enum Usage {
         it in an in-memory catalogue (or STORE): its prose a section at a time, each command
         put on the edit line, ready to run or change. An emptied line skips a command;
         Ctrl-D leaves; after the last step the shell goes on.
+
+        exercise (the teaching exercises in Exercises/, found from the current directory
+        upwards or at $RECIPES_EXERCISES; progress in $XDG_DATA_HOME/recipes/exercises.json):
+          list               each exercise with its state: not started, failing or passing
+          check N            build exercise N and measure your file against its budgets
+          hint N             the next hint of exercise N (one more each time)
 
         In scripts, blank lines and lines starting with '--' or '#' are comments.
         Ctrl-C stops the running command (or the generator) and keeps the shell.

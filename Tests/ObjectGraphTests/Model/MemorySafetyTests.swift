@@ -59,6 +59,23 @@ struct MemorySafetyTests {
         }
     }
 
+    @Test("A typed to-one given an object that a reset detached stops with a message, not a silent link")
+    func detachedDestinationTraps() async {
+        await #expect(processExitsWith: .failure) {
+            await MainActor.run {
+                let coordinator = PersistentStoreCoordinator(model: try! MemorySafetyTests.model(ownerClass: Person.self))
+                try! coordinator.addStore(at: ":memory:")
+                let context = MainContext(coordinator: coordinator)
+                let owner = try! context.insert("Person") as! Person
+                owner["name"] = "Ana"
+                try! context.save()
+                context.reset()
+                let pet = try! context.insert("Pet")
+                pet[toOne: "owner"] = owner  // detached by the reset: object(with: owner.objectID) is right
+            }
+        }
+    }
+
     @Test("The typed subscripts work for the right attribute and class")
     func typedAccessWorks() throws {
         let coordinator = PersistentStoreCoordinator(model: try Self.model(ownerClass: Person.self))

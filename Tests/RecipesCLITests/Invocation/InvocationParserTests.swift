@@ -45,6 +45,32 @@ struct InvocationParserTests {
             .action == .generate(count: 3, seed: 0, output: "x"))
     }
 
+    @Test("exercise takes list, check N or hint N; a bare 'exercise' lists")
+    func exercise() throws {
+        #expect(try InvocationParser.parse(["exercise"]).action == .exercise(.list))
+        #expect(try InvocationParser.parse(["exercise", "list"]).action == .exercise(.list))
+        #expect(try InvocationParser.parse(["exercise", "check", "3"]).action == .exercise(.check(3)))
+        #expect(try InvocationParser.parse(["exercise", "hint", "02"]).action == .exercise(.hint(2)))
+    }
+
+    @Test("Bad exercise commands name the problem", arguments: [
+        (["exercise", "chek", "1"], "unknown exercise command 'chek'",
+         "Did you mean 'check'? Usage: recipes exercise list | check N | hint N"),
+        (["exercise", "check"], "'exercise check' needs an exercise number, such as 'recipes exercise check 1'",
+         "'recipes exercise list' shows the exercises."),
+        (["exercise", "hint", "0"], "'exercise hint' needs an exercise number from 1, not '0'",
+         "'recipes exercise list' shows the exercises."),
+        (["exercise", "check", "1", "2"], "unexpected argument '2' for 'exercise check'",
+         "Usage: recipes exercise list | check N | hint N"),
+        (["exercise", "list", "all"], "unexpected argument 'all' for 'exercise list'",
+         "Usage: recipes exercise list | check N | hint N"),
+    ])
+    func refusedExercise(arguments: [String], message: String, hint: String) {
+        #expect(throws: InvocationError(message: message, hint: hint)) {
+            try InvocationParser.parse(arguments)
+        }
+    }
+
     @Test("Bad command lines are refused with a clear message", arguments: [
         (["--bial"], "unknown option '--bial'", "Did you mean '--bail'? See 'recipes --help'."),
         (["--frobnicate"], "unknown option '--frobnicate'", "See 'recipes --help'."),

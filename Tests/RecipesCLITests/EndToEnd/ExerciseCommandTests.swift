@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+/// `recipes exercise list | hint N | check N` through the real binary, with the progress
+/// file in a temporary `XDG_DATA_HOME`. `list` and `hint` read the repository's real
+/// `Exercises/`; `check` runs against a stand-in exercises folder whose `swift` and
+/// checker are small scripts, so the test never builds the exercises package (its own
+/// tests, `swift test --package-path Exercises`, run the real checkers).
+@Suite("recipes exercise")
+struct ExerciseCommandTests {
+    /// The repository root: Tests/RecipesCLITests/EndToEnd/this file → up four.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The words of exercise `number`'s row in the output of `exercise list`.
+    static func row(_ number: Int, of run: RecipesBinary.Run) -> [String] {
+        let prefix = number < 10 ? "0\(number) " : "\(number) "
+        return run.standardOutput.split(separator: "\n").first { $0.hasPrefix(prefix) }?
+            .split(separator: " ").map(String.init) ?? []
+    }
+
+    @Test("list shows the six exercises not started; hint shows one more hint each time and remembers it")
+    func listAndHint() async throws {
+        let data = try TemporaryDirectory()
+        let environment = ["XDG_DATA_HOME": data.url.path]
+        let list = try await RecipesBinary.run(["exercise", "list"], in: Self.root, environment: environment)
+        #expect(list.status == 0, "\(list.standardError)")
+        let rows = list.standardOutput.split(separator: "\n").filter { $0.first?.isNumber == true }
+        #expect(rows.count == 6 && rows.allSatisfy { $0.contains("not started") }, "\(list.standardOutput)")
+        #expect(rows.first?.hasPrefix("01  Batch saves") == true, "\(list.standardOutput)")
+
+        let first = try await RecipesBinary.run(["exercise", "hint", "1"], in: Self.root, environment: environment)
+        #expect(first.status == 0 && first.standardOutput.contains("hint 1 of 3"), "\(first.standardOutput)\(first.standardError)")
+        #expect(!first.standardOutput.contains("hint 2 of 3"))
+        let second = try await RecipesBinary.run(["exercise", "hint", "1"], in: Self.root, environment: environment)
+        #expect(second.standardOutput.contains("hint 1 of 3") && second.standardOutput.contains("hint 2 of 3"))
+        let progress = try String(contentsOf: data.url.appendingPathComponent("recipes/exercises.json"), encoding: .utf8)
+        #expect(progress.contains("\"hintsShown\" : 2"), "\(progress)")
+
+        let unknown = try await RecipesBinary.run(["exercise", "hint", "9"], in: Self.root, environment: environment)
+        #expect(unknown.status == 1 && unknown.standardError.contains("there is no exercise 9; the exercises are numbered 1–6"),
+                "\(unknown.standardError)")
+        let elsewhere = try await RecipesBinary.run(["exercise", "list"], environment: ["RECIPES_EXERCISES": "/tmp"])
+        #expect(elsewhere.status == 1 && elsewhere.standardError.contains("RECIPES_EXERCISES is '/tmp'"), "\(elsewhere.standardError)")
+    }
+
+    @Test("check streams the build to standard error, prints the checker's report and records state and figures")
+    func check() async throws {
+        let sandbox = try StandInExercises()
+        let passing = try await sandbox.check(status: 0)
+        #expect(passing.status == 0, "\(passing.standardError)")
+        #expect(passing.standardOutput.hasPrefix("REPORT of the stand-in checker\n"), "\(passing.standardOutput)")
+        #expect(passing.standardOutput.contains("Exercise 1 passes: that was the last one."))
+        #expect(passing.standardError.contains("stand-in swift: build --package-path \(sandbox.exercises.path) --product check-01"),
+                "\(passing.standardError)")
+        #expect(!passing.standardOutput.contains("stand-in swift"), "build output belongs on standard error")
+        let passedList = try await sandbox.run(["exercise", "list"])
+        #expect(Self.row(1, of: passedList) == ["01", "Demo", "passing", "transactions", "4", "(budget", "10)"], "\(passedList.standardOutput)")
+
+        let failing = try await sandbox.check(status: 1, value: 2_000)
+        #expect(failing.status == 1 && failing.standardOutput.contains("'recipes exercise hint 1' gives a hint"), "\(failing.standardOutput)")
+        let failedList = try await sandbox.run(["exercise", "list"])
+        #expect(Self.row(1, of: failedList) == ["01", "Demo", "failing", "transactions", "2,000", "(budget", "10)"], "\(failedList.standardOutput)")
+
+        let broken = try await sandbox.check(status: 0, buildStatus: 1)
+        #expect(broken.status == 1 && broken.standardError.contains("exercise 1 did not build (swift build: exit status 1)"),
+                "\(broken.standardError)")
+        let unknown = try await sandbox.run(["exercise", "check", "2"])
+        #expect(unknown.status == 1 && unknown.standardError.contains("there is no exercise 2"), "\(unknown.standardError)")
+    }
+}
+
+/// A folder that looks like `Exercises/` to `recipes` (one exercise, `01-demo`), with a
+/// `swift` script first on `PATH` and a ready-made `check-01` script.
+private struct StandInExercises {
+    let directory = try! TemporaryDirectory()
+    var exercises: URL { directory.url.appendingPathComponent("Exercises") }
+
+    init() throws {
+        let manager = FileManager.default
+        try manager.createDirectory(at: exercises.appendingPathComponent("Sources/ExerciseKit"), withIntermediateDirectories: true)
+        try manager.createDirectory(at: exercises.appendingPathComponent("01-demo"), withIntermediateDirectories: true)
+        try manager.createDirectory(at: exercises.appendingPathComponent(".build/debug"), withIntermediateDirectories: true)
+        try manager.createDirectory(at: directory.url.appendingPathComponent("bin"), withIntermediateDirectories: true)
+        try directory.write("// swift-tools-version:6.1\n", to: "Exercises/Package.swift")
+        try directory.write("# 01 · Demo\n\nA stand-in.\n", to: "Exercises/01-demo/README.md")
+        try directory.write("## Hint 1\n\nOne.\n\n## Hint 2\n\nTwo.\n", to: "Exercises/01-demo/hint.md")
+        try script("bin/swift", """
+            echo "stand-in swift: $*"
+            exit "${STAND_IN_BUILD_STATUS:-0}"
+            """)
+        try script("Exercises/.build/debug/check-01", """
+            while [ $# -gt 0 ]; do [ "$1" = --json ] && json="$2"; shift; done
+            printf '{"measurements": [{"name": "transactions", "value": %s, "budget": 10, "advice": "save less often"}]}' \
+                "$STAND_IN_VALUE" > "$json"
+            echo "REPORT of the stand-in checker"
+            exit "$STAND_IN_STATUS"
+            """)
+    }
+
+    private func script(_ name: String, _ body: String) throws {
+        let path = try directory.write("#!/bin/sh\n" + body + "\n", to: name)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+    }
+
+    func run(_ arguments: [String], extra: [String: String] = [:]) async throws -> RecipesBinary.Run {
+        let path = directory.url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        return try await RecipesBinary.run(arguments, environment: [
+            "PATH": path, "RECIPES_EXERCISES": exercises.path,
+            "XDG_DATA_HOME": directory.url.appendingPathComponent("data").path,
+        ].merging(extra) { $1 })
+    }
+
+    func check(status: Int, value: Int = 4, buildStatus: Int = 0) async throws -> RecipesBinary.Run {
+        try await run(["exercise", "check", "1"], extra: [
+            "STAND_IN_STATUS": String(status), "STAND_IN_VALUE": String(value), "STAND_IN_BUILD_STATUS": String(buildStatus),
+        ])
+    }
+}

@@ -27,8 +27,10 @@ struct TranscriptTests {
     func tutorialTranscriptMatches(_ name: String) async throws {
         let url = Self.root.appendingPathComponent("Tutorials").appendingPathComponent(name)
         let document = try Transcript(markdown: String(contentsOf: url, encoding: .utf8))
+        // A deadline for a hung run, not a speed test: tutorials with demos take seconds of
+        // CPU, and many times that on a machine busy with other builds.
         let run = try await RecipesBinary.run(["--memory", "--deterministic"], input: ".echo on\n" + document.input,
-                                              in: Self.root, mergingOutput: true, timeout: .seconds(60))
+                                              in: Self.root, mergingOutput: true, timeout: .seconds(180))
         let actual = run.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if ProcessInfo.processInfo.environment["RECIPES_BLESS"] == "1" {
             try document.blessed(with: actual).write(to: url, atomically: true, encoding: .utf8)

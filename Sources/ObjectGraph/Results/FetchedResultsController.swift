@@ -33,7 +33,7 @@ public final class FetchedResultsController {
     /// The key path whose value names each object's section (an attribute, or a path
     /// through to-one relationships such as `group.name`); one section when nil.
     public let sectionNameKeyPath: String?
-    /// Told about each non-empty change set, before the ``changes`` sequences.
+    /// Told about each non-empty change set, on the main actor, as soon as the results changed.
     public weak var delegate: (any FetchedResultsControllerDelegate)?
     /// The results by section. Without a section key path there is one section, named
     /// `""`, even when it is empty; with one, a section for each value in the results,
@@ -149,8 +149,10 @@ public final class FetchedResultsController {
         sections = newSections
         fetchedIDs = newIDs
         guard !changeSet.isEmpty else { return }
-        delegate?.controller(self, didChangeContentWith: changeSet)
+        // The sequences first: a delegate that saves again makes the next change set, which
+        // must come after this one.
         subscribers.yield(changeSet)
+        delegate?.controller(self, didChangeContentWith: changeSet)
     }
 
     /// Splits fetched objects into sections, by the name of their section key path's value

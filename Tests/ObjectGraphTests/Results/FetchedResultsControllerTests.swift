@@ -257,6 +257,35 @@ struct FetchedResultsControllerTests {
         #expect(saving == (plain.statistics - before).statements + 1)
     }
 
+    /// Saves another recipe the first time it hears a change set.
+    final class SavingDelegate: FetchedResultsControllerDelegate {
+        let context: MainContext
+        var heard = 0
+        init(_ context: MainContext) { self.context = context }
+        func controller(_ controller: FetchedResultsController, didChangeContentWith changes: ResultsChangeSet) {
+            heard += 1
+            guard heard == 1 else { return }
+            let recipe = try! context.insert("Recipe")
+            recipe["name"] = "Zest"
+            try! context.save()
+        }
+    }
+
+    @Test("A delegate that saves again makes a second change set, which every sequence gets after the first")
+    func delegateThatSaves() async throws {
+        let controller = try FetchedResultsController(fetchRequest: try request(nil, [SortKey("name")]), context: context)
+        let delegate = SavingDelegate(context)
+        controller.delegate = delegate
+        try controller.performFetch()
+        var changes = controller.changes.makeAsyncIterator()
+        let before = ResultsSnapshot(controller)
+        try seed(["Ana": [("Soup", 5)]])
+        let first = try #require(await changes.next()), second = try #require(await changes.next())
+        #expect(delegate.heard == 2)
+        #expect(try before.applying(first).applying(second) == ResultsSnapshot(controller))
+        #expect(names(controller) == [": Soup, Zest"])
+    }
+
     @Test("A released controller stops refetching and ends its sequences")
     func releasedControllerStops() async throws {
         try seed(["Ana": [("Soup", 5)]])

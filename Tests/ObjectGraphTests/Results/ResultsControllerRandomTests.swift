@@ -229,7 +229,9 @@ struct ResultsControllerRandomTests {
         #expect(session.events > 100)
         #expect(session.watched.allSatisfy { $0.changeSets > 30 }, "\(session.watched.map(\.changeSets))")
         let everyKind: Set = ["insert", "delete", "move", "update", "section insert", "section delete"]
-        #expect(session.watched[0].kinds == everyKind && session.watched[1].kinds == everyKind)
-        #expect(session.watched[2].kinds == ["insert", "delete", "move", "update"])
+        #expect(session.watched[0].kinds == everyKind, "\(session.watched[0].kinds)")
+        for watched in session.watched.dropFirst() {
+            #expect(watched.kinds.isSuperset(of: ["insert", "delete", "move", "update"]), "\(watched.kinds)")
+        }
     }
 }

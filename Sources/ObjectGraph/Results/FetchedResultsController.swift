@@ -136,7 +136,11 @@ public final class FetchedResultsController {
             return
         }
         refetchError = nil
-        var changed = Set(change.insertedIDs).union(change.updatedIDs)
+        // Updated: what the event updated, and objects shown before they were saved (their
+        // ID changed). Not what it inserted: a refetch can already have shown those, when
+        // the store was ahead of the merges (a background import saves its next batch
+        // while the main actor merges the last).
+        var changed = Set(change.updatedIDs)
         var old: ResultsDiff.Sections = []
         for (section, ids) in zip(sections, fetchedIDs) {
             let now = section.objects.map(\.objectID)

@@ -257,6 +257,26 @@ struct FetchedResultsControllerTests {
         #expect(saving == (plain.statistics - before).statements + 1)
     }
 
+    @Test("When the store is ahead of the merges, an object the last refetch already showed is not reported again")
+    func storeAheadOfMerges() throws {
+        let controller = try FetchedResultsController(fetchRequest: try request(nil, [SortKey("name")]), context: context)
+        let recorder = Recorder()
+        controller.delegate = recorder
+        try controller.performFetch()
+        let other = MainContext(coordinator: coordinator)
+        let notes = Mutex<[DidSave]>([])
+        let observation = coordinator.addDidSaveObserver { note in notes.withLock { $0.append(note) } }
+        for name in ["Soup", "Stew"] {  // two saves before the first merge, as a background import does
+            let recipe = try other.insert("Recipe")
+            recipe["name"] = name
+            try other.save()
+        }
+        observation.cancel()
+        for note in notes.withLock({ $0 }) { context.mergeChanges(fromContextDidSave: note) }
+        #expect(recorder.changeSets.map { $0.objectChanges.map(\.type) } == [[.insert, .insert]])
+        #expect(names(controller) == [": Soup, Stew"])
+    }
+
     /// Saves another recipe the first time it hears a change set.
     final class SavingDelegate: FetchedResultsControllerDelegate {
         let context: MainContext

@@ -124,14 +124,16 @@ struct WatchTests {
         terminal.type("import \(Self.sample) --background --batch 20")
         terminal.press("Enter")
         try await terminal.waitFor("the job") { $0.contains("in the background") }
-        // Ask until the job has ended; its note and the watch's lines print after a command.
+        // Ask until the job has ended (one .jobs at a time); its note and the watch's lines
+        // print after a command.
         var asked = 0
-        try await terminal.waitFor("the watch's lines") { screen in
-            if screen.contains("import #1: imported 169 recipes") { return Self.thai.allSatisfy { screen.contains("+ " + $0) } }
+        while !terminal.transcript().contains("import #1: imported 169 recipes") {
             asked += 1
             terminal.type(".jobs")
             terminal.press("Enter")
-            return false
+            try await terminal.waitFor("answer \(asked) to .jobs") { _ in
+                terminal.transcript().components(separatedBy: "#1  import recipes.jsonl  ").count > asked
+            }
         }
         let transcript = terminal.transcript()
         for line in Self.thai {

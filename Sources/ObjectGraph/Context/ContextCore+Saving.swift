@@ -316,6 +316,9 @@ extension ContextCore {
             if let row = try? store.fetchRow(object.objectID) {
                 let saved = Array(zip(changed, kept))
                 layout.fill(object, from: row)
+                // What was loaded is now this row (its version too): rollback returns to it.
+                snapshots[ObjectIdentifier(object)] = nil
+                objectWillBecomeUpdated(object, listed: false)
                 for (index, slot) in saved { object.slots[index].value = slot }
             }
             return

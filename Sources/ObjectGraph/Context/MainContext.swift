@@ -77,7 +77,11 @@ public final class MainContext {
     public func count(for request: FetchRequest) throws -> Int { try core.count(for: request) }
     /// Writes every change in one transaction (one per store, none committed before every store
     /// has written); on failure every store and the context are unchanged.
-    @discardableResult public func save() throws -> SaveResult { try core.save() }
+    @discardableResult public func save() throws -> SaveResult {
+        let result = try core.save()
+        didChange(ContextChange(result))
+        return result
+    }
     /// Discards every unsaved change.
     public func rollback() { core.rollback() }
     /// How a save resolves rows another context or process changed since this context
@@ -106,12 +110,17 @@ public final class MainContext {
         }
     }
     private var automaticMerge: DidSaveObservation?
+    /// The results controllers that refetch after each save, merge and batch request.
+    var resultsControllers = ResultsControllers()
 
     /// Brings this context up to date with what another context saved: updated objects
     /// reload their saved values when next read (keeping this context's unsaved changes),
     /// deleted ones leave the context; inserted and newly matching objects appear in the
     /// next fetch. Its own saves are ignored.
-    public func mergeChanges(fromContextDidSave note: DidSave) { core.mergeChanges(fromContextDidSave: note) }
+    public func mergeChanges(fromContextDidSave note: DidSave) {
+        core.mergeChanges(fromContextDidSave: note)
+        if note.origin != identifier && note.reachedStore { didChange(ContextChange(note)) }
+    }
 
     /// This context's identity, as ``DidSave/origin`` names it.
     public var identifier: ContextIdentifier { core.identifier }
@@ -127,13 +136,22 @@ public final class MainContext {
     /// the objects their relationships held: the way to break relationship cycles.
     public func refreshAllObjects() { core.refreshAllObjects() }
     /// Inserts rows straight into the store; no objects are created.
-    @discardableResult public func execute(_ request: BatchInsertRequest) throws -> BatchResult { try core.execute(request) }
+    @discardableResult public func execute(_ request: BatchInsertRequest) throws -> BatchResult {
+        try reported(core.execute(request))
+    }
     /// Updates rows straight in the store; this context's objects are refreshed.
-    @discardableResult public func execute(_ request: BatchUpdateRequest) throws -> BatchResult { try core.execute(request) }
+    @discardableResult public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
+        try reported(core.execute(request))
+    }
     /// Deletes rows straight in the store, applying delete rules in SQL; this context's objects are updated.
-    @discardableResult public func execute(_ request: BatchDeleteRequest) throws -> BatchResult { try core.execute(request) }
+    @discardableResult public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
+        try reported(core.execute(request))
+    }
     /// Brings this context's objects up to date with a batch request run elsewhere.
-    public func mergeChanges(from result: BatchResult) { core.mergeChanges(from: result) }
+    public func mergeChanges(from result: BatchResult) {
+        core.mergeChanges(from: result)
+        didChange(ContextChange(result))
+    }
     /// The object for an ID: the registered one, or a fault that loads when touched.
     public func object(with id: ObjectID) -> ManagedObject { core.object(for: id) }
     /// The object for an ID, loaded now.

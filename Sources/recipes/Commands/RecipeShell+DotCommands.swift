@@ -36,6 +36,7 @@ extension RecipeShell {
             guard rest.isEmpty else { throw CommandError(".jobs takes no arguments") }
             listJobs(context)
         case ".cancel": try await cancelJob(rest, context)
+        case ".watch": try watch(rest, context)
         case ".sqldebug": try sqlDebug(rest, context)
         case ".explain": try explain(rest, context)
         case ".read":
@@ -151,7 +152,8 @@ extension RecipeShell {
         try requireNoRunningJob(before: ".open")
         let path = words[0]
         let catalog = path == ":memory:" ? try Catalog.inMemory() : try Catalog.open(at: path)
+        let wasWatching = watch != nil
         reopen(catalog, location: path)
-        context.print("opened \(path)")
+        context.print("opened \(path)" + (wasWatching ? "; the watch of the previous catalogue stopped" : ""))
     }
 }

@@ -24,6 +24,10 @@ import RecipeCatalog
     var jobs: [ImportJob] = []
     /// How late main-actor work runs (`.stats`), measured from the start of the session.
     let probe = LatenessProbe()
+    /// The live view of `.watch`, if one runs.
+    var watch: ResultsWatch?
+    /// How many commands are running now (more than one inside `.read`).
+    private(set) var runningCommands = 0
 
     /// The object commands; dot-commands are listed by ``ShellHelp``.
     static let commands = ["fetch", "count", "show", "insert", "update", "delete", "save", "rollback",
@@ -103,6 +107,11 @@ import RecipeCatalog
 
     func execute(_ line: String, context commandContext: CommandContext) async throws -> CommandResult {
         let start = ContinuousClock.now
+        runningCommands += 1
+        defer {
+            runningCommands -= 1
+            watch?.flush()  // the watch's lines print after the command's own output
+        }
         if echoesCommands { commandContext.print("recipes> " + line) }
         let (word, rest) = Self.firstWord(of: line)
         let result: CommandResult
@@ -151,6 +160,7 @@ import RecipeCatalog
         self.location = location
         self.context = Self.makeContext(catalog)
         sqlDebugLevel = .off
+        watch = nil
     }
 
     /// The entity called `name`, or an error suggesting the nearest name.

@@ -2,7 +2,7 @@
 enum ShellHelp {
     /// The dot-commands, for completion and suggestions.
     static let dotCommands = [".help", ".schema", ".mode", ".width", ".timer", ".stats", ".sqldebug", ".explain",
-                              ".read", ".open", ".echo", ".jobs", ".cancel", ".quit", ".exit"]
+                              ".read", ".open", ".echo", ".jobs", ".cancel", ".watch", ".quit", ".exit"]
 
     static let overview = [
         "Object commands (predicates use Core Data's format syntax):",
@@ -24,7 +24,7 @@ enum ShellHelp {
         "Dot-commands:",
         "  .help [COMMAND]  .schema [ENTITY]  .mode table|json|csv|line  .width auto|N|off",
         "  .timer on|off  .stats [reset]  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open STORE",
-        "  .echo on|off  .jobs  .cancel [N]  .quit",
+        "  .echo on|off  .jobs  .cancel [N]  .watch fetch ...|off  .quit",
     ]
 
     /// Help for one command, or nil when there is none.
@@ -107,6 +107,16 @@ enum ShellHelp {
         case ".cancel": return [".cancel [N]",
                                 "  Stops the running job (or job N) after the batch it is saving, waits for that, and",
                                 "  says where it stopped; the same import resumes from there."]
+        case ".watch": return [".watch fetch ENTITY [where PREDICATE] [sort KEY [asc|desc], ...] [limit N] ... | .watch off",
+                               "  Keeps the fetch's results live and prints each change as it happens, one line per",
+                               "  object: + inserted, - deleted, ~ updated, > moved, then its ID and name:",
+                               "    + Recipe/p170 Aaa Thai Test",
+                               "  Changes come from saves, batch updates and deletes, and what other contexts save",
+                               "  (a background import's batches): objects that start or stop matching come and go.",
+                               "  Unsaved edits show at the next such change. A change during a command prints after",
+                               "  its output; between commands, at once in scripts and after the next command at a",
+                               "  terminal. A second .watch replaces the first; .watch alone shows what is watched.",
+                               "  .watch fetch Recipe where cuisine.name == 'Thai' sort name"]
         case ".schema": return [".schema [ENTITY]", "  Attributes, relationships, constraints and indexes."]
         case ".read": return [".read FILE", "  Runs the commands in FILE; errors name FILE:LINE."]
         case ".open": return [".open STORE", "  Opens another catalogue (a new path creates an empty one; :memory: for a scratch one)."]

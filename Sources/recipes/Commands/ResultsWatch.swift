@@ -1,0 +1,88 @@
+import ObjectGraph
+
+/// A live view of a fetch (`.watch`): a results controller on the shell's context whose
+/// change sets print one line per object, `+` inserted, `-` deleted, `~` updated, `>` moved,
+/// then the object's ID and its name (or first attribute):
+///
+/// ```
+/// + Recipe/p170 Aaa Thai Test
+/// ~ Recipe/p12 Pad Thai
+/// ```
+///
+/// When the lines print: a change set that arrives while a command runs (the command's own
+/// `save`, or a merge while it waits) prints after that command's output; one that arrives
+/// between commands prints at once in scripts and piped input, and after the next
+/// command's output at a terminal, where the prompt owns the line (as job notes do).
+@MainActor final class ResultsWatch: FetchedResultsControllerDelegate {
+    /// The command as typed after `.watch`.
+    let command: String
+    let controller: FetchedResultsController
+    private let output: any ShellOutput
+    private let notes: DeferredNotes
+    private let isInteractive: Bool
+    /// Whether a command is running now.
+    private let isBusy: @MainActor () -> Bool
+    /// The label each shown object had, by ID, for the lines of objects that are gone.
+    private var labels: [ObjectID: String] = [:]
+    /// Lines waiting for the running command to end.
+    private var pending: [String] = []
+
+    /// Fetches `request` and starts watching it.
+    /// - Throws: what the fetch throws.
+    init(_ command: String, request: FetchRequest, context: MainContext, commandContext: CommandContext,
+         isBusy: @escaping @MainActor () -> Bool) throws {
+        self.command = command
+        controller = try FetchedResultsController(fetchRequest: request, context: context)
+        output = commandContext.output
+        notes = commandContext.notes
+        isInteractive = commandContext.mode == .interactive
+        self.isBusy = isBusy
+        try controller.performFetch()
+        controller.delegate = self
+        for object in controller.fetchedObjects { labels[object.objectID] = Self.label(of: object) }
+    }
+
+    /// How many objects the view shows.
+    var count: Int { controller.fetchedObjects.count }
+
+    func controller(_ controller: FetchedResultsController, didChangeContentWith changes: ResultsChangeSet) {
+        var lines: [String] = []
+        for change in changes.objectChanges {
+            let id = change.objectID
+            let describedID = controller.context.model.describe(id)
+            guard let path = change.newIndexPath else {
+                lines.append("- \(describedID) \(labels.removeValue(forKey: id) ?? "")")
+                continue
+            }
+            let label = Self.label(of: controller.object(at: path))
+            labels[id] = label
+            let mark = switch change.type {
+            case .insert: "+"
+            case .update: "~"
+            default: ">"
+            }
+            lines.append("\(mark) \(describedID) \(label)")
+        }
+        if isBusy() {
+            pending += lines
+        } else if isInteractive {
+            for line in lines { notes.post(line) }
+        } else {
+            for line in lines { output.printLine(line) }
+        }
+    }
+
+    /// Prints the lines that waited for a command to end.
+    func flush() {
+        guard !pending.isEmpty else { return }
+        for line in pending { output.printLine(line) }
+        pending = []
+    }
+
+    /// The object's `name` when its entity has one, otherwise its first attribute, as printed.
+    static func label(of object: ManagedObject) -> String {
+        let attributes = object.entity.attributes.filter { !$0.isTransient }
+        guard let attribute = attributes.first(where: { $0.name == "name" }) ?? attributes.first else { return "" }
+        return ObjectPrinter.plain(ObjectPrinter.value(of: object, key: attribute.name))
+    }
+}

@@ -34,6 +34,21 @@ public final class PersistentStoreCoordinator: Sendable {
         storeList.withLock { $0.append((store, configuration.map(Set.init))) }
     }
 
+    /// Puts `new` where `old` was, with its configuration.
+    /// - Returns: false when `old` is not one of the stores.
+    func replace(_ old: any PersistentStore, with new: any StoreRequestHandler) -> Bool {
+        storeList.withLock { list in
+            guard let index = list.firstIndex(where: { $0.store === old }) else { return false }
+            list[index].store = new
+            return true
+        }
+    }
+
+    /// The configuration `store` was added with (nil: every entity not claimed by another store).
+    func configuration(of store: any PersistentStore) -> Set<String>? {
+        storeList.withLock { list in list.first { $0.store === store }?.configuration }
+    }
+
     /// The stores, in the order they were added.
     public var stores: [any PersistentStore] { handlers }
 

@@ -182,7 +182,7 @@ private struct ByteReader {
         end = bytes.count
     }
 
-    mutating func byte() throws -> UInt8 { try bytes(1)[0] }
+    mutating func byte() throws -> UInt8 { try bytes(1).first! }
 
     mutating func bytes(_ count: Int) throws -> ArraySlice<UInt8> {
         guard count >= 0, count <= end - position else {

@@ -4,10 +4,18 @@ import Foundation
 /// quoted attributes, the five named entities and numeric character references, comments,
 /// `<?…?>` and `<!DOCTYPE …>` skipped. Every error names the line.
 struct MarkupScanner {
-    enum Token: Equatable {
+    enum Token: Equatable, CustomStringConvertible {
         case start(name: String, attributes: [String: String], isEmpty: Bool)
         case end(name: String)
         case text(String)
+
+        var description: String {
+            switch self {
+            case .start(let name, _, let isEmpty): "<\(name)\(isEmpty ? "/" : "")>"
+            case .end(let name): "</\(name)>"
+            case .text(let text): "text '\(text.prefix(30))'"
+            }
+        }
     }
 
     private let bytes: [UInt8]
@@ -16,16 +24,18 @@ struct MarkupScanner {
     private(set) var line = 1
 
     /// A scanner over `data`, which must be UTF-8.
-    /// - Throws: ``StoreFileError`` at the byte offset of the first byte that is not UTF-8.
+    /// - Throws: ``StoreFileError`` naming the line and byte offset of the first byte that is not UTF-8.
     init(_ data: Data) throws {
         bytes = [UInt8](data)
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
-        var offset = 0
+        var offset = 0, line = 1
         decoding: while true {
             switch parser.parseScalar(from: &iterator) {
-            case .valid(let scalar): offset += scalar.count
-            case .error: throw StoreFileError(.byte(offset), "the file is not UTF-8 text")
+            case .valid(let scalar):
+                offset += scalar.count
+                if scalar.first == 0x0A { line += 1 }
+            case .error: throw StoreFileError(.line(line), "byte \(offset) is not UTF-8 text")
             case .emptyInput: break decoding
             }
         }

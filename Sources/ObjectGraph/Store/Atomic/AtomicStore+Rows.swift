@@ -39,10 +39,13 @@ extension AtomicStore {
                 guard let relationship = relationships.first(where: { $0.name == name }) else {
                     throw problem(object, "\(entity.name) has no stored relationship '\(name)'")
                 }
+                // A reference may outlive its destination only where the other side's delete
+                // rule is "no action" (as in Core Data); anywhere else it is damage.
+                let mayDangle = relationship.inverse.deleteRule == .noAction
                 for destination in destinations {
                     let target = model.entities.indices.contains(Int(destination.entityIndex)) ? model.entities[Int(destination.entityIndex)] : nil
                     guard let target, target.isKind(of: relationship.destination),
-                          found[target.root.index]?[destination.key]?.entity === target else {
+                          mayDangle || found[target.root.index]?[destination.key]?.entity === target else {
                         throw problem(object, "'\(name)' of \(describe(object)) points at \(model.describe(destination)), which the file does not have")
                     }
                 }

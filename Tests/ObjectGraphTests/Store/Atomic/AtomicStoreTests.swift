@@ -73,6 +73,20 @@ struct AtomicStoreTests {
         #expect(try next.fetch(FetchRequest(entityName: "Tag", sortKeys: [SortKey("label")])).map { $0.objectID.key }.max() == 4)
     }
 
+    @Test("The article's example subclass, a store of JSON lines, reads back what it wrote")
+    func articleExample() throws {
+        let model = try TestModel.make()
+        let coordinator = PersistentStoreCoordinator(model: model)
+        let path = try StoreKind.newFile(extension: "jsonl")
+        try coordinator.addStore(JSONLinesStore.self, at: path)
+        try Self.fill(MainContext(coordinator: coordinator))
+        let reopened = PersistentStoreCoordinator(model: model)
+        try reopened.addStore(JSONLinesStore.self, at: path)
+        #expect(try graphSnapshot(reopened) == graphSnapshot(coordinator))
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1 + 2 + 3 + 5 + 10 + 5)  // metadata, chefs, tags, recipes, lines, media
+    }
+
     @Test("A subclass that misses customization points is refused when added, naming each one")
     func missingOverride() throws {
         final class Incomplete: AtomicStore<String>, @unchecked Sendable {

@@ -49,7 +49,10 @@ public final class HTMLStore: AtomicStore<String>, @unchecked Sendable {
         for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
             try file.write("<tr><th>\(key.markupEscaped)</th><td>\(value.markupEscaped)</td></tr>\n")
         }
-        try file.write("</table>\n")
+        try file.write("</table>\n<p>")
+        let counts = Dictionary(grouping: nodes, by: \.objectID.entityIndex).mapValues(\.count).sorted { $0.key < $1.key }
+        let contents = counts.map { "<a href=\"#\(model.entities[Int($0.key)].name)\">\(model.entities[Int($0.key)].name)</a> (\($0.value))" }
+        try file.write(contents.joined(separator: " · ") + "</p>\n")
         var current: EntityDescription?
         for (id, node) in nodes {
             let entity = model.entities[Int(id.entityIndex)]

@@ -18,9 +18,9 @@ public final class HTMLStore: AtomicStore<String>, @unchecked Sendable {
     private static let style = """
         body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; color: #222; }
         table { border-collapse: collapse; margin: 0 0 2em; }
-        th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top;
-                 max-width: 28em; overflow-wrap: anywhere; }
-        th { background: #eef; } td.nil { background: #f6f6f6; } tr:target { background: #ffc; }
+        th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top; max-width: 28em; }
+        a { white-space: nowrap; } th { background: #eef; } td.nil { background: #f6f6f6; } td.long { min-width: 22em; }
+        td.data { max-width: 16em; overflow-wrap: anywhere; font: 10px monospace; } tr:target { background: #ffc; }
         """
 
     override public func newReferenceObject(for object: StoredObject) throws -> Int64 { largestKey(of: object.entity) + 1 }
@@ -29,7 +29,8 @@ public final class HTMLStore: AtomicStore<String>, @unchecked Sendable {
         var row = "<tr id=\"\(anchor(object.objectID))\"><td>\(object.objectID.key)</td>"
         for attribute in StoredObject.storedAttributes(of: object.entity) {
             guard let value = object.values[attribute.name] else { row += "<td class=\"nil\"></td>"; continue }
-            row += "<td>\(StoredValueText.text(value, of: attribute.type).markupEscaped)</td>"
+            let text = StoredValueText.text(value, of: attribute.type)
+            row += (attribute.type == .binary ? "<td class=\"data\">" : text.count > 80 ? "<td class=\"long\">" : "<td>") + text.markupEscaped + "</td>"
         }
         for relationship in StoredObject.storedRelationships(of: object.entity) {
             let ids = object.destinations[relationship.name] ?? []

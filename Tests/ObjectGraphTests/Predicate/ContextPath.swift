@@ -66,6 +66,8 @@ final class ContextPath {
     let variant: Variant
     let model: ObjectModel
     private(set) var coordinator: PersistentStoreCoordinator
+    /// The atomic store's file, removed with the path.
+    private let file: String?
     /// The context that holds the pending variant's unsaved changes.
     private(set) var pendingContext: MainContext?
     /// The fixture key of every object, by its ID in the context (temporary for pending inserts).
@@ -80,9 +82,11 @@ final class ContextPath {
         self.variant = variant
         model = RecipeModel.make(canonicalShadows: true)
         coordinator = PersistentStoreCoordinator(model: model)
-        try variant.store.addStore(to: coordinator)
+        file = (try variant.store.addStore(to: coordinator) as? any AtomicStorePath)?.path
         try load()
     }
+
+    deinit { if let file { StoreKind.removeFolder(of: file) } }
 
     // MARK: Loading
 

@@ -85,6 +85,7 @@ struct BatchDeleteRuleTests {
     ) throws -> Result<[String], ObjectGraphError> {
         let coordinator = PersistentStoreCoordinator(model: try model(rule, on: shape))
         try store.addStore(to: coordinator)
+        defer { StoreKind.removeFiles(of: coordinator) }
         let context = MainContext(coordinator: coordinator)
         try makeGraph(context)
         let predicate = try FetchPredicate("name == 'doomed'")

@@ -46,6 +46,7 @@ struct MemoryStoreTests {
     @Test("Saved objects come back as faults, fire, follow relationships and sort", arguments: StoreKind.allCases)
     func roundTrip(kind: StoreKind) throws {
         let (coordinator, context) = try Self.fixture(kind).pair
+        defer { StoreKind.removeFiles(of: coordinator) }
         let recipes = try context.fetch(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("rating", ascending: false)]))
         #expect(recipes.map { $0["name"] as? String } == ["Soup", "Stew"])
         let chef = try #require(recipes[0]["chef"] as? ManagedObject)
@@ -59,6 +60,7 @@ struct MemoryStoreTests {
     @Test("Updates, deletes with cascade, and a uniqueness constraint", arguments: StoreKind.allCases)
     func writes(kind: StoreKind) throws {
         let (coordinator, context) = try Self.fixture(kind).pair
+        defer { StoreKind.removeFiles(of: coordinator) }
         let soup = try #require(try context.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name == 'Soup'"))).first)
         soup["rating"] = 5.0
         context.delete(try #require(try context.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name == 'Stew'"))).first))
@@ -76,6 +78,7 @@ struct MemoryStoreTests {
     @Test("Optimistic locking works the same: a second context's stale save conflicts", arguments: StoreKind.allCases)
     func conflicts(kind: StoreKind) throws {
         let (coordinator, context) = try Self.fixture(kind).pair
+        defer { StoreKind.removeFiles(of: coordinator) }
         let other = MainContext(coordinator: coordinator)
         let mine = try #require(try context.fetch(FetchRequest(entityName: "Chef")).first)
         #expect(mine["name"] as? String == "Ana")  // loaded before the other save
@@ -93,6 +96,7 @@ struct MemoryStoreTests {
     @Test("Metadata lands with the save; explain says how the store runs a fetch", arguments: StoreKind.allCases)
     func metadataAndExplain(kind: StoreKind) throws {
         let (coordinator, context) = try Self.fixture(kind).pair
+        defer { StoreKind.removeFiles(of: coordinator) }
         context.setMetadata("line 42", forKey: "position")
         try context.insert("Tag")["label"] = "winter"
         try context.save()

@@ -33,7 +33,19 @@ enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// A path in a new temporary folder.
+    /// Removes the folders of `coordinator`'s atomic stores' files (call when done with them).
+    static func removeFiles(of coordinator: PersistentStoreCoordinator) {
+        for case let store as any AtomicStorePath in coordinator.stores { removeFolder(of: store.path) }
+    }
+
+    /// Removes the folder ``newFile(extension:)`` made for `path`.
+    static func removeFolder(of path: String) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        precondition(folder.lastPathComponent.hasPrefix("og-atomic-"))
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A path in a new temporary folder (``removeFolder(of:)`` removes it).
     static func newFile(extension: String) throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("og-atomic-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

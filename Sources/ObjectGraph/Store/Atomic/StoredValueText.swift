@@ -11,7 +11,7 @@ enum StoredValueText {
     static func text(_ value: StoredValue, of type: AttributeType) -> String {
         switch (type, value) {
         case (.boolean, .integer(let flag)): return flag == 0 ? "false" : "true"
-        case (.date, .real(let seconds)) where seconds.rounded() == seconds && abs(seconds) < 1e11:
+        case (.date, .real(let seconds)) where seconds.rounded() == seconds && (-3e10..<2.5e11).contains(seconds):  // years 1019–9892
             return isoFormat.format(Date(timeIntervalSince1970: seconds))
         case (_, .integer(let number)): return String(number)
         case (_, .real(let number)): return "\(number)"

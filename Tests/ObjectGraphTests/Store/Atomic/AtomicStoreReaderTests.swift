@@ -53,6 +53,7 @@ struct AtomicStoreReaderTests {
     ])
     func textErrors(kind: StoreKind, old: String, new: String, problem: String) throws {
         let (path, data) = try Self.validFile(kind)
+        defer { StoreKind.removeFolder(of: path) }
         let broken = try Self.edit(data, old, new)
         let error = try #require(try Self.openingError(kind, broken, at: path))
         #expect(error.code == .notADatabase)
@@ -66,6 +67,7 @@ struct AtomicStoreReaderTests {
     @Test("Malformed binary files are rejected with the file, the byte offset and the problem")
     func binaryErrors() throws {
         let (path, data) = try Self.validFile(.binary)
+        defer { StoreKind.removeFolder(of: path) }
         func message(_ bytes: Data) throws -> String { try #require(try Self.openingError(.binary, bytes, at: path)).message }
         let prefix = "'\(path)' is not a valid BinaryStore file: "
         var other = data
@@ -83,6 +85,7 @@ struct AtomicStoreReaderTests {
     @Test("Fuzzed files (truncated, flipped, spliced) give errors, never a crash", arguments: StoreKind.atomic)
     func fuzz(kind: StoreKind) throws {
         let (path, data) = try Self.validFile(kind)
+        defer { StoreKind.removeFolder(of: path) }
         var generator = SplitMix(seed: 42)
         var rejected = 0
         for round in 0..<150 {

@@ -25,7 +25,8 @@ struct AtomicStoreTests {
             recipe["rating"] = index == 4 ? nil : rating
             recipe["servings"] = index * 3
             recipe["vegetarian"] = index % 2 == 0
-            recipe["published"] = index == 0 ? Date(timeIntervalSince1970: 1_700_000_000) : Date(timeIntervalSince1970: 1_700_000_000.123456)
+            // Whole seconds are written as ISO 8601 text, others (and the year 702) as numbers.
+            recipe["published"] = Date(timeIntervalSince1970: [1_700_000_000, 1_700_000_000.123456, -40_000_000_000, 0, -1][index])
             recipe["chef"] = index == 3 ? nil : (index % 2 == 0 ? chef : other)
             for position in 0..<index {
                 let line = try context.insert("Line")
@@ -48,6 +49,7 @@ struct AtomicStoreTests {
         let coordinator = PersistentStoreCoordinator(model: model)
         let store = try kind.addStore(to: coordinator)
         let path = (store as! any AtomicStorePath).path
+        defer { StoreKind.removeFolder(of: path) }
         let context = MainContext(coordinator: coordinator)
         try Self.fill(context)
         context.setMetadata("line 42", forKey: "position")
@@ -78,6 +80,7 @@ struct AtomicStoreTests {
         let model = try TestModel.make()
         let coordinator = PersistentStoreCoordinator(model: model)
         let path = try StoreKind.newFile(extension: "jsonl")
+        defer { StoreKind.removeFolder(of: path) }
         try coordinator.addStore(JSONLinesStore.self, at: path)
         try Self.fill(MainContext(coordinator: coordinator))
         let reopened = PersistentStoreCoordinator(model: model)
@@ -96,6 +99,7 @@ struct AtomicStoreTests {
         }
         let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
         let path = try StoreKind.newFile(extension: "txt")
+        defer { StoreKind.removeFolder(of: path) }
         let error = try #require(throws: ObjectGraphError.self) { try coordinator.addStore(Incomplete.self, at: path) }
         #expect(error.message.hasPrefix("Incomplete does not implement newCacheNode(for:) and save(_:metadata:to:): an AtomicStore subclass overrides"))
         #expect(coordinator.stores.isEmpty)
@@ -107,6 +111,7 @@ struct AtomicStoreTests {
         let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
         let store = try kind.addStore(to: coordinator)
         let path = (store as! any AtomicStorePath).path
+        defer { StoreKind.removeFolder(of: path) }
         let context = MainContext(coordinator: coordinator)
         try Self.fill(context)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -136,10 +141,12 @@ struct AtomicStoreTests {
         let model = try TestModel.make()
         for kind in StoreKind.allCases where kind != .memory {
             let path = try StoreKind.newFile(extension: "dat")
+            defer { StoreKind.removeFolder(of: path) }
             try PersistentStoreCoordinator(model: model).addStore(type: kind.type, at: path)
             #expect(try PersistentStoreType.recognize(fileAt: path) == kind.type, "\(kind)")
         }
         let text = try StoreKind.newFile(extension: "xml")
+        defer { StoreKind.removeFolder(of: text) }
         try Data("hello".utf8).write(to: URL(fileURLWithPath: text))
         #expect(try PersistentStoreType.recognize(fileAt: text) == nil)
         #expect(PersistentStoreType(named: "HTML") == .html && PersistentStoreType(named: "csv") == nil)

@@ -190,7 +190,9 @@ extension RecipeShell {
         let objects = try self.context.model.entities.filter { $0.parent == nil }
             .reduce(0) { $0 + (try self.context.count(for: FetchRequest(entityName: $1.name))) }
         var message = "migrated \(objects) objects to \(Self.describe(type)) at \(path)"
-        if type != .memory, !isDeterministic, let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int {
+        // A SQLite store's rows may still be in its write-ahead log.
+        let size = [path, path + "-wal"].compactMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }.reduce(0, +)
+        if type != .memory, !isDeterministic {
             message += String(format: " (%.1f MB in %.2f s)", Double(size) / 1e6,
                               Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         }

@@ -53,6 +53,14 @@ enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
     }
 }
 
+/// Runs blocking `body` on a Dispatch queue and waits for it without blocking a thread: long
+/// tests keep off the main actor and the cooperative pool, which other tests watch.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+    }
+}
+
 /// Every object of a coordinator's stores as text, read by a fresh context: per object, its
 /// ID and every stored attribute value and relationship destination (sorted IDs). Two
 /// stores hold the same graph exactly when their snapshots are equal.

@@ -44,11 +44,6 @@ public final class PersistentStoreCoordinator: Sendable {
         }
     }
 
-    /// The configuration `store` was added with (nil: every entity not claimed by another store).
-    func configuration(of store: any PersistentStore) -> Set<String>? {
-        storeList.withLock { list in list.first { $0.store === store }?.configuration }
-    }
-
     /// The stores, in the order they were added.
     public var stores: [any PersistentStore] { handlers }
 

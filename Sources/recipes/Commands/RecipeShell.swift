@@ -155,7 +155,7 @@ import RecipeCatalog
 
     /// Replaces the catalogue (`.open`).
     func reopen(_ catalog: Catalog, location: String) {
-        if sqlDebugLevel != .off { self.catalog.store.setSQLDebugLevel(.off) { _ in } }
+        if sqlDebugLevel != .off { self.catalog.sqliteStore?.setSQLDebugLevel(.off) { _ in } }
         self.catalog = catalog
         self.location = location
         self.context = Self.makeContext(catalog)

@@ -91,7 +91,8 @@ extension SQLiteStore {
             removeStoreFiles(copy)
             removeStoreFiles(result)
             guard var failure = error as? ObjectGraphError else { throw error }
-            failure.message += " The store at '\(path)' is unchanged."
+            if failure.message.hasSuffix(".") { failure.message.removeLast() }
+            failure.message += ". The store at '\(path)' is unchanged."
             throw failure
         }
         progress?(1)

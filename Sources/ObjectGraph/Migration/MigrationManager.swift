@@ -40,6 +40,8 @@ public final class MigrationManager {
         self.mappingModel = mapping
         self.source = ContextCore(coordinator: source)
         self.destination = ContextCore(coordinator: destination)
+        // Relationships are set in stage 2, after stage 1 saved the objects; stage 2 checks them.
+        self.destination.validatesRelationships = false
         for entityMapping in mapping.entityMappings
         where entityMapping.kind != .extract && entityMapping.kind != .remove && entityMapping.kind != .add {
             if let name = entityMapping.sourceEntityName { primaryMapping[name] = entityMapping.name }
@@ -199,6 +201,7 @@ public final class MigrationManager {
                         guard let target = targets[id] else { continue }
                         do {
                             try policies[index].createRelationships(for: target, from: object, mapping: mapping, manager: self)
+                            try Self.checkRelationships(of: target)
                         } catch {
                             throw failure(mapping, sourceID, error)
                         }
@@ -217,6 +220,23 @@ public final class MigrationManager {
         if done < total { progress(1) }
     }
 
+    /// Throws when a required relationship of a migrated object is empty, or a to-many one
+    /// holds too few or too many objects.
+    private static func checkRelationships(of object: ManagedObject) throws {
+        for relationship in object.entity.relationships {
+            if relationship.isToMany {
+                guard relationship.minCount > 0 || relationship.maxCount > 0 else { continue }
+                let count = object.objects(of: relationship).count
+                if count < relationship.minCount || (relationship.maxCount > 0 && count > relationship.maxCount) {
+                    throw ObjectGraphError(.validation,
+                        "its '\(relationship.name)' holds \(count) objects, outside \(relationship.minCount)…\(relationship.maxCount == 0 ? "" : String(relationship.maxCount))")
+                }
+            } else if !relationship.isOptional, object.slots[relationship.slot].value.destinationID == nil {
+                throw ObjectGraphError(.validation, "its required relationship '\(relationship.name)' is nil")
+            }
+        }
+    }
+
     /// Saves the destination, records the permanent IDs of what the batch created, and
     /// resets both contexts.
     private func saveBatch(_ mapping: EntityMapping, keys: [Int64], entity: EntityDescription) throws {
@@ -231,8 +251,10 @@ public final class MigrationManager {
                 let lastID = mappingModel.sourceModel.describe(ObjectID(entityIndex: entity.index, key: keys.last!))
                 return first == keys.last! ? firstID : "\(firstID) to \(lastID)"
             } ?? "none"
+            var reason = "\(error)"
+            if reason.count > 500 { reason = String(reason.prefix(500)) + "…" }
             throw ObjectGraphError(.migrationFailed,
-                "mapping \(mapping.name): saving the objects migrated from \(range) failed: \(error)",
+                "mapping \(mapping.name): saving the objects migrated from \(range) failed: \(reason)",
                 underlying: error)
         }
         for (name, sourceID, object) in pending {

@@ -21,10 +21,23 @@ public final class Catalog: Sendable {
     }
 
     /// Opens (or creates, empty) the catalogue stored at `path`.
-    /// - Throws: ``ObjectGraphError`` when the file is not a catalogue, is locked, or cannot be opened.
-    public static func open(at path: String) throws -> Catalog {
+    ///
+    /// With `migrating`, a catalogue written with version 1 of the model is migrated first
+    /// (``CatalogMigration``), reporting its progress; without it, opening one fails with
+    /// `modelMismatch`. It blocks while it migrates: call it off Swift's cooperative pool.
+    /// - Throws: ``ObjectGraphError`` when the file is not a catalogue, is locked, or cannot
+    ///   be opened, or the migration fails (the file is then as it was).
+    public static func open(
+        at path: String, migrating: Bool = false, progress: (@Sendable (Double) -> Void)? = nil
+    ) throws -> Catalog {
         let coordinator = PersistentStoreCoordinator(model: try CatalogModel.make())
-        let store = try coordinator.addStore(at: path)
+        var options = SQLiteStore.Options()
+        if migrating {
+            options.shouldMigrateStoreAutomatically = true
+            options.mappingModels = [try CatalogMigration.fromVersion1()]
+            options.migrationProgress = progress
+        }
+        let store = try coordinator.addStore(at: path, options: options)
         return Catalog(coordinator: coordinator, store: store)
     }
 

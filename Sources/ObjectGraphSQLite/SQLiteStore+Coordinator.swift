@@ -8,7 +8,7 @@ extension PersistentStoreCoordinator {
     ///   - configuration: the entity names kept in this store; nil for every entity not
     ///     claimed by another store.
     ///   - options: the busy timeout, the size of the reader pool, and whether to migrate a
-    ///     store written with an older model version (``SQLiteStore/Options/shouldMigrateStoreAutomatically``).
+    ///     store written with an older model version (`SQLiteStore.Options.shouldMigrateStoreAutomatically`).
     /// - Throws: ``ObjectGraphError`` (`notADatabase`, `storeLocked`, `modelMismatch`,
     ///   `storeFailure`, and for a migration `cannotInferMapping` or `migrationFailed`).
     @discardableResult
@@ -28,7 +28,7 @@ extension PersistentStoreCoordinator {
     /// let mapping = try MappingModel(from: version1, to: coordinator.model, entityMappings: [tagMapping])
     /// try coordinator.addStore(at: "notes.sqlite", migratingWith: mapping)
     /// ```
-    /// - Throws: as ``addStore(at:configuration:options:)``, and as ``SQLiteStore/migrateStore(at:using:progress:)``.
+    /// - Throws: as ``addStore(at:configuration:options:)``, and as `SQLiteStore.migrateStore(at:using:progress:)`.
     @discardableResult
     public func addStore(
         at path: String, migratingWith mapping: MappingModel, configuration: [String]? = nil,

@@ -49,7 +49,10 @@ extension SQLiteStore {
     /// ```
     /// It blocks the calling thread: call it from a thread of your own, not from Swift's
     /// cooperative pool. No other program may have the store open meanwhile.
-    /// - Parameter progress: called with the fraction done, rising to 1.
+    /// - Parameters:
+    ///   - path: the store file.
+    ///   - mapping: from the model the store was written with to the one it is migrated to.
+    ///   - progress: called with the fraction done, rising to 1.
     /// - Throws: ``ObjectGraph/ObjectGraphError``: `modelMismatch` when the store was not written with the
     ///   mapping's source model, `migrationFailed` naming the entity and object that failed,
     ///   or a store error; in every case the store at `path` is as it was.

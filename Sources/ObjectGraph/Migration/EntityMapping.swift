@@ -47,7 +47,7 @@ public struct EntityMapping: Sendable, CustomStringConvertible {
     /// for the default behaviour (``DefaultMigrationPolicy``).
     public var policy: (@Sendable () -> any EntityMigrationPolicy)?
 
-    /// Creates a mapping; most mappings come from inference or ``init(custom:from:to:policy:)``.
+    /// Creates a mapping; most mappings come from inference or ``init(custom:destinationName:from:to:policy:)``.
     public init(
         name: String, kind: Kind, sourceEntityName: String?, destinationEntityName: String?,
         attributeMappings: [PropertyMapping] = [], relationshipMappings: [PropertyMapping] = [],

@@ -42,7 +42,7 @@ extension RecipeShell {
             let words = try CommandWords.split(rest)
             guard words.count == 1 else { throw CommandError(".read needs one file: .read FILE") }
             return try await context.runScript(at: words[0])
-        case ".open": try open(rest, context)
+        case ".open": try await open(rest, context)
         default:
             var message = "unknown command '\(word)'"
             if let guess = word.closest(in: ShellHelp.dotCommands) { message += "; did you mean '\(guess)'?" }
@@ -140,18 +140,5 @@ extension RecipeShell {
         }
         context.print("plan:")
         for line in explanation.plan { context.print("  " + line) }
-    }
-
-    private func open(_ text: String, _ context: CommandContext) throws {
-        let words = try CommandWords.split(text)
-        guard words.count == 1 else { throw CommandError(".open needs a store path (or :memory:)") }
-        guard !hasUnsavedChanges else {
-            throw CommandError("there are unsaved changes: save or rollback before .open")
-        }
-        try requireNoRunningJob(before: ".open")
-        let path = words[0]
-        let catalog = path == ":memory:" ? try Catalog.inMemory() : try Catalog.open(at: path)
-        reopen(catalog, location: path)
-        context.print("opened \(path)")
     }
 }

@@ -22,7 +22,7 @@ enum ShellHelp {
         "  refresh                                          turn every object back into a fault, breaking cycles",
         "Dot-commands:",
         "  .help [COMMAND]  .schema [ENTITY]  .mode table|json|csv|line  .width auto|N|off",
-        "  .timer on|off  .stats [reset]  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open STORE",
+        "  .timer on|off  .stats [reset]  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open [--migrate] STORE",
         "  .echo on|off  .jobs  .cancel [N]  .quit",
     ]
 
@@ -103,7 +103,10 @@ enum ShellHelp {
                                 "  says where it stopped; the same import resumes from there."]
         case ".schema": return [".schema [ENTITY]", "  Attributes, relationships, constraints and indexes."]
         case ".read": return [".read FILE", "  Runs the commands in FILE; errors name FILE:LINE."]
-        case ".open": return [".open STORE", "  Opens another catalogue (a new path creates an empty one; :memory: for a scratch one)."]
+        case ".open": return [".open [--migrate] STORE [--copy-to NEW]",
+                              "  Opens another catalogue (a new path creates an empty one; :memory: for a scratch one).",
+                              "  --migrate migrates a catalogue made with an older version of the model first (the file is",
+                              "  replaced only when the migration succeeds); --copy-to NEW migrates a copy and keeps STORE."]
         case ".timer": return [".timer on|off", "  Prints each command's run time."]
         case ".quit", ".exit": return [".quit",
                                        "  Leaves the shell; asks first when a job runs (wait for it, or cancel it after its",

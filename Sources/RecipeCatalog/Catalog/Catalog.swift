@@ -29,13 +29,29 @@ public final class Catalog: Sendable {
     /// Opens (or creates, empty) the catalogue stored at `path`: a file's type is recognized
     /// from its content (SQLite, XML, binary or HTML store), whatever its name; a new file
     /// is a SQLite store.
-    /// - Throws: ``ObjectGraphError`` when the file is not a catalogue, is locked, or cannot be opened.
-    public static func open(at path: String) throws -> Catalog {
+    ///
+    /// With `migrating`, a SQLite catalogue written with version 1 of the model is migrated
+    /// first (``CatalogMigration``), reporting its progress; without it, opening one fails
+    /// with `modelMismatch`. It blocks while it migrates: call it off Swift's cooperative pool.
+    /// - Throws: ``ObjectGraphError`` when the file is not a catalogue, is locked, or cannot
+    ///   be opened, or the migration fails (the file is then as it was).
+    public static func open(
+        at path: String, migrating: Bool = false, progress: (@Sendable (Double) -> Void)? = nil
+    ) throws -> Catalog {
         var type = PersistentStoreType.sqlite
         if path != ":memory:", FileManager.default.fileExists(atPath: path), let found = try PersistentStoreType.recognize(fileAt: path) {
             type = found
         }
-        return try open(at: path, type: type)
+        guard type == .sqlite else { return try open(at: path, type: type) }
+        let coordinator = PersistentStoreCoordinator(model: try CatalogModel.make())
+        var options = SQLiteStore.Options()
+        if migrating {
+            options.shouldMigrateStoreAutomatically = true
+            options.mappingModels = [try CatalogMigration.fromVersion1()]
+            options.migrationProgress = progress
+        }
+        let store = try coordinator.addStore(at: path, options: options)
+        return Catalog(coordinator: coordinator, store: store, type: .sqlite)
     }
 
     /// Opens (or creates, empty) a catalogue of the given store type at `path` (ignored for `.memory`).

@@ -43,7 +43,7 @@ extension RecipeShell {
             let words = try CommandWords.split(rest)
             guard words.count == 1 else { throw CommandError(".read needs one file: .read FILE") }
             return try await context.runScript(at: words[0])
-        case ".open": try open(rest, context)
+        case ".open": try await open(rest, context)
         case ".migrate": try migrate(rest, context)
         default:
             var message = "unknown command '\(word)'"
@@ -145,21 +145,6 @@ extension RecipeShell {
         }
         context.print("plan:")
         for line in explanation.plan { context.print("  " + line) }
-    }
-
-    private func open(_ text: String, _ context: CommandContext) throws {
-        let words = try CommandWords.split(text)
-        guard words.count == 1 else { throw CommandError(".open needs a store path (or :memory:)") }
-        guard !hasUnsavedChanges else {
-            throw CommandError("there are unsaved changes: save or rollback before .open")
-        }
-        try requireNoRunningJob(before: ".open")
-        let path = words[0]
-        let catalog = path == ":memory:" ? try Catalog.inMemory() : try Catalog.open(at: path)
-        let wasWatching = watch != nil
-        reopen(catalog, location: path)
-        context.print("opened \(path)" + (catalog.storeType == .sqlite ? "" : " (\(Self.describe(catalog.storeType)))")
-                      + (wasWatching ? "; the watch of the previous catalogue stopped" : ""))
     }
 
     /// "an XML store", "a SQLite store", …

@@ -23,7 +23,7 @@ enum ShellHelp {
         "  refresh                                          turn every object back into a fault, breaking cycles",
         "Dot-commands:",
         "  .help [COMMAND]  .schema [ENTITY]  .mode table|json|csv|line  .width auto|N|off",
-        "  .timer on|off  .stats [reset]  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open STORE",
+        "  .timer on|off  .stats [reset]  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open [--migrate] STORE",
         "  .migrate TYPE PATH  .echo on|off  .jobs  .cancel [N]  .watch fetch ...|off  .quit",
     ]
 
@@ -119,8 +119,11 @@ enum ShellHelp {
                                "  .watch fetch Recipe where cuisine.name == 'Thai' sort name"]
         case ".schema": return [".schema [ENTITY]", "  Attributes, relationships, constraints and indexes."]
         case ".read": return [".read FILE", "  Runs the commands in FILE; errors name FILE:LINE."]
-        case ".open": return [".open STORE", "  Opens another catalogue (a new path creates an empty one; :memory: for a scratch one).",
-                              "  A store's type (SQLite, XML, binary, HTML) is recognized from its content, whatever its name."]
+        case ".open": return [".open [--migrate] STORE [--copy-to NEW]",
+                              "  Opens another catalogue (a new path creates an empty one; :memory: for a scratch one).",
+                              "  A store's type (SQLite, XML, binary, HTML) is recognized from its content, whatever its name.",
+                              "  --migrate migrates a catalogue made with an older version of the model first (the file is",
+                              "  replaced only when the migration succeeds); --copy-to NEW migrates a copy and keeps STORE."]
         case ".migrate": return [
             ".migrate TYPE PATH   TYPE: sqlite, xml, binary, html or memory (memory takes no path)",
             "  Copies every object and relationship into a new store of that type, written at exactly PATH",

@@ -46,7 +46,7 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
     let engine: MemoryStore
     /// Each object's cache node; replaced whole when a save commits.
     private let nodes = Mutex<[ObjectID: Node]>([:])
-    /// The largest key given out, per table (root entity index), for ``largestKey(of:)``.
+    /// The largest key given out, per table (root entity index), for `largestKey(of:)`.
     private let largestKeys = Mutex<[Int: Int64]>([:])
     /// For tests: make the next writes fail after this many bytes.
     private let failsAfter = Mutex<Int?>(nil)
@@ -79,7 +79,7 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
     }
 
     /// The key of an object being inserted (its *reference object*): one that no object of
-    /// its entity's inheritance tree has. ``largestKey(of:)`` helps.
+    /// its entity's inheritance tree has. ``AtomicStore/largestKey(of:)`` helps.
     open func newReferenceObject(for object: StoredObject) throws -> Int64 {
         throw MissingOverride(point: "newReferenceObject(for:)")
     }

@@ -10,7 +10,7 @@ public import Foundation
 /// <tr id="Recipe-12"><td>12</td><td>Crème Brûlée</td><td><a href="#Chef-3">Chef 3</a></td></tr>
 /// </table>
 /// ```
-/// A nil value is an empty cell of class `nil`; values are written as ``StoredValueText``
+/// A nil value is an empty cell of class `nil`; values are written as text, the way `StoredValueText`
 /// describes. The reader reads the page as this store writes it, not HTML at large.
 public final class HTMLStore: AtomicStore<String>, @unchecked Sendable {
     // @unchecked: no state of its own (see AtomicStore).

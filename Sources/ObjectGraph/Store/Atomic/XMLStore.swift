@@ -15,7 +15,7 @@ public import Foundation
 /// </objectgraph>
 /// ```
 /// A nil value has no element; references are `Entity/key`, separated by spaces for a
-/// many-to-many relationship. Values are written as ``StoredValueText`` describes.
+/// many-to-many relationship. Values are written as text, the way `StoredValueText` describes.
 public final class XMLStore: AtomicStore<String>, @unchecked Sendable {
     // @unchecked: no state of its own (see AtomicStore).
 

@@ -41,9 +41,13 @@ public enum Probe {
     /// Live objects are a process-wide gauge, so measure one piece of work at a time and
     /// hold no managed objects of your own across the call.
     public static func measure<T: Sendable>(
-        on context: PrivateContext, store: SQLiteStore,
+        on context: PrivateContext, store: any PersistentStore,
         _ work: @Sendable (isolated PrivateContext) throws -> T
     ) async throws -> (T, Figures) {
+        // The statements are counted from the SQLite store's debug log; the exercises' catalogues are SQLite.
+        guard let store = store as? SQLiteStore else {
+            throw ExerciseSetupError("the exercise's catalogue must be a SQLite store to count its statements")
+        }
         let tally = StatementTally()
         store.setSQLDebugLevel(.statements, includesTimings: false) { line in tally.record(line) }
         defer { store.setSQLDebugLevel(.off) { _ in } }

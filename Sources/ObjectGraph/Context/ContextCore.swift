@@ -46,8 +46,9 @@ final class ContextCore {
     var pendingMetadata: [String: String?] = [:]
     /// How a save resolves rows changed underneath it.
     var mergePolicy = MergePolicy.error
-    /// The undo and redo stacks (see UndoHistory.swift).
-    var undo = UndoHistory()
+    /// The undo and redo stacks (see UndoHistory.swift). Read on every change, so without
+    /// dynamic exclusivity checks, like the registry: a context is confined to one queue.
+    @exclusivity(unchecked) var undo = UndoHistory()
     /// Where this context's objects may be used (checked when ``ConfinementChecks`` is on).
     var confinement = Confinement.unchecked
     /// The context this one saves into, for a nested context; nil for one that saves to the store.

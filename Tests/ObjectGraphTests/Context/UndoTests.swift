@@ -185,7 +185,7 @@ struct UndoTests {
     /// after it.
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
     func randomSequencesMatchTheModel(seed: UInt64) throws {
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var counter = 0
         func name(_ prefix: String) -> String { counter += 1; return "\(prefix)\(counter)" }
         var chefs: [ManagedObject] = []

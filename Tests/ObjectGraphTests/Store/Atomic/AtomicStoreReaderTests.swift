@@ -88,7 +88,7 @@ struct AtomicStoreReaderTests {
         defer { StoreKind.removeFolder(of: path) }
         // 150 damaged files, opened off the main actor and the cooperative pool.
         let problems = try await offPool { () throws -> [String] in
-            var generator = SplitMix(seed: 42)
+            var generator = SeededGenerator(seed: 42)
             var problems: [String] = []
             var rejected = 0
             for round in 0..<150 {
@@ -111,18 +111,5 @@ struct AtomicStoreReaderTests {
             return rejected > 100 ? problems : problems + ["only \(rejected) of 150 damaged files were rejected"]
         }
         #expect(problems == [])
-    }
-}
-
-/// A small seeded generator, so a failing fuzz round can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -108,6 +108,9 @@ struct TerminalTests {
     func interruptLine() async throws {
         try await waitForPrompt()
         terminal.type("half typed")
+        // Ctrl-C makes the terminal flush input the editor has not read yet: press it only
+        // once the line shows the text (on a loaded machine the text was once flushed unseen).
+        try await terminal.waitFor("the typed text") { $0.contains("recipes> half typed") }
         terminal.press("C-c")
         try await terminal.waitFor("^C") { $0.contains("half typed^C") }
         try await run("count Chef", expecting: "0")

@@ -22,6 +22,9 @@ enum SchemaSQL {
         return settings
     }
 
+    /// Caps the file at `pages` pages: writes past it fail with `SQLITE_FULL`.
+    static func maximumPageCount(_ pages: Int) -> String { "PRAGMA max_page_count = \(max(1, pages))" }
+
     static let selectMetadata = #"SELECT "key", "value" FROM "_metadata""#
     static let upsertMetadata = #"INSERT INTO "_metadata" ("key", "value") VALUES (?, ?) ON CONFLICT("key") DO UPDATE SET "value" = excluded."value""#
     static let deleteMetadata = #"DELETE FROM "_metadata" WHERE "key" = ?"#

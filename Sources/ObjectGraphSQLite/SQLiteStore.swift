@@ -31,6 +31,20 @@ public final class SQLiteStore: StoreRequestHandler {
         /// leaving the store and the context's unsaved changes as they were. For capping a
         /// store's size, and for testing what a full disk does.
         public var maximumPageCount: Int?
+        /// Whether a store written with an older model version is migrated when it is opened
+        /// (Core Data's `shouldMigrateStoreAutomatically`); without it, opening such a store
+        /// fails with `modelMismatch`.
+        public var shouldMigrateStoreAutomatically = false
+        /// Whether a mapping is inferred from the store's model version in ``sourceModels``
+        /// when no mapping model in ``mappingModels`` fits.
+        public var shouldInferMappingModelAutomatically = true
+        /// The model versions a store may have been written with, to infer a mapping from.
+        public var sourceModels: [ObjectModel] = []
+        /// Mapping models (with policies, say) tried before inference: the first whose source
+        /// model wrote the store runs.
+        public var mappingModels: [MappingModel] = []
+        /// Called with a migration's progress, from 0 to 1, on the thread that opens the store.
+        public var migrationProgress: (@Sendable (Double) -> Void)?
         /// Creates options with the defaults.
         public init() {}
     }
@@ -181,7 +195,7 @@ public final class SQLiteStore: StoreRequestHandler {
 
     /// The framework error for a SQLite error of the store at `path`, which waits up to
     /// `busyTimeout` for another connection's lock.
-    static func translate(_ error: SQLiteError, path: String, busyTimeout: Duration) -> ObjectGraphError {
+    static func translate(_ error: SQLiteError, path: String, busyTimeout: Duration = Options().busyTimeout) -> ObjectGraphError {
         switch error.result {
         case .busy, .locked:
             return ObjectGraphError(.storeLocked,
@@ -319,20 +333,20 @@ public final class SQLiteStore: StoreRequestHandler {
             "the store at '\(path)' was made with a different model: \(differences.summary). Migrate the store or open a new path.")
     }
 
-    private static func encodeJSON(_ values: [String: String]) -> String {
+    static func encodeJSON(_ values: [String: String]) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 
-    private static func decodeJSON(_ text: String) -> [String: String]? {
+    static func decodeJSON(_ text: String) -> [String: String]? {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: String]
     }
 
-    private static func encode(_ hashes: [String: String]) -> String {
+    static func encode(_ hashes: [String: String]) -> String {
         hashes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
     }
 
-    private static func decode(_ text: String) -> [String: String] {
+    static func decode(_ text: String) -> [String: String] {
         var result: [String: String] = [:]
         for pair in text.split(separator: ";") {
             let parts = pair.split(separator: "=", maxSplits: 1)

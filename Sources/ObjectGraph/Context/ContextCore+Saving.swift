@@ -200,7 +200,7 @@ extension ContextCore {
                     problems.append("\(name(object)): '\(attribute.name)' is \(value), outside the range of \(attribute.type.displayName)")
                 }
             }
-            for relationship in object.entity.relationships {
+            for relationship in object.entity.relationships where validatesRelationships {
                 guard isNew || object.hasChangedSlot(relationship.slot) else { continue }
                 if relationship.isToMany {
                     guard relationship.minCount > 0 || relationship.maxCount > 0 else { continue }

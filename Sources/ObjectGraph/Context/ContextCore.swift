@@ -62,6 +62,9 @@ final class ContextCore {
     /// The first store error met while firing a fault since the last save; the next save throws it.
     var faultError: ObjectGraphError?
     var relationshipFaultsFired = 0
+    /// Whether a save checks required relationships and counts (a migration sets them in a
+    /// later stage than it saves the objects, and checks them itself).
+    var validatesRelationships = true
 
     private static let serials = Atomic<UInt32>(0)
 

@@ -21,7 +21,6 @@ struct UndoHistory {
     struct Group {
         var name: String?
         var records: [Record] = []
-        var recorded: Set<ObjectIdentifier> = []
     }
 
     /// Whether changes are recorded (``MainContext/isUndoEnabled``).
@@ -32,6 +31,8 @@ struct UndoHistory {
     var explicitDepth = 0
     /// The group recording now, if any.
     var open: Group?
+    /// Counts the groups opened: objects carry the generation that last recorded them.
+    var generation: UInt32 = 0
     /// Groups that can be undone, the latest last.
     var undoGroups: [Group] = []
     /// Groups that can be redone, the latest undone last.
@@ -54,9 +55,15 @@ struct UndoHistory {
         if levels > 0, undoGroups.count > levels { undoGroups.removeFirst(undoGroups.count - levels) }
     }
 
+    /// Opens a group with a new generation.
+    mutating func begin(named name: String?) {
+        open = Group(name: name)
+        generation = generation == .max ? 1 : generation + 1
+    }
+
     /// Forgets every group (after a save, a rollback or a reset).
     mutating func removeAll() {
-        open = open.map { Group(name: $0.name) }
+        if let group = open { begin(named: group.name) }  // objects recorded so far must be recorded again
         undoGroups.removeAll()
         redoGroups.removeAll()
     }
@@ -65,25 +72,26 @@ struct UndoHistory {
 extension ContextCore {
     /// Records `object`'s state before its first change in the current group (opening an
     /// implicit group when none is open).
-    func recordForUndo(_ object: ManagedObject) {
+    func recordForUndo(_ object: ManagedObject, inserted: Bool = false) {
         if undo.open == nil {
-            undo.open = UndoHistory.Group(name: nil)
+            undo.begin(named: nil)
             if undo.explicitDepth == 0 { undo.scheduleImplicitEnd?() }
         }
-        let key = ObjectIdentifier(object)
-        guard !undo.open!.recorded.contains(key) else { return }
+        guard object.headerPointer.pointee.undoStamp != undo.generation else { return }
+        object.headerPointer.pointee.undoStamp = undo.generation
         if undo.open!.records.isEmpty { undo.redoGroups.removeAll() }  // a new change: the redo history is gone
-        undo.open!.recorded.insert(key)
-        undo.open!.records.append(undoRecord(of: object))
+        if inserted {
+            // Undoing the insertion discards the object; its own values need not come back.
+            undo.open!.records.append(UndoHistory.Record(
+                object: object, slots: [], state: .deleted, stateBeforeDelete: .inserted, changedSlots: 0,
+                needsValues: false, snapshot: nil))
+        } else {
+            undo.open!.records.append(undoRecord(of: object))
+        }
     }
 
     /// Records an object just inserted: undoing the group discards it.
-    func recordInsertionForUndo(_ object: ManagedObject) {
-        recordForUndo(object)
-        let last = undo.open!.records.count - 1
-        undo.open!.records[last].state = .deleted
-        undo.open!.records[last].stateBeforeDelete = .inserted
-    }
+    func recordInsertionForUndo(_ object: ManagedObject) { recordForUndo(object, inserted: true) }
 
     /// Runs `body` without recording its changes.
     func withoutUndo<T>(_ body: () throws -> T) rethrows -> T {
@@ -102,7 +110,7 @@ extension ContextCore {
     func beginUndoGroup(named name: String?) {
         if undo.explicitDepth == 0 { undo.close() }
         undo.explicitDepth += 1
-        if undo.explicitDepth == 1 { undo.open = UndoHistory.Group(name: name) }
+        if undo.explicitDepth == 1 { undo.begin(named: name) }
     }
 
     /// Closes the explicit group opened last.
@@ -130,12 +138,10 @@ extension ContextCore {
 
     /// Puts the group's recorded states back and returns a group of the states it replaced.
     private func swap(_ group: UndoHistory.Group) -> UndoHistory.Group {
-        var reverse = UndoHistory.Group(name: group.name, records: group.records.map { undoRecord(of: $0.object) },
-                                        recorded: group.recorded)
-        reverse.recorded = group.recorded
+        let reverse = UndoHistory.Group(name: group.name, records: group.records.map { undoRecord(of: $0.object) })
         withoutUndo {
             for record in group.records { apply(record) }
-            relist(group.records.map(\.object), keys: group.recorded)
+            relist(group.records.map(\.object))
         }
         return reverse
     }
@@ -164,7 +170,8 @@ extension ContextCore {
     }
 
     /// Puts each object in the one change list its state calls for, once.
-    private func relist(_ objects: [ManagedObject], keys: Set<ObjectIdentifier>) {
+    private func relist(_ objects: [ManagedObject]) {
+        let keys = Set(objects.map(ObjectIdentifier.init))
         inserted.removeAll { keys.contains(ObjectIdentifier($0)) }
         updated.removeAll { keys.contains(ObjectIdentifier($0)) }
         deleted.removeAll { keys.contains(ObjectIdentifier($0)) }

@@ -74,6 +74,11 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
     public let isIndexed: Bool
     /// For a derived attribute, how the framework computes it; derived attributes cannot be set.
     public let derivation: Derivation?
+    /// The name this attribute had in the previous model version, for a migration that renames it.
+    ///
+    /// Written `Entity.name`, it names an attribute of another entity that moves into this one
+    /// (see ``MappingModel/inferred(from:to:)``). Not part of the ``EntityDescription/versionHash``.
+    public let renamingIdentifier: String?
 
     /// Whether ``derivation`` is set: one byte to test on every typed write.
     let isDerived: Bool
@@ -101,9 +106,11 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
     ///     expression: `canonical:(name)`, `ingredients.@count` or `photo != nil`
     ///     (see ``Derivation``). Derived attributes are stored and cannot be set; a canonical
     ///     one is indexed.
+    ///   - renamingIdentifier: the attribute's name in the previous model version, when it was renamed.
     public init(
         _ name: String, _ type: AttributeType, isOptional: Bool = false, defaultValue: Any? = nil,
-        isTransient: Bool = false, isIndexed: Bool = false, derivedFrom expression: String? = nil
+        isTransient: Bool = false, isIndexed: Bool = false, derivedFrom expression: String? = nil,
+        renamingIdentifier: String? = nil
     ) {
         // A model is code: a default of the wrong type or an unreadable derivation is a
         // programming error in its declaration, reported on first run.
@@ -135,6 +142,7 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
         self.isIndexed = isIndexed || isCanonical
         self.derivation = derivation
         self.isDerived = derivation != nil
+        self.renamingIdentifier = renamingIdentifier
     }
 
     /// A one-line description: `name: String?`.

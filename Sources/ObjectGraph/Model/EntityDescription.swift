@@ -36,6 +36,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public let indexes: [[String]]
     /// Each entry is a set of attribute names whose values must be unique together.
     public let uniquenessConstraints: [[String]]
+    /// The name this entity had in the previous model version, for a migration that renames it.
+    public let renamingIdentifier: String?
 
     /// The entity's position in its model; objects' IDs carry it.
     public internal(set) var index: Int = -1
@@ -76,7 +78,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         _ name: String, parent: String? = nil, isAbstract: Bool = false,
         objectClass: ManagedObject.Type = ManagedObject.self,
         attributes: [AttributeDescription] = [], relationships: [RelationshipDescription] = [],
-        indexes: [[String]] = [], uniquenessConstraints: [[String]] = []
+        indexes: [[String]] = [], uniquenessConstraints: [[String]] = [], renamingIdentifier: String? = nil
     ) {
         self.name = name
         self.parentName = parent
@@ -86,6 +88,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.declaredRelationships = relationships
         self.indexes = indexes
         self.uniquenessConstraints = uniquenessConstraints
+        self.renamingIdentifier = renamingIdentifier
     }
 
     /// The number of slots an object of this entity has: one per attribute and relationship.

@@ -38,6 +38,8 @@ public final class RelationshipDescription: @unchecked Sendable, CustomStringCon
     public let maxCount: Int
     /// For a to-many relationship: the destination attribute its objects are ordered by.
     public let orderKey: String?
+    /// The name this relationship had in the previous model version, for a migration that renames it.
+    public let renamingIdentifier: String?
 
     /// The object slot that holds this relationship (set when the model is resolved).
     public internal(set) var slot: Int = -1
@@ -53,7 +55,7 @@ public final class RelationshipDescription: @unchecked Sendable, CustomStringCon
     /// Declares a to-one relationship.
     public init(
         _ name: String, to destination: String, inverse: String,
-        isOptional: Bool = true, deleteRule: DeleteRule = .nullify
+        isOptional: Bool = true, deleteRule: DeleteRule = .nullify, renamingIdentifier: String? = nil
     ) {
         self.name = name
         self.destinationName = destination
@@ -64,13 +66,14 @@ public final class RelationshipDescription: @unchecked Sendable, CustomStringCon
         self.minCount = 0
         self.maxCount = 0
         self.orderKey = nil
+        self.renamingIdentifier = renamingIdentifier
     }
 
     /// Declares a to-many relationship, optionally ordered by a destination attribute.
     public init(
         _ name: String, toMany destination: String, inverse: String,
         deleteRule: DeleteRule = .nullify, minCount: Int = 0, maxCount: Int = 0,
-        orderedBy orderKey: String? = nil
+        orderedBy orderKey: String? = nil, renamingIdentifier: String? = nil
     ) {
         self.name = name
         self.destinationName = destination
@@ -81,6 +84,7 @@ public final class RelationshipDescription: @unchecked Sendable, CustomStringCon
         self.minCount = minCount
         self.maxCount = maxCount
         self.orderKey = orderKey
+        self.renamingIdentifier = renamingIdentifier
     }
 
     /// Whether both this relationship and its inverse are to-many (stored in a join table).

@@ -147,7 +147,8 @@ struct ObjectSlot {
 
 /// The fixed part of every object's single heap block; the slots follow it.
 struct ObjectHeader {
-    // Field order packs the header into 56 bytes: the 16-byte ID, four words, four bytes.
+    // Field order packs the header into 56 bytes: the 16-byte ID, four words, four bytes,
+    // and the undo stamp's four.
     var objectID: ObjectID
     // Entities live as long as their model, and a model is never freed (entities and model
     // reference each other), so an unretained reference is always valid and costs no refcounting.
@@ -168,4 +169,7 @@ struct ObjectHeader {
     var needsValues: Bool
     /// Whether firing the fault found no row: the object was deleted elsewhere.
     var isInaccessible: Bool = false
+    /// The undo group that last recorded the object (its context's group generation), so a
+    /// change checks "already recorded" with one comparison; fits the header's padding.
+    var undoStamp: UInt32 = 0
 }

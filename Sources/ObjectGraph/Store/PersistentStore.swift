@@ -1,7 +1,9 @@
 /// A store that keeps the objects of a coordinator's contexts: what every store type shows
 /// its users.
 ///
-/// Add stores through ``PersistentStoreCoordinator``; the SQLite store is `SQLiteStore` (module ObjectGraphSQLite).
+/// Add stores through ``PersistentStoreCoordinator``: `SQLiteStore` (module ObjectGraphSQLite),
+/// ``MemoryStore``, and the atomic stores ``XMLStore``, ``BinaryStore`` and ``HTMLStore``
+/// (see <doc:Stores>).
 public protocol PersistentStore: AnyObject, Sendable {
     /// The store's UUID, kept in its metadata; object URIs name it.
     var identifier: String { get }

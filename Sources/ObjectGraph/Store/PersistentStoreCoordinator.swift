@@ -34,6 +34,16 @@ public final class PersistentStoreCoordinator: Sendable {
         storeList.withLock { $0.append((store, configuration.map(Set.init))) }
     }
 
+    /// Puts `new` where `old` was, with its configuration.
+    /// - Returns: false when `old` is not one of the stores.
+    func replace(_ old: any PersistentStore, with new: any StoreRequestHandler) -> Bool {
+        storeList.withLock { list in
+            guard let index = list.firstIndex(where: { $0.store === old }) else { return false }
+            list[index].store = new
+            return true
+        }
+    }
+
     /// The stores, in the order they were added.
     public var stores: [any PersistentStore] { handlers }
 

@@ -36,6 +36,12 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         /// A save found rows changed by another context or process since this context
         /// loaded them, and the merge policy is ``MergePolicy/error``.
         public static let mergeConflict = Code("mergeConflict")
+        /// A mapping between two model versions cannot be inferred: a change needs a mapping
+        /// model with a custom policy (the message names the entity, the property and the change).
+        public static let cannotInferMapping = Code("cannotInferMapping")
+        /// A migration did not complete (the message names the entity and the object); the
+        /// original store is unchanged.
+        public static let migrationFailed = Code("migrationFailed")
         /// The operation was cancelled by the caller.
         public static let cancelled = Code("cancelled")
 

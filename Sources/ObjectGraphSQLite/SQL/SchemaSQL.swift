@@ -44,6 +44,29 @@ enum SchemaSQL {
 
     /// The statements that create one tree's table, its join tables and its indexes.
     static func create(_ layout: TableLayout) -> [String] {
+        let table = createTable(layout)
+        return [table[0]] + joinTables(of: layout).flatMap(createJoinTable) + table.dropFirst()
+    }
+
+    /// The many-to-many relationships whose join table belongs to this tree (the side that sorts first).
+    static func joinTables(of layout: TableLayout) -> [RelationshipDescription] {
+        layout.root.selfAndDescendants.flatMap(\.declaredRelationships).filter {
+            $0.isManyToMany && SchemaNaming.joinTable(for: $0).sourceColumn == "_source"
+        }
+    }
+
+    /// The statements that create the join table of a many-to-many relationship, and its index.
+    static func createJoinTable(_ relationship: RelationshipDescription) -> [String] {
+        let join = SQLIdentifier(SchemaNaming.joinTable(for: relationship).table).quoted
+        return ["""
+            CREATE TABLE \(join) ("_source" INTEGER NOT NULL, "_destination" INTEGER NOT NULL, \
+            PRIMARY KEY ("_source", "_destination")) WITHOUT ROWID
+            """,
+            "CREATE INDEX \(SQLIdentifier("_join_index_" + relationship.entity.name + "_" + relationship.name).quoted) ON \(join) (\"_destination\", \"_source\")"]
+    }
+
+    /// The statements that create one tree's table (first) and its indexes, without join tables.
+    static func createTable(_ layout: TableLayout) -> [String] {
         let root = layout.root
         let tree = root.selfAndDescendants
         var definitions = ["\"_pk\" INTEGER PRIMARY KEY", "\"_ent\" INTEGER NOT NULL", versionColumnDefinition]
@@ -61,18 +84,7 @@ enum SchemaSQL {
             }
         }
         for entity in tree {
-            for relationship in entity.declaredRelationships {
-                if relationship.isToMany {
-                    if relationship.isManyToMany, SchemaNaming.joinTable(for: relationship).sourceColumn == "_source" {
-                        let join = SQLIdentifier(SchemaNaming.joinTable(for: relationship).table).quoted
-                        statements.append("""
-                            CREATE TABLE \(join) ("_source" INTEGER NOT NULL, "_destination" INTEGER NOT NULL, \
-                            PRIMARY KEY ("_source", "_destination")) WITHOUT ROWID
-                            """)
-                        statements.append("CREATE INDEX \(SQLIdentifier("_join_index_" + relationship.entity.name + "_" + relationship.name).quoted) ON \(join) (\"_destination\", \"_source\")")
-                    }
-                    continue
-                }
+            for relationship in entity.declaredRelationships where !relationship.isToMany {
                 if columns.insert(relationship.name).inserted {
                     definitions.append("\(SQLIdentifier(relationship.name).quoted) INTEGER")
                     if let entityColumn = SchemaNaming.entityColumn(for: relationship) {
@@ -91,7 +103,7 @@ enum SchemaSQL {
         }
         if tree.count > 1 { indexed.append(["_ent"]) }
         let table = SQLIdentifier(layout.table).quoted
-        statements.insert("CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))", at: 0)
+        statements.append("CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))")
         var seen: Set<[String]> = []
         for keys in indexed where seen.insert(keys).inserted {
             let name = SQLIdentifier("_index_\(layout.table)_\(keys.joined(separator: "_"))").quoted
@@ -157,7 +169,8 @@ enum SchemaSQL {
     /// JSON array, from the rows in the store: `photo != nil` tests the row's own column,
     /// `ingredients.@count` counts the rows pointing back at it (or its join-table pairs).
     static func recomputeDerived(
-        _ attributes: [AttributeDescription], table: String, destinationTable: (EntityDescription) -> String
+        _ attributes: [AttributeDescription], table: String, destinationTable: (EntityDescription) -> String,
+        rows: String = "\"_pk\" IN (SELECT value FROM json_each(?))"
     ) -> String {
         let row = SQLIdentifier(table).quoted
         let assignments = attributes.map { attribute -> String in
@@ -178,7 +191,7 @@ enum SchemaSQL {
             }
             return "\(SQLIdentifier(SchemaNaming.column(for: attribute)).quoted) = \(value)"
         }
-        return "UPDATE \(row) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" IN (SELECT value FROM json_each(?))"
+        return "UPDATE \(row) SET \(assignments.joined(separator: ", ")) WHERE \(rows)"
     }
 
     static func insertJoin(_ table: String) -> String {

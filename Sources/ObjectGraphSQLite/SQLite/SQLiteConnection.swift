@@ -21,11 +21,19 @@ final class SQLiteConnection {
     var tracesQueryPlans = false
 
     /// Opens (or creates) the database at `path`; `":memory:"` is a private in-memory database.
-    init(path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5)) throws(SQLiteError) {
+    /// An `immutable` connection reads the file as it is, creating no `-wal` or `-shm` beside
+    /// it (SQLite's `immutable` URI parameter): only for a file nothing else writes.
+    init(path: String, readOnly: Bool = false, immutable: Bool = false, busyTimeout: Duration = .seconds(5)) throws(SQLiteError) {
         var db: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        var flags = (readOnly || immutable ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let code = sqlite3_open_v2(path, &db, flags, nil)
+        var name = path
+        if immutable {
+            flags |= SQLITE_OPEN_URI
+            let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))
+            name = "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?immutable=1"
+        }
+        let code = sqlite3_open_v2(name, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)  // a failed open still allocates a handle

@@ -13,19 +13,61 @@ public final class Catalog: Sendable {
     /// The coordinator every context of this catalogue uses.
     public let coordinator: PersistentStoreCoordinator
     /// The catalogue's store.
-    public let store: SQLiteStore
+    public let store: any PersistentStore
+    /// The type of ``store``.
+    public let storeType: PersistentStoreType
 
-    private init(coordinator: PersistentStoreCoordinator, store: SQLiteStore) {
+    private init(coordinator: PersistentStoreCoordinator, store: any PersistentStore, type: PersistentStoreType) {
         self.coordinator = coordinator
         self.store = store
+        self.storeType = type
     }
 
-    /// Opens (or creates, empty) the catalogue stored at `path`.
-    /// - Throws: ``ObjectGraphError`` when the file is not a catalogue, is locked, or cannot be opened.
-    public static func open(at path: String) throws -> Catalog {
+    /// The store when it is a SQLite store (for SQL debugging), or nil.
+    public var sqliteStore: SQLiteStore? { store as? SQLiteStore }
+
+    /// Opens (or creates, empty) the catalogue stored at `path`: a file's type is recognized
+    /// from its content (SQLite, XML, binary or HTML store), whatever its name; a new file
+    /// is a SQLite store.
+    ///
+    /// With `migrating`, a SQLite catalogue written with version 1 of the model is migrated
+    /// first (``CatalogMigration``), reporting its progress; without it, opening one fails
+    /// with `modelMismatch`. It blocks while it migrates: call it off Swift's cooperative pool.
+    /// - Throws: ``ObjectGraphError`` when the file is not a catalogue, is locked, or cannot
+    ///   be opened, or the migration fails (the file is then as it was).
+    public static func open(
+        at path: String, migrating: Bool = false, progress: (@Sendable (Double) -> Void)? = nil
+    ) throws -> Catalog {
+        var type = PersistentStoreType.sqlite
+        if path != ":memory:", FileManager.default.fileExists(atPath: path), let found = try PersistentStoreType.recognize(fileAt: path) {
+            type = found
+        }
+        guard type == .sqlite else { return try open(at: path, type: type) }
         let coordinator = PersistentStoreCoordinator(model: try CatalogModel.make())
-        let store = try coordinator.addStore(at: path)
-        return Catalog(coordinator: coordinator, store: store)
+        var options = SQLiteStore.Options()
+        if migrating {
+            options.shouldMigrateStoreAutomatically = true
+            options.mappingModels = [try CatalogMigration.fromVersion1()]
+            options.migrationProgress = progress
+        }
+        let store = try coordinator.addStore(at: path, options: options)
+        return Catalog(coordinator: coordinator, store: store, type: .sqlite)
+    }
+
+    /// Opens (or creates, empty) a catalogue of the given store type at `path` (ignored for `.memory`).
+    public static func open(at path: String, type: PersistentStoreType) throws -> Catalog {
+        let coordinator = PersistentStoreCoordinator(model: try CatalogModel.make())
+        let store = try coordinator.addStore(type: type, at: path)
+        return Catalog(coordinator: coordinator, store: store, type: type)
+    }
+
+    /// Copies the whole catalogue into a new store of `type` at `path` (which must not exist)
+    /// and returns the catalogue on it; the old store's file is left as it was. Contexts of
+    /// the old catalogue should be dropped: make new ones on the returned catalogue.
+    /// - Throws: ``ObjectGraphError`` when `path` exists or either store fails.
+    public func migrate(to path: String, type: PersistentStoreType) throws -> Catalog {
+        let new = try coordinator.migrateStore(store, to: path, type: type)
+        return Catalog(coordinator: coordinator, store: new, type: type)
     }
 
     /// An empty catalogue in memory.

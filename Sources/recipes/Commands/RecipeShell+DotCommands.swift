@@ -43,7 +43,8 @@ extension RecipeShell {
             let words = try CommandWords.split(rest)
             guard words.count == 1 else { throw CommandError(".read needs one file: .read FILE") }
             return try await context.runScript(at: words[0])
-        case ".open": try open(rest, context)
+        case ".open": try await open(rest, context)
+        case ".migrate": try migrate(rest, context)
         default:
             var message = "unknown command '\(word)'"
             if let guess = word.closest(in: ShellHelp.dotCommands) { message += "; did you mean '\(guess)'?" }
@@ -116,10 +117,13 @@ extension RecipeShell {
         guard let number = Int(text), let level = SQLDebugLevel(rawValue: number) else {
             throw CommandError(".sqldebug takes 0 (off), 1 (statements), 2 (+ values) or 3 (+ query plans)")
         }
+        guard let store = catalog.sqliteStore else {
+            throw CommandError(".sqldebug works on SQLite stores; this catalogue is \(Self.describe(catalog.storeType))")
+        }
         sqlDebugLevel = level
         let output = context.output
         // Timings vary from run to run; --deterministic leaves them out.
-        catalog.store.setSQLDebugLevel(level, includesTimings: !isDeterministic) { output.printLine($0) }
+        store.setSQLDebugLevel(level, includesTimings: !isDeterministic) { output.printLine($0) }
     }
 
     private func explain(_ text: String, _ context: CommandContext) throws {
@@ -143,17 +147,43 @@ extension RecipeShell {
         for line in explanation.plan { context.print("  " + line) }
     }
 
-    private func open(_ text: String, _ context: CommandContext) throws {
-        let words = try CommandWords.split(text)
-        guard words.count == 1 else { throw CommandError(".open needs a store path (or :memory:)") }
-        guard !hasUnsavedChanges else {
-            throw CommandError("there are unsaved changes: save or rollback before .open")
+    /// "an XML store", "a SQLite store", …
+    static func describe(_ type: PersistentStoreType) -> String {
+        switch type {
+        case .xml: "an XML store"
+        case .html: "an HTML store"
+        case .sqlite: "a SQLite store"
+        default: "a \(type) store"
         }
-        try requireNoRunningJob(before: ".open")
-        let path = words[0]
-        let catalog = path == ":memory:" ? try Catalog.inMemory() : try Catalog.open(at: path)
-        let wasWatching = watch != nil
-        reopen(catalog, location: path)
-        context.print("opened \(path)" + (wasWatching ? "; the watch of the previous catalogue stopped" : ""))
+    }
+
+    /// `.migrate TYPE PATH`: copies the catalogue into a new store of another type, written at
+    /// exactly PATH, and goes on working on it.
+    private func migrate(_ text: String, _ context: CommandContext) throws {
+        let words = try CommandWords.split(text)
+        let names = PersistentStoreType.all.map(\.name).joined(separator: ", ")
+        guard let name = words.first, let type = PersistentStoreType(named: name) else {
+            throw CommandError(".migrate needs a store type (\(names)) and a path: .migrate xml catalog.xml")
+        }
+        guard words.count == 2 || (type == .memory && words.count == 1) else {
+            throw CommandError(".migrate \(type) needs one path for the new store: .migrate \(type) PATH")
+        }
+        guard !hasUnsavedChanges else { throw CommandError("there are unsaved changes: save or rollback before .migrate") }
+        try requireNoRunningJob(before: ".migrate")
+        let path = type == .memory ? ":memory:" : words[1]
+        let start = ContinuousClock.now
+        let migrated = try catalog.migrate(to: path, type: type)
+        let elapsed = ContinuousClock.now - start
+        reopen(migrated, location: path)
+        let objects = try self.context.model.entities.filter { $0.parent == nil }
+            .reduce(0) { $0 + (try self.context.count(for: FetchRequest(entityName: $1.name))) }
+        var message = "migrated \(objects) objects to \(Self.describe(type)) at \(path)"
+        // A SQLite store's rows may still be in its write-ahead log.
+        let size = [path, path + "-wal"].compactMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }.reduce(0, +)
+        if type != .memory, !isDeterministic {
+            message += String(format: " (%.1f MB in %.2f s)", Double(size) / 1e6,
+                              Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+        context.print(message)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import ObjectGraphSQLite
 import RecipeCatalog
 
@@ -56,7 +57,7 @@ import RecipeCatalog
                                isDeterministic: invocation.isDeterministic)
         }
         if let path = invocation.storePath {
-            return RecipeShell(catalog: try Catalog.open(at: path), location: path,
+            return RecipeShell(catalog: try await openNamed(path, invocation: invocation, output: output), location: path,
                                isDeterministic: invocation.isDeterministic)
         }
         let path = Catalog.defaultPath
@@ -72,6 +73,19 @@ import RecipeCatalog
             output.printErrorLine("Created the sample catalogue at \(path): \(report.imported) recipes.")
         }
         return RecipeShell(catalog: catalog, location: path, isDeterministic: invocation.isDeterministic)
+    }
+
+    /// Opens the catalogue named on the command line; one made with an older version of the
+    /// catalogue model is migrated first, and the shell says so.
+    private static func openNamed(_ path: String, invocation: Invocation, output: any ShellOutput) async throws -> Catalog {
+        guard FileManager.default.fileExists(atPath: path), let version = try? CatalogMigration.version(ofStoreAt: path),
+              version < CatalogModel.versionCount else { return try Catalog.open(at: path) }
+        let current = CatalogModel.versionCount
+        let bar = ProgressBar(label: "migrate", total: 100,
+                              isEnabled: !invocation.isDeterministic && StandardStreams.isTerminal(STDERR_FILENO))
+        let catalog = try await openMigrating(path, progress: bar)
+        output.printErrorLine("Migrated \(path) from version \(version) of the catalogue model to version \(current).")
+        return catalog
     }
 
     // MARK: CommandHandler
@@ -155,7 +169,7 @@ import RecipeCatalog
 
     /// Replaces the catalogue (`.open`).
     func reopen(_ catalog: Catalog, location: String) {
-        if sqlDebugLevel != .off { self.catalog.store.setSQLDebugLevel(.off) { _ in } }
+        if sqlDebugLevel != .off { self.catalog.sqliteStore?.setSQLDebugLevel(.off) { _ in } }
         self.catalog = catalog
         self.location = location
         self.context = Self.makeContext(catalog)

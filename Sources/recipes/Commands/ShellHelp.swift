@@ -2,7 +2,7 @@
 enum ShellHelp {
     /// The dot-commands, for completion and suggestions.
     static let dotCommands = [".help", ".schema", ".mode", ".width", ".timer", ".stats", ".sqldebug", ".explain",
-                              ".read", ".open", ".echo", ".jobs", ".cancel", ".watch", ".quit", ".exit"]
+                              ".read", ".open", ".migrate", ".echo", ".jobs", ".cancel", ".watch", ".quit", ".exit"]
 
     static let overview = [
         "Object commands (predicates use Core Data's format syntax):",
@@ -23,8 +23,8 @@ enum ShellHelp {
         "  refresh                                          turn every object back into a fault, breaking cycles",
         "Dot-commands:",
         "  .help [COMMAND]  .schema [ENTITY]  .mode table|json|csv|line  .width auto|N|off",
-        "  .timer on|off  .stats [reset]  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open STORE",
-        "  .echo on|off  .jobs  .cancel [N]  .watch fetch ...|off  .quit",
+        "  .timer on|off  .stats [reset]  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open [--migrate] STORE",
+        "  .migrate TYPE PATH  .echo on|off  .jobs  .cancel [N]  .watch fetch ...|off  .quit",
     ]
 
     /// Help for one command, or nil when there is none.
@@ -119,7 +119,17 @@ enum ShellHelp {
                                "  .watch fetch Recipe where cuisine.name == 'Thai' sort name"]
         case ".schema": return [".schema [ENTITY]", "  Attributes, relationships, constraints and indexes."]
         case ".read": return [".read FILE", "  Runs the commands in FILE; errors name FILE:LINE."]
-        case ".open": return [".open STORE", "  Opens another catalogue (a new path creates an empty one; :memory: for a scratch one)."]
+        case ".open": return [".open [--migrate] STORE [--copy-to NEW]",
+                              "  Opens another catalogue (a new path creates an empty one; :memory: for a scratch one).",
+                              "  A store's type (SQLite, XML, binary, HTML) is recognized from its content, whatever its name.",
+                              "  --migrate migrates a catalogue made with an older version of the model first (the file is",
+                              "  replaced only when the migration succeeds); --copy-to NEW migrates a copy and keeps STORE."]
+        case ".migrate": return [
+            ".migrate TYPE PATH   TYPE: sqlite, xml, binary, html or memory (memory takes no path)",
+            "  Copies every object and relationship into a new store of that type, written at exactly PATH",
+            "  (which must not exist yet), and goes on working on it; the old store is left as it was.",
+            "  .migrate xml catalog.xml      .migrate html catalog.html (a page a browser shows)",
+        ]
         case ".timer": return [".timer on|off", "  Prints each command's run time."]
         case ".quit", ".exit": return [".quit",
                                        "  Leaves the shell; asks first when a job runs (wait for it, or cancel it after its",

@@ -15,7 +15,8 @@ enum Usage {
         terminal, reads commands from it without prompts.
 
         Options:
-          STORE              the store file to open
+          STORE              the store file to open: SQLite, XML, binary or HTML, recognized by
+                             its content whatever its name (.migrate converts between them)
           --memory           use an in-memory store (nothing is written to disk)
           --deterministic    reproducible output: no timings, memory figures or progress bars
           --bail             stop at the first command that fails

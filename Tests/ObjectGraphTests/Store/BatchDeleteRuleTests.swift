@@ -81,10 +81,11 @@ struct BatchDeleteRuleTests {
 
     /// The outcome of deleting "doomed": the remaining graph, or the error's code.
     static func outcome(
-        _ rule: RelationshipDescription.DeleteRule, _ shape: Shape, batch: Bool, memoryStore: Bool = false
+        _ rule: RelationshipDescription.DeleteRule, _ shape: Shape, batch: Bool, store: StoreKind = .sqlite
     ) throws -> Result<[String], ObjectGraphError> {
         let coordinator = PersistentStoreCoordinator(model: try model(rule, on: shape))
-        if memoryStore { coordinator.addMemoryStore() } else { try coordinator.addStore(at: ":memory:") }
+        try store.addStore(to: coordinator)
+        defer { StoreKind.removeFiles(of: coordinator) }
         let context = MainContext(coordinator: coordinator)
         try makeGraph(context)
         let predicate = try FetchPredicate("name == 'doomed'")
@@ -99,6 +100,7 @@ struct BatchDeleteRuleTests {
             #expect(try snapshot(coordinator).contains { $0.hasPrefix("Owner doomed") }, "a refused delete deletes nothing")
             return .failure(error)
         }
+        try MemoryStoreTests.expectFileMatches(coordinator, store)
         return .success(try snapshot(coordinator))
     }
 
@@ -119,20 +121,22 @@ struct BatchDeleteRuleTests {
         }
     }
 
-    @Test("A memory store's batch delete ends where the SQLite store's does", arguments: [
+    @Test("Every other store type's batch delete ends where the SQLite store's does", arguments: [
         RelationshipDescription.DeleteRule.nullify, .cascade, .deny, .noAction,
     ], Shape.allCases)
     func memoryStoreMatchesSQLite(rule: RelationshipDescription.DeleteRule, shape: Shape) throws {
         for batch in [true, false] {
             let sqlite = try Self.outcome(rule, shape, batch: batch)
-            let memory = try Self.outcome(rule, shape, batch: batch, memoryStore: true)
-            switch (sqlite, memory) {
-            case let (.success(expected), .success(actual)):
-                #expect(actual == expected, "batch: \(batch)")
-            case let (.failure(expected), .failure(actual)):
-                #expect(actual.code == expected.code && actual.message == expected.message)
-            default:
-                Issue.record("batch: \(batch); SQLite: \(sqlite), memory: \(memory)")
+            for kind in StoreKind.allCases where kind != .sqlite {
+                let other = try Self.outcome(rule, shape, batch: batch, store: kind)
+                switch (sqlite, other) {
+                case let (.success(expected), .success(actual)):
+                    #expect(actual == expected, "\(kind), batch: \(batch)")
+                case let (.failure(expected), .failure(actual)):
+                    #expect(actual.code == expected.code && actual.message == expected.message, "\(kind)")
+                default:
+                    Issue.record("batch: \(batch); SQLite: \(sqlite), \(kind): \(other)")
+                }
             }
         }
     }

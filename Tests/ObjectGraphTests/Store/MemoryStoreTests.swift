@@ -2,17 +2,22 @@ import Foundation
 import Testing
 @testable import ObjectGraph
 
-/// The memory store behind the same protocol: the core's behaviour, without SQL. (The
-/// predicate conformance table, the property test and the batch-delete rules run on it too.)
+/// The core's behaviour through the store protocol on every store type: the memory store
+/// (no SQL), the atomic stores (files written whole) and SQLite. (The predicate conformance
+/// table, the property test and the batch-delete rules run on each too.)
 @MainActor
 struct MemoryStoreTests {
-    let coordinator: PersistentStoreCoordinator
-    let context: MainContext
+    /// A coordinator on a store of `kind` with two recipes of one chef, and a context on it.
+    struct Fixture {
+        let coordinator: PersistentStoreCoordinator
+        let context: MainContext
+        var pair: (PersistentStoreCoordinator, MainContext) { (coordinator, context) }
+    }
 
-    init() throws {
-        coordinator = PersistentStoreCoordinator(model: try TestModel.make())
-        coordinator.addMemoryStore()
-        context = MainContext(coordinator: coordinator)
+    static func fixture(_ kind: StoreKind) throws -> Fixture {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        try kind.addStore(to: coordinator)
+        let context = MainContext(coordinator: coordinator)
         let chef = try context.insert("Chef")
         chef["name"] = "Ana"
         for (name, rating) in [("Soup", 4.0), ("Stew", 2.0)] {
@@ -27,10 +32,21 @@ struct MemoryStoreTests {
         }
         try context.save()
         context.reset()
+        return Fixture(coordinator: coordinator, context: context)
     }
 
-    @Test("Saved objects come back as faults, fire, follow relationships and sort")
-    func roundTrip() throws {
+    /// For an atomic store, checks that a new coordinator reads the same graph from its file.
+    static func expectFileMatches(_ coordinator: PersistentStoreCoordinator, _ kind: StoreKind) throws {
+        guard let store = coordinator.stores[0] as? any AtomicStorePath else { return }
+        let reopened = PersistentStoreCoordinator(model: coordinator.model)
+        try reopened.addStore(type: kind.type, at: store.path)
+        #expect(try graphSnapshot(reopened) == graphSnapshot(coordinator))
+    }
+
+    @Test("Saved objects come back as faults, fire, follow relationships and sort", arguments: StoreKind.allCases)
+    func roundTrip(kind: StoreKind) throws {
+        let (coordinator, context) = try Self.fixture(kind).pair
+        defer { StoreKind.removeFiles(of: coordinator) }
         let recipes = try context.fetch(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("rating", ascending: false)]))
         #expect(recipes.map { $0["name"] as? String } == ["Soup", "Stew"])
         let chef = try #require(recipes[0]["chef"] as? ManagedObject)
@@ -38,10 +54,13 @@ struct MemoryStoreTests {
         #expect(try chef.objects(forKey: "recipes").count == 2)
         #expect(try context.count(for: FetchRequest(entityName: "Line", predicate: try FetchPredicate("recipe.chef.name == 'Ana'"))) == 2)
         #expect(!recipes[0].objectID.isTemporary)
+        try Self.expectFileMatches(coordinator, kind)
     }
 
-    @Test("Updates, deletes with cascade, and a uniqueness constraint")
-    func writes() throws {
+    @Test("Updates, deletes with cascade, and a uniqueness constraint", arguments: StoreKind.allCases)
+    func writes(kind: StoreKind) throws {
+        let (coordinator, context) = try Self.fixture(kind).pair
+        defer { StoreKind.removeFiles(of: coordinator) }
         let soup = try #require(try context.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name == 'Soup'"))).first)
         soup["rating"] = 5.0
         context.delete(try #require(try context.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name == 'Stew'"))).first))
@@ -52,10 +71,14 @@ struct MemoryStoreTests {
         try reader.insert("Chef")["name"] = "Ana"
         let error = try #require(throws: ObjectGraphError.self) { try reader.save() }
         #expect(error.code == .constraintViolation && error.message.contains("name"))
+        reader.rollback()
+        try Self.expectFileMatches(coordinator, kind)
     }
 
-    @Test("Optimistic locking works the same: a second context's stale save conflicts")
-    func conflicts() throws {
+    @Test("Optimistic locking works the same: a second context's stale save conflicts", arguments: StoreKind.allCases)
+    func conflicts(kind: StoreKind) throws {
+        let (coordinator, context) = try Self.fixture(kind).pair
+        defer { StoreKind.removeFiles(of: coordinator) }
         let other = MainContext(coordinator: coordinator)
         let mine = try #require(try context.fetch(FetchRequest(entityName: "Chef")).first)
         #expect(mine["name"] as? String == "Ana")  // loaded before the other save
@@ -70,12 +93,26 @@ struct MemoryStoreTests {
         #expect(mine["name"] as? String == "Ana María")
     }
 
-    @Test("Metadata lands with the save; explain says the store scans in memory")
-    func metadataAndExplain() throws {
+    @Test("Metadata lands with the save; explain says how the store runs a fetch", arguments: StoreKind.allCases)
+    func metadataAndExplain(kind: StoreKind) throws {
+        let (coordinator, context) = try Self.fixture(kind).pair
+        defer { StoreKind.removeFiles(of: coordinator) }
         context.setMetadata("line 42", forKey: "position")
         try context.insert("Tag")["label"] = "winter"
         try context.save()
         #expect(coordinator.stores[0].metadata["position"] == "line 42")
-        #expect(try context.explain(FetchRequest(entityName: "Tag")).plan == ["SCAN Tag (in memory)"])
+        let plan = try context.explain(FetchRequest(entityName: "Tag")).plan
+        switch kind {
+        case .sqlite: #expect(plan.first?.contains("SCAN") == true)
+        case .memory: #expect(plan == ["SCAN Tag (in memory)"])
+        case .xml: #expect(plan == ["SCAN Tag (in memory, loaded from XMLStore file)"])
+        case .binary: #expect(plan == ["SCAN Tag (in memory, loaded from BinaryStore file)"])
+        case .html: #expect(plan == ["SCAN Tag (in memory, loaded from HTMLStore file)"])
+        }
+        try Self.expectFileMatches(coordinator, kind)
+        if let store = coordinator.stores[0] as? any AtomicStorePath {
+            let reopened = PersistentStoreCoordinator(model: coordinator.model)
+            #expect(try reopened.addStore(type: kind.type, at: store.path).metadata["position"] == "line 42")
+        }
     }
 }

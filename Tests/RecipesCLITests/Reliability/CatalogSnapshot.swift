@@ -61,8 +61,9 @@ struct CatalogSnapshot: Equatable {
     static func read(_ path: String) throws -> CatalogSnapshot {
         let catalog = try Catalog.open(at: path)
         var snapshot = CatalogSnapshot()
-        snapshot.problems = try catalog.store.checkIntegrity()
+        snapshot.problems = try catalog.sqliteStore?.checkIntegrity() ?? []
         let context = MainContext(coordinator: catalog.coordinator)
+        snapshot.problems += try inverseProblems(context)
         var request = FetchRequest(entityName: CatalogModel.recipe)
         request.returnsObjectsAsFaults = false
         request.relationshipKeyPathsForPrefetching = ["chef", "cuisine", "photo", "ingredients.ingredient"]
@@ -97,6 +98,28 @@ struct CatalogSnapshot: Equatable {
             }
         }
         return snapshot
+    }
+
+    /// Lines and photos whose recipe does not list them back (what SQLite's checks see in
+    /// the tables, read through objects, for every store type).
+    @MainActor
+    private static func inverseProblems(_ context: MainContext) throws -> [String] {
+        var problems: [String] = []
+        var lines = FetchRequest(entityName: CatalogModel.recipeIngredient)
+        lines.relationshipKeyPathsForPrefetching = ["recipe"]
+        for case let line as RecipeIngredient in try context.fetch(lines) {
+            guard let recipe = line.recipe else {
+                problems.append("\(line.objectID): a line without a recipe")
+                continue
+            }
+            if !recipe.ingredients.contains(where: { $0 === line }) {
+                problems.append("\(line.objectID): its recipe \(recipe.sourceID) does not list it")
+            }
+        }
+        for case let photo as RecipePhoto in try context.fetch(FetchRequest(entityName: CatalogModel.recipePhoto)) {
+            if photo.recipe?.photo !== photo { problems.append("\(photo.objectID): its recipe does not name it back") }
+        }
+        return problems
     }
 
     /// The names of every object of `entity`, checked to be unique.

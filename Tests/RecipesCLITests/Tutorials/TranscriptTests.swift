@@ -7,7 +7,8 @@ import Testing
 /// A tutorial is Markdown with ```` ```repl ```` blocks: lines starting `recipes> ` are typed,
 /// every other line is the expected output (standard output and error, merged). A line
 /// `...` matches any number of lines and `[..]` any text within a line. Each file runs as
-/// one session of `recipes --memory --deterministic` from the repository root, with
+/// one session of `recipes --memory --deterministic` in a scratch folder where `SampleData`
+/// and `Tutorials` are the repository's (so paths read as from the repository root), with
 /// `.echo on` so the output is itself a transcript. With `RECIPES_BLESS=1` the blocks are
 /// rewritten from the actual run instead.
 struct TranscriptTests {
@@ -27,10 +28,18 @@ struct TranscriptTests {
     func tutorialTranscriptMatches(_ name: String) async throws {
         let url = Self.root.appendingPathComponent("Tutorials").appendingPathComponent(name)
         let document = try Transcript(markdown: String(contentsOf: url, encoding: .utf8))
+        // A scratch folder that shows the repository's SampleData and Tutorials, so the files
+        // a tutorial writes (`.migrate xml catalog.xml`) land there and go with it.
+        let folder = try TemporaryDirectory()
+        let links = ["SampleData", "Tutorials"].map { folder.url.appendingPathComponent($0).path }
+        for (link, name) in zip(links, ["SampleData", "Tutorials"]) {
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: Self.root.appendingPathComponent(name).path)
+        }
+        defer { for link in links { unlink(link) } }  // the links go first: removing the folder must not follow them
         // A deadline for a hung run, not a speed test: tutorials with demos take seconds of
         // CPU, and many times that on a machine busy with other builds.
         let run = try await RecipesBinary.run(["--memory", "--deterministic"], input: ".echo on\n" + document.input,
-                                              in: Self.root, mergingOutput: true, timeout: .seconds(180))
+                                              in: folder.url, mergingOutput: true, timeout: .seconds(180))
         let actual = run.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if ProcessInfo.processInfo.environment["RECIPES_BLESS"] == "1" {
             try document.blessed(with: actual).write(to: url, atomically: true, encoding: .utf8)

@@ -4,8 +4,17 @@ import Synchronization
 /// only when everything succeeded.
 extension MemoryStore {
     package func save(_ changes: StoreChanges, beforeCommit: () throws -> Void) throws -> [ObjectID] {
-        let ids = try write { next in
-            let ids = assignKeys(changes.inserts.map(\.id), in: &next)
+        try save(changes, beforeCommit: beforeCommit, backing: nil)
+    }
+
+    /// Writes a save's rows; with a `backing`, keys and the staged file come from it.
+    func save(_ changes: StoreChanges, beforeCommit: () throws -> Void, backing: (any MemoryStoreBacking)?) throws -> [ObjectID] {
+        let ids = try write(backing, beforeCommit: beforeCommit) { next in
+            let ids = try assignKeys(changes.inserts.map(\.id), in: &next, backing) { position in
+                let insert = changes.inserts[position]
+                let width = layout(for: model.entities[Int(insert.id.entityIndex)]).width
+                return [.null, .integer(Int64(insert.id.entityIndex))] + changes.values[insert.start..<insert.start + width - 2] + [.integer(0)]
+            }
             let keys = StoreChanges.Keys(changes, ids: ids, model: model)
             let values = try changes.resolvedValues(keys)
             for id in changes.deletes { remove(id, from: &next) }
@@ -44,21 +53,29 @@ extension MemoryStore {
             }
             try checkUniqueness(of: touched, in: next)
             for (key, value) in changes.metadata { next.metadata[key] = value }
-            try beforeCommit()
             return ids
         }
         return ids
     }
 
-    package func reservePermanentIDs(for ids: [ObjectID]) throws -> [ObjectID] {
-        try write { next in assignKeys(ids, in: &next) }
+    package func reservePermanentIDs(for ids: [ObjectID]) throws -> [ObjectID] { try reservePermanentIDs(for: ids, backing: nil) }
+
+    /// Reserves keys; a `backing` chooses them and keeps nothing (no row was written).
+    func reservePermanentIDs(for ids: [ObjectID], backing: (any MemoryStoreBacking)?) throws -> [ObjectID] {
+        try write(nil) { next in try assignKeys(ids, in: &next, backing) }
     }
 
     package func batchInsert(_ entity: EntityDescription, rows: [[String: any Sendable]]) throws -> [ObjectID] {
+        try batchInsert(entity, rows: rows, backing: nil)
+    }
+
+    /// Inserts rows; with a `backing`, keys and the staged file come from it.
+    func batchInsert(_ entity: EntityDescription, rows: [[String: any Sendable]], backing: (any MemoryStoreBacking)?) throws -> [ObjectID] {
         let layout = layout(for: entity)
         let prepared = try layout.batchRows(rows, of: entity)
-        return try write { next in
-            let ids = assignKeys(prepared.map { _ in ObjectID(entityIndex: entity.index, key: 0, temporaryTag: 1) }, in: &next)
+        return try write(backing) { next in
+            let ids = try assignKeys(prepared.map { _ in ObjectID(entityIndex: entity.index, key: 0, temporaryTag: 1) },
+                                     in: &next, backing) { prepared[$0] }
             for (id, var row) in zip(ids, prepared) {
                 row[0] = .integer(id.key)
                 next.tables[layout.root.index, default: [:]][id.key] = row
@@ -69,6 +86,13 @@ extension MemoryStore {
     }
 
     package func batchUpdate(_ entity: EntityDescription, plan: FetchPlan, values: [String: StoredValue]) throws -> [ObjectID] {
+        try batchUpdate(entity, plan: plan, values: values, backing: nil)
+    }
+
+    /// Sets values on the rows a plan selects; with a `backing`, the staged file comes from it.
+    func batchUpdate(
+        _ entity: EntityDescription, plan: FetchPlan, values: [String: StoredValue], backing: (any MemoryStoreBacking)?
+    ) throws -> [ObjectID] {
         let layout = layout(for: entity)
         var assignments: [(Int, StoredValue)] = []
         for (key, value) in values {
@@ -77,7 +101,7 @@ extension MemoryStore {
                 assignments.append((layout.columnIndex[target.name]!, Derivations.derive(value, target.derivation!)))
             }
         }
-        return try write { next in
+        return try write(backing) { next in
             let ids = try fetchIDs(plan, in: next)
             for id in ids {
                 guard var row = next.tables[layout.root.index]?[id.key], case .integer(let version) = row[layout.versionColumn] else { continue }
@@ -91,7 +115,12 @@ extension MemoryStore {
     }
 
     package func batchDelete(_ entity: EntityDescription, plan: FetchPlan) throws -> BatchResult {
-        try write { next in
+        try batchDelete(entity, plan: plan, backing: nil)
+    }
+
+    /// Deletes the rows a plan selects; with a `backing`, the staged file comes from it.
+    func batchDelete(_ entity: EntityDescription, plan: FetchPlan, backing: (any MemoryStoreBacking)?) throws -> BatchResult {
+        try write(backing) { next in
             var deletion = Deletion()
             try deleteRows(try fetchIDs(plan, in: next), from: &next, &deletion)
             var result = BatchResult()
@@ -119,11 +148,22 @@ extension MemoryStore {
     // MARK: Helpers
 
     /// Runs `body` on a copy of the contents under the lock; the copy replaces the contents
-    /// only when `body` returns.
-    private func write<T>(_ body: (inout Contents) throws -> T) throws -> T {
+    /// only when `body` returns, a `backing` has staged it, and `beforeCommit` (the other
+    /// stores of a save) succeeded; the backing then commits its staged copy.
+    func write<T>(
+        _ backing: (any MemoryStoreBacking)?, beforeCommit: () throws -> Void = {}, _ body: (inout Contents) throws -> T
+    ) throws -> T {
         let result = try contents.withLock { contents -> T in
             var next = contents
             let result = try body(&next)
+            let staged = try backing?.stage(next, replacing: contents)
+            do {
+                try beforeCommit()
+            } catch {
+                staged?.discard()
+                throw error
+            }
+            try staged?.commit()
             contents = next
             return result
         }
@@ -141,14 +181,28 @@ extension MemoryStore {
         }
     }
 
-    /// Permanent IDs for the temporary ones among `ids`, from each table's last key.
-    private func assignKeys(_ ids: [ObjectID], in next: inout Contents) -> [ObjectID] {
-        ids.map { id in
+    /// Permanent IDs for the temporary ones among `ids`: from each table's last key, or
+    /// from `backing`, which must give keys no row of the table has.
+    /// `row(i)` is the row inserted with `ids[i]` (its references maybe not yet resolved), for the backing.
+    private func assignKeys(
+        _ ids: [ObjectID], in next: inout Contents, _ backing: (any MemoryStoreBacking)?, row: (Int) -> Row? = { _ in nil }
+    ) throws -> [ObjectID] {
+        try ids.enumerated().map { position, id in
             guard id.isTemporary else { return id }
-            let root = model.entities[Int(id.entityIndex)].root.index
+            let entity = model.entities[Int(id.entityIndex)]
+            let root = entity.root.index
             let last = next.lastKey[root] ?? (next.tables[root]?.keys.max() ?? 0)
-            next.lastKey[root] = last + 1
-            return ObjectID(entityIndex: Int(id.entityIndex), key: last + 1)
+            guard let backing else {
+                next.lastKey[root] = last + 1
+                return ObjectID(entityIndex: entity.index, key: last + 1)
+            }
+            let key = try backing.newKey(for: entity, row: row(position), in: next)
+            if next.tables[root]?[key] != nil {
+                throw ObjectGraphError(.storeFailure,
+                    "\(backing.storeName) gave a new \(entity.name) the key \(key), which another \(entity.root.name) has; nothing was saved")
+            }
+            next.lastKey[root] = max(last, key)
+            return ObjectID(entityIndex: entity.index, key: key)
         }
     }
 

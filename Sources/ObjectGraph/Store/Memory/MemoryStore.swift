@@ -36,7 +36,7 @@ public final class MemoryStore: StoreRequestHandler {
     }
 
     /// The store's UUID.
-    public let identifier = UUID().uuidString
+    public let identifier: String
     /// The model the store was made for.
     public let model: ObjectModel
     private let layoutByEntity: [TableLayout]
@@ -44,8 +44,9 @@ public final class MemoryStore: StoreRequestHandler {
     private let counters = Mutex(StoreStatistics())
 
     /// Creates an empty store for `model`.
-    init(model: ObjectModel) {
+    init(model: ObjectModel, identifier: String = UUID().uuidString) {
         self.model = model
+        self.identifier = identifier
         var layouts: [Int: TableLayout] = [:]
         for entity in model.entities where entity.parent == nil { layouts[entity.index] = TableLayout(root: entity) }
         layoutByEntity = model.entities.map { layouts[$0.root.index]! }
@@ -205,6 +206,27 @@ public final class MemoryStore: StoreRequestHandler {
             return filter(row)
         }
     }
+}
+
+/// What a store that keeps its rows in a ``MemoryStore`` adds to its writes: the keys of
+/// new rows, and a copy of the rows kept elsewhere (an atomic store's file) before they
+/// become current. Its methods run under the memory store's lock, one at a time.
+protocol MemoryStoreBacking: AnyObject {
+    /// The store's name for messages (its type).
+    var storeName: String { get }
+    /// The key of a new row of `entity`: one no row of its table has. `row` holds the
+    /// values being inserted when they are known (key column null).
+    func newKey(for entity: EntityDescription, row: MemoryStore.Row?, in contents: MemoryStore.Contents) throws -> Int64
+    /// Writes `next` aside; the returned step makes it current or discards it.
+    func stage(_ next: MemoryStore.Contents, replacing previous: MemoryStore.Contents) throws -> any StagedWrite
+}
+
+/// A copy of a store's rows written aside, waiting to become current.
+protocol StagedWrite {
+    /// Makes the copy current (an atomic store renames its file); on failure nothing changed.
+    func commit() throws
+    /// Throws the copy away.
+    func discard()
 }
 
 /// A row handed to a context: its values in ``TableLayout`` order.

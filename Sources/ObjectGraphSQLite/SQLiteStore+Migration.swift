@@ -1,0 +1,236 @@
+public import ObjectGraph
+import Foundation
+
+extension SQLiteStore {
+    /// The metadata of the store file at `path`, read without opening it as a store (Core
+    /// Data's `metadataForPersistentStore`): the keys callers set, and the store's own
+    /// (starting with `_`).
+    /// - Throws: ``ObjectGraph/ObjectGraphError`` (`storeFailure`, `notADatabase`).
+    public static func metadata(ofStoreAt path: String) throws -> [String: String] {
+        let connection: SQLiteConnection
+        do {
+            // Without a log beside it, the file is all there is: read it without making one.
+            let hasLog = FileManager.default.fileExists(atPath: path + "-wal")
+            connection = try SQLiteConnection(path: path, readOnly: true, immutable: !hasLog)
+        } catch {
+            throw ObjectGraphError(.storeFailure, "cannot read the store at '\(path)': \(error.message)", underlying: error)
+        }
+        do {
+            guard try connection.rows(SchemaSQL.userTables).contains(where: { $0.first == .text("_metadata") }) else {
+                throw ObjectGraphError(.notADatabase,
+                    "'\(path)' is a SQLite database but not an ObjectGraph store (it has no metadata table); open another path")
+            }
+            var result: [String: String] = [:]
+            for row in try connection.rows(SchemaSQL.selectMetadata) {
+                if case .text(let key) = row[0], case .text(let value) = row[1] { result[key] = value }
+            }
+            return result
+        } catch let error as SQLiteError {
+            throw translate(error, path: path)
+        }
+    }
+
+    /// Whether the store at `path` was written with `model` (or one storing the same), so
+    /// opening it with `model` needs no migration.
+    public static func isStore(at path: String, compatibleWith model: ObjectModel) throws -> Bool {
+        decode(try metadata(ofStoreAt: path)[MetadataKey.versionHashes] ?? "") == model.versionHashes
+    }
+
+    /// Migrates the store file at `path` from the mapping's source model to its destination
+    /// model, leaving the file untouched if anything fails.
+    ///
+    /// The migration works on a copy next to the store (`<path>-migrating`) and renames it
+    /// over the store only when it is complete. Inferred mappings run in SQL, in one
+    /// transaction; a mapping with policies runs a ``ObjectGraph/MigrationManager`` from the
+    /// copy into a new file. The store keeps its UUID and the metadata callers set.
+    /// ```swift
+    /// let mapping = try MappingModel.inferred(from: version1, to: version2)
+    /// try SQLiteStore.migrateStore(at: "notes.sqlite", using: mapping) { print("\(Int($0 * 100))%") }
+    /// ```
+    /// It blocks the calling thread: call it from a thread of your own, not from Swift's
+    /// cooperative pool. No other program may have the store open meanwhile.
+    /// - Parameters:
+    ///   - path: the store file.
+    ///   - mapping: from the model the store was written with to the one it is migrated to.
+    ///   - progress: called with the fraction done, rising to 1.
+    /// - Throws: ``ObjectGraph/ObjectGraphError``: `modelMismatch` when the store was not written with the
+    ///   mapping's source model, `migrationFailed` naming the entity and object that failed,
+    ///   or a store error; in every case the store at `path` is as it was.
+    public static func migrateStore(
+        at path: String, using mapping: MappingModel, progress: (@Sendable (Double) -> Void)? = nil
+    ) throws {
+        let manager = FileManager.default
+        guard isFile(path), manager.fileExists(atPath: path) else {
+            throw ObjectGraphError(.storeFailure, "cannot migrate '\(path)': there is no store file there")
+        }
+        let copy = path + "-migrating", result = path + "-migrated"
+        removeStoreFiles(copy)
+        removeStoreFiles(result)
+        do {
+            try manager.copyItem(atPath: path, toPath: copy)
+            if manager.fileExists(atPath: path + "-wal") { try manager.copyItem(atPath: path + "-wal", toPath: copy + "-wal") }
+            let metadata = try metadata(ofStoreAt: copy)
+            let hashes = decode(metadata[MetadataKey.versionHashes] ?? "")
+            guard hashes == mapping.sourceModel.versionHashes else {
+                let differences = metadata[MetadataKey.entityDescriptions].flatMap(decodeJSON).map {
+                    ModelDifferences(stored: $0, current: mapping.sourceModel.storageDescriptions)
+                } ?? ModelDifferences(stored: hashes, current: mapping.sourceModel.versionHashes)
+                throw ObjectGraphError(.modelMismatch,
+                    "the store at '\(path)' was not made with the mapping's source model: \(differences.summary)")
+            }
+            if mapping.needsPolicies {
+                try migrateObjects(from: copy, into: result, mapping: mapping, metadata: metadata) { progress?($0 * 0.99) }
+                removeStoreFiles(copy)
+            } else {
+                try migrateInSQL(copy, mapping: mapping) { progress?($0 * 0.99) }
+                try manager.moveItem(atPath: copy, toPath: result)
+            }
+            // The old file's log belongs to it; the migrated file needs none.
+            for suffix in ["-wal", "-shm"] { try? manager.removeItem(atPath: path + suffix) }
+            guard rename(result, path) == 0 else {
+                throw ObjectGraphError(.storeFailure, "cannot rename '\(result)' to '\(path)': \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            removeStoreFiles(copy)
+            removeStoreFiles(result)
+            guard var failure = error as? ObjectGraphError else { throw error }
+            if failure.message.hasSuffix(".") { failure.message.removeLast() }
+            failure.message += ". The store at '\(path)' is unchanged."
+            throw failure
+        }
+        progress?(1)
+    }
+
+    /// Migrates the store at `path` to `model` before it is opened, when the options ask for
+    /// it and the store was written with another model.
+    static func migrateIfNeeded(at path: String, to model: ObjectModel, options: Options) throws {
+        guard options.shouldMigrateStoreAutomatically, isFile(path),
+              let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size > 0 else { return }
+        let metadata: [String: String]
+        do { metadata = try self.metadata(ofStoreAt: path) } catch { return }  // opening says what is wrong
+        let hashes = decode(metadata[MetadataKey.versionHashes] ?? "")
+        guard hashes != model.versionHashes else { return }
+        var mapping = options.mappingModels.first {
+            $0.sourceModel.versionHashes == hashes && $0.destinationModel.versionHashes == model.versionHashes
+        }
+        if mapping == nil, options.shouldInferMappingModelAutomatically,
+           let sourceModel = options.sourceModels.first(where: { $0.versionHashes == hashes }) {
+            mapping = try MappingModel.inferred(from: sourceModel, to: model)
+        }
+        guard let mapping else {
+            let differences = metadata[MetadataKey.entityDescriptions].flatMap(decodeJSON).map {
+                ModelDifferences(stored: $0, current: model.storageDescriptions)
+            } ?? ModelDifferences(stored: hashes, current: model.versionHashes)
+            throw ObjectGraphError(.modelMismatch,
+                "the store at '\(path)' was made with a model that no given source model or mapping model matches: \(differences.summary). Add the model it was made with to the options' sourceModels (or a mapping model to mappingModels).")
+        }
+        try migrateStore(at: path, using: mapping, progress: options.migrationProgress)
+    }
+
+    /// Removes a store file and its sidecars, if present.
+    private static func removeStoreFiles(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    // MARK: In SQL
+
+    /// Runs an inferred mapping's SQL on the copy, in one transaction.
+    private static func migrateInSQL(_ path: String, mapping: MappingModel, progress: (Double) -> Void) throws {
+        let connection = try SQLiteConnection(path: path)
+        do {
+            try SQLFunctions.register(on: connection)
+            var counts: [String: Int] = [:]
+            for root in mapping.sourceModel.entities where root.parent == nil {
+                if case .integer(let count)? = try connection.rows(MigrationSQL.countRows(root.name)).first?.first {
+                    counts[root.name] = Int(count)
+                }
+            }
+            let plan = MigrationSQL(mapping: mapping, rowCounts: counts)
+            let total = max(1, plan.weights.reduce(0, +))
+            var done = 0
+            try connection.inTransaction {
+                for (step, weight) in zip(plan.steps, plan.weights) {
+                    try run(step, on: connection, mapping: mapping, path: path)
+                    done += weight
+                    if weight > 0 { progress(Double(done) / Double(total)) }
+                }
+                let upsert = try connection.makeStatement(SchemaSQL.upsertMetadata)
+                for (key, value) in [(MetadataKey.versionHashes, encode(mapping.destinationModel.versionHashes)),
+                                     (MetadataKey.entityDescriptions, encodeJSON(mapping.destinationModel.storageDescriptions))] {
+                    upsert.reset()
+                    try upsert.bind([.text(key), .text(value)])
+                    _ = try upsert.run()
+                }
+            }
+            try connection.execute(MigrationSQL.singleFile)
+        } catch let error as SQLiteError {
+            throw ObjectGraphError(.migrationFailed, "migrating the store failed: \(error)", underlying: error)
+        }
+    }
+
+    private static func run(_ step: MigrationSQL.Step, on connection: SQLiteConnection, mapping: MappingModel, path: String) throws {
+        func execute(_ fragment: SQLFragment) throws {
+            let statement = try connection.makeStatement(fragment.sql)
+            try statement.bind(fragment.arguments)
+            _ = try statement.run()
+        }
+        switch step {
+        case .run(let fragment):
+            try execute(fragment)
+        case .dropIndexes(let table):
+            for row in try connection.rows(MigrationSQL.tableIndexes, [.text(table)]) {
+                if case .text(let name) = row[0] { try connection.execute(MigrationSQL.dropIndex(name)) }
+            }
+        case .copy(let fragment, let entity, let duplicates):
+            do {
+                try execute(fragment)
+            } catch let error as SQLiteError where error.result == .constraint {
+                for (keys, query) in duplicates {
+                    let rows = try connection.rows(query)
+                    guard rows.count == 2 else { continue }
+                    let names = rows.compactMap { row -> String? in
+                        guard case .integer(let key) = row[0], case .integer(let index) = row[1] else { return nil }
+                        return mapping.sourceModel.describe(ObjectID(entityIndex: Int(index), key: key))
+                    }
+                    throw ObjectGraphError(.migrationFailed,
+                        "migrating entity '\(entity)' failed: \(names.joined(separator: " and ")) have the same \(keys.joined(separator: ", ")), which the new model's uniqueness constraint on \(entity) (\(keys.joined(separator: ", "))) forbids; make them differ first, or write a mapping model",
+                        underlying: error)
+                }
+                throw ObjectGraphError(.migrationFailed, "migrating entity '\(entity)' failed: \(error.message)", underlying: error)
+            }
+        }
+    }
+
+    // MARK: Object by object
+
+    /// Runs a mapping with policies from the copy into a new file, keeping the store's UUID
+    /// and the metadata callers set.
+    private static func migrateObjects(
+        from copy: String, into result: String, mapping: MappingModel, metadata: [String: String],
+        progress: (Double) -> Void
+    ) throws {
+        do {
+            let source = PersistentStoreCoordinator(model: mapping.sourceModel)
+            source.add(try SQLiteStore(path: copy, model: mapping.sourceModel), configuration: nil)
+            let destination = PersistentStoreCoordinator(model: mapping.destinationModel)
+            destination.add(try SQLiteStore(path: result, model: mapping.destinationModel), configuration: nil)
+            try MigrationManager(mapping: mapping, source: source, destination: destination).migrate(progress: progress)
+        }
+        // Every connection of both stores is closed now; carry the metadata over and make the file whole.
+        let connection = try SQLiteConnection(path: result)
+        do {
+            try connection.inTransaction {
+                let upsert = try connection.makeStatement(SchemaSQL.upsertMetadata)
+                for (key, value) in metadata.sorted(by: { $0.key < $1.key })
+                where key == MetadataKey.storeUUID || !key.hasPrefix("_") {
+                    upsert.reset()
+                    try upsert.bind([.text(key), .text(value)])
+                    _ = try upsert.run()
+                }
+            }
+            try connection.execute(MigrationSQL.singleFile)
+        } catch let error as SQLiteError {
+            throw translate(error, path: result)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Dispatch
+import Foundation
+import ObjectGraphSQLite
+import RecipeCatalog
+
+extension RecipeShell {
+    /// `.open STORE` and `.open --migrate STORE [--copy-to NEW]`: opens another catalogue;
+    /// one written with an older version of the catalogue model is migrated only when asked.
+    func open(_ text: String, _ context: CommandContext) async throws {
+        var words = try CommandWords.split(text)
+        let migrates = words.contains("--migrate")
+        words.removeAll { $0 == "--migrate" }
+        var copy: String?
+        if let flag = words.firstIndex(of: "--copy-to") {
+            guard migrates, flag + 1 < words.count else {
+                throw CommandError("--copy-to needs --migrate and a path: .open --migrate STORE --copy-to NEW")
+            }
+            copy = words[flag + 1]
+            words.removeSubrange(flag...(flag + 1))
+        }
+        guard words.count == 1 else {
+            throw CommandError(".open needs a store path (or :memory:): .open [--migrate] STORE [--copy-to NEW]")
+        }
+        guard !hasUnsavedChanges else {
+            throw CommandError("there are unsaved changes: save or rollback before .open")
+        }
+        try requireNoRunningJob(before: ".open")
+        let path = words[0]
+        if path == ":memory:" {
+            guard !migrates else { throw CommandError("there is nothing to migrate in :memory:") }
+            reopen(try Catalog.inMemory(), location: path)
+            context.print("opened \(path)")
+            return
+        }
+        let version = FileManager.default.fileExists(atPath: path) ? try? CatalogMigration.version(ofStoreAt: path) : nil
+        if migrates {
+            guard let version else { throw CommandError("\(path) is not a catalogue that can be migrated") }
+            var target = path
+            if let copy {
+                guard copy != location else { throw CommandError("\(copy) is the catalogue open now; choose another path") }
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) }
+                try FileManager.default.copyItem(atPath: path, toPath: copy)
+                target = copy
+            }
+            let progress = context.makeProgressBar(label: "migrate", total: 100)
+            let catalog = try await Self.openMigrating(target, progress: progress)
+            if version < CatalogModel.versionCount {
+                context.print("migrated \(target) from version \(version) of the catalogue model to version \(CatalogModel.versionCount)")
+            } else {
+                context.print("\(target) is already at version \(version) of the catalogue model")
+            }
+            reopen(catalog, location: target)
+            context.print("opened \(target)")
+            return
+        }
+        if let version, version < CatalogModel.versionCount {
+            throw CommandError("""
+                \(path) was made with version \(version) of the catalogue model (chefs and cuisines were text); \
+                .open --migrate \(path) migrates it to version \(CatalogModel.versionCount) (the file is replaced only \
+                when the migration succeeds), or add --copy-to NEW to migrate a copy and keep the original
+                """)
+        }
+        let catalog = try Catalog.open(at: path)
+        let wasWatching = watch != nil
+        reopen(catalog, location: path)
+        context.print("opened \(path)" + (catalog.storeType == .sqlite ? "" : " (\(Self.describe(catalog.storeType)))")
+                      + (wasWatching ? "; the watch of the previous catalogue stopped" : ""))
+    }
+
+    /// Opens the catalogue at `path`, migrating it from an older model version first, on a
+    /// thread of its own (a migration blocks while it copies rows).
+    static func openMigrating(_ path: String, progress: ProgressBar) async throws -> Catalog {
+        defer { progress.finish() }
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    try Catalog.open(at: path, migrating: true) { progress.update(done: Int($0 * 100)) }
+                })
+            }
+        }
+    }
+}

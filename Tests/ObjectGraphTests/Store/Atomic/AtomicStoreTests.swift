@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+@testable import ObjectGraphSQLite
+
+/// The atomic stores: what they write comes back whole, saves are atomic on disk, and a
+/// subclass that misses a customization point is refused when added.
+@MainActor
+struct AtomicStoreTests {
+    /// A graph that uses every attribute type, nil and empty values, awkward text, every
+    /// relationship shape (to-one, ordered to-many, many-to-many) and an inheritance tree.
+    static func fill(_ context: MainContext) throws {
+        let chef = try context.insert("Chef")
+        chef["name"] = "Zoë \"<Ångström>\" & co\n\ttab\r\u{1}😀"
+        let other = try context.insert("Chef")
+        other["name"] = ""
+        let tags = try ["winter", "quick", "vegan"].map { label in
+            let tag = try context.insert("Tag")
+            tag["label"] = label
+            return tag
+        }
+        for (index, rating) in [4.25, 0.1, -0.0, .infinity, 1e-300].enumerated() {
+            let recipe = try context.insert("Recipe")
+            recipe["name"] = "Recipe \(index)"
+            recipe["rating"] = index == 4 ? nil : rating
+            recipe["servings"] = index * 3
+            recipe["vegetarian"] = index % 2 == 0
+            // Whole seconds are written as ISO 8601 text, others (and the year 702) as numbers.
+            recipe["published"] = Date(timeIntervalSince1970: [1_700_000_000, 1_700_000_000.123456, -40_000_000_000, 0, -1][index])
+            recipe["chef"] = index == 3 ? nil : (index % 2 == 0 ? chef : other)
+            for position in 0..<index {
+                let line = try context.insert("Line")
+                line["text"] = "step \(position) <b>"
+                line["position"] = position
+                line["recipe"] = recipe
+            }
+            for tag in tags.prefix(index) { try recipe.add(tag, toKey: "tags") }
+            let media = try context.insert(index % 2 == 0 ? "Photo" : "Video")
+            media["caption"] = index == 1 ? nil : "media \(index)"
+            if index % 2 == 0 { media["bytes"] = Data((0..<(index * 7)).map { UInt8($0 * 37 % 256) }) } else { media["seconds"] = Double(index) / 3 }
+            media["recipe"] = recipe
+        }
+        try context.save()
+    }
+
+    @Test("Each atomic store writes a file that a new coordinator reads back whole", arguments: StoreKind.atomic)
+    func roundTrip(kind: StoreKind) throws {
+        let model = try TestModel.make()
+        let coordinator = PersistentStoreCoordinator(model: model)
+        let store = try kind.addStore(to: coordinator)
+        let path = (store as! any AtomicStorePath).path
+        defer { StoreKind.removeFolder(of: path) }
+        let context = MainContext(coordinator: coordinator)
+        try Self.fill(context)
+        context.setMetadata("line 42", forKey: "position")
+        let recipe = try #require(try context.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name == 'Recipe 2'"))).first)
+        recipe["rating"] = 2.5
+        try recipe.remove(try recipe.objects(forKey: "tags")[0], fromKey: "tags")
+        context.delete(try #require(try context.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name == 'Recipe 4'"))).first))
+        try context.save()
+        let expected = try graphSnapshot(coordinator)
+        #expect(expected.contains { $0.hasPrefix("Recipe/p4") && $0.contains("rating=inf") })
+
+        let reopened = PersistentStoreCoordinator(model: model)
+        let again = try reopened.addStore(type: kind.type, at: path)
+        #expect(try graphSnapshot(reopened) == expected)
+        #expect(again.metadata["position"] == "line 42")
+        #expect(again.identifier == store.identifier && !store.identifier.isEmpty)
+        #expect(try PersistentStoreType.recognize(fileAt: path) == kind.type)
+
+        // New keys continue after the largest, also after reopening.
+        let next = MainContext(coordinator: reopened)
+        try next.insert("Tag")["label"] = "new"
+        try next.save()
+        #expect(try next.fetch(FetchRequest(entityName: "Tag", sortKeys: [SortKey("label")])).map { $0.objectID.key }.max() == 4)
+    }
+
+    @Test("The article's example subclass, a store of JSON lines, reads back what it wrote")
+    func articleExample() throws {
+        let model = try TestModel.make()
+        let coordinator = PersistentStoreCoordinator(model: model)
+        let path = try StoreKind.newFile(extension: "jsonl")
+        defer { StoreKind.removeFolder(of: path) }
+        try coordinator.addStore(JSONLinesStore.self, at: path)
+        try Self.fill(MainContext(coordinator: coordinator))
+        let reopened = PersistentStoreCoordinator(model: model)
+        try reopened.addStore(JSONLinesStore.self, at: path)
+        #expect(try graphSnapshot(reopened) == graphSnapshot(coordinator))
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1 + 2 + 3 + 5 + 10 + 5)  // metadata, chefs, tags, recipes, lines, media
+    }
+
+    @Test("A subclass that misses customization points is refused when added, naming each one")
+    func missingOverride() throws {
+        final class Incomplete: AtomicStore<String>, @unchecked Sendable {
+            override func newReferenceObject(for object: StoredObject) throws -> Int64 { 1 }
+            override func updateCacheNode(_ node: inout String, from object: StoredObject) throws {}
+            override func load(from data: Data, into objects: inout [StoredObject], metadata: inout [String: String]) throws {}
+        }
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let path = try StoreKind.newFile(extension: "txt")
+        defer { StoreKind.removeFolder(of: path) }
+        let error = try #require(throws: ObjectGraphError.self) { try coordinator.addStore(Incomplete.self, at: path) }
+        #expect(error.message.hasPrefix("Incomplete does not implement newCacheNode(for:) and save(_:metadata:to:): an AtomicStore subclass overrides"))
+        #expect(coordinator.stores.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: path), "nothing was written")
+    }
+
+    @Test("A save whose write fails part-way leaves the file and the store as they were", arguments: StoreKind.atomic)
+    func failedWrite(kind: StoreKind) throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let store = try kind.addStore(to: coordinator)
+        let path = (store as! any AtomicStorePath).path
+        defer { StoreKind.removeFolder(of: path) }
+        let context = MainContext(coordinator: coordinator)
+        try Self.fill(context)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let snapshot = try graphSnapshot(coordinator)
+
+        (store as! any AtomicStorePath).failWrites(afterBytes: before.count / 2)
+        try context.insert("Tag")["label"] = "lost"
+        let recipe = try #require(try context.fetch(FetchRequest(entityName: "Recipe")).first)
+        recipe["name"] = "Renamed"
+        let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .storeFailure && error.message.contains("failed after \(before.count / 2) bytes"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the old file is intact")
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["store.\(kind.rawValue)"], "no temporary file is left")
+        #expect(try graphSnapshot(coordinator) == snapshot, "the store kept its rows")
+
+        (store as! any AtomicStorePath).failWrites(afterBytes: nil)
+        try context.save()
+        let reopened = PersistentStoreCoordinator(model: coordinator.model)
+        try reopened.addStore(type: kind.type, at: path)
+        #expect(try graphSnapshot(reopened) == graphSnapshot(coordinator))
+        #expect(try graphSnapshot(reopened).contains { $0.contains("name='Renamed'") })
+    }
+
+    @Test("Store types are recognized by content, whatever the file's name")
+    func recognition() throws {
+        let model = try TestModel.make()
+        for kind in StoreKind.allCases where kind != .memory {
+            let path = try StoreKind.newFile(extension: "dat")
+            defer { StoreKind.removeFolder(of: path) }
+            try PersistentStoreCoordinator(model: model).addStore(type: kind.type, at: path)
+            #expect(try PersistentStoreType.recognize(fileAt: path) == kind.type, "\(kind)")
+        }
+        let text = try StoreKind.newFile(extension: "xml")
+        defer { StoreKind.removeFolder(of: text) }
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: text))
+        #expect(try PersistentStoreType.recognize(fileAt: text) == nil)
+        #expect(PersistentStoreType(named: "HTML") == .html && PersistentStoreType(named: "csv") == nil)
+    }
+}
+
+/// The parts of an atomic store the tests reach without knowing its node type.
+protocol AtomicStorePath {
+    var path: String { get }
+    func failWrites(afterBytes bytes: Int?)
+}
+
+extension AtomicStore: AtomicStorePath {}

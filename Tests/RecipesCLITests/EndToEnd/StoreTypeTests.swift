@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// `.migrate TYPE PATH` and opening a store of any type, through the real binary.
+@Suite("store types through the shell")
+struct StoreTypeTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test(".migrate writes exactly the path given; `recipes STORE` recognizes each type by content")
+    func migrateAndReopen() async throws {
+        let folder = try TemporaryDirectory()
+        func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
+        let recipes = Self.root.appendingPathComponent("SampleData/recipes.jsonl").path
+        let run = try await RecipesBinary.run([path("start.sqlite"), "--deterministic",
+            "-c", "import \(recipes)", "-c", "update Recipe where name == 'Pad Thai' set rating=4.75", "-c", "save",
+            "-c", ".migrate xml \(path("one.data"))", "-c", ".migrate binary \(path("two.xml"))",
+            "-c", ".migrate html \(path("three"))", "-c", "count RecipeIngredient"], timeout: .seconds(120))
+        #expect(run.standardError == "")
+        #expect(run.standardOutput == """
+            imported 169 recipes from recipes.jsonl
+            updated 1 Recipe object (unsaved)
+            saved 1 change
+            migrated 1798 objects to an XML store at \(path("one.data"))
+            migrated 1798 objects to a binary store at \(path("two.xml"))
+            migrated 1798 objects to an HTML store at \(path("three"))
+            1293
+
+            """)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { !$0.hasPrefix("start.sqlite") }
+        #expect(names.sorted() == ["one.data", "three", "two.xml"], "exactly the paths given, nothing beside them")
+
+        for (name, kind) in [("one.data", "an XML store"), ("two.xml", "a binary store"), ("three", "an HTML store")] {
+            let reopened = try await RecipesBinary.run([path(name), "--deterministic",
+                "-c", "fetch Recipe where name == 'Pad Thai' keys rating", "-c", ".sqldebug 1"], timeout: .seconds(60))
+            #expect(reopened.standardOutput == "rating\n------\n4.75\n(1 row)\n", "\(name)")
+            #expect(reopened.standardError == "-c:2: error: .sqldebug works on SQLite stores; this catalogue is \(kind)\n")
+        }
+    }
+
+    @Test(".migrate names what is wrong: the type, a missing path, unsaved changes, an existing file")
+    func migrateErrors() async throws {
+        let folder = try TemporaryDirectory()
+        let existing = try folder.write("taken", to: "taken.xml")
+        let run = try await RecipesBinary.run(["--memory", "--deterministic",
+            "-c", ".migrate csv x.csv", "-c", ".migrate xml", "-c", "insert Chef name=Ana",
+            "-c", ".migrate xml \(folder.url.path)/new.xml", "-c", "rollback", "-c", ".migrate xml \(existing)"], timeout: .seconds(60))
+        #expect(run.standardError == """
+            -c:1: error: .migrate needs a store type (sqlite, xml, binary, html, memory) and a path: .migrate xml catalog.xml
+            -c:2: error: .migrate xml needs one path for the new store: .migrate xml PATH
+            -c:4: error: there are unsaved changes: save or rollback before .migrate
+            -c:6: error: cannot migrate to '\(existing)': the file exists; remove it or choose another path
+
+            """)
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "taken")
+    }
+
+    @Test("A damaged store file is refused naming the file, the line and the problem")
+    func damagedFile() async throws {
+        let folder = try TemporaryDirectory()
+        let path = try folder.write("<?xml version=\"1.0\"?>\n<objectgraph format=\"1\">\n  <Cake id=\"1\"/>\n</objectgraph>\n", to: "catalog")
+        let run = try await RecipesBinary.run([path, "-c", "count Recipe"], timeout: .seconds(60))
+        #expect(run.status != 0)
+        #expect(run.standardError.contains("'\(path)' is not a valid XMLStore file: line 3: unknown entity 'Cake'"))
+    }
+}

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 /// Two and three processes on one store file at once: no lost update, conflicts resolved
@@ -79,9 +78,9 @@ struct MultiProcessTests {
     func busyTimeout() async throws {
         try await makeStore()
         let store = self.store
-        let holder = try LockHolder(store)
+        let holder = try SQLiteShell(store)
         defer { holder.close() }
-        try await holder.lock()
+        try await holder.run("BEGIN IMMEDIATE; INSERT INTO \"_metadata\" VALUES ('lock', 'held');")
         let refused = try await Self.probe(["save-one", store, "300"])
         #expect(refused.status == 1)
         #expect(refused.standardError.contains("the store at '\(store)' is locked by another connection or process: waited 0.3 s (the busy timeout) for it"),
@@ -89,64 +88,8 @@ struct MultiProcessTests {
 
         async let waiting = Self.probe(["save-one", store, "20000"])
         try await Task.sleep(for: .milliseconds(300))
-        holder.unlock()
+        holder.send("ROLLBACK;")
         let waited = try await waiting
         #expect(waited.status == 0 && waited.standardOutput == "saved\n", "\(waited.standardError)")
     }
-}
-
-/// The `sqlite3` shell holding the write lock of a store (`BEGIN IMMEDIATE`) until told to
-/// roll back. Its output is read on a thread of its own (the read blocks).
-final class LockHolder {
-    private let process = Process()
-    private let input = Pipe()
-    private let text = SharedText()
-
-    init(_ store: String) throws {
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [store]
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let reading = output.fileHandleForReading, text = self.text
-        Thread {
-            while case let data = reading.availableData, !data.isEmpty {
-                text.append(String(decoding: data, as: UTF8.self))
-            }
-        }.start()
-    }
-
-    /// Takes the lock and returns once the shell says it holds it.
-    func lock() async throws {
-        send("BEGIN IMMEDIATE;\nINSERT INTO \"_metadata\" VALUES ('lock', 'held');\n.print locked")
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !text.value.contains("locked") {
-            guard ContinuousClock.now < deadline else { throw TestFailure("sqlite3 did not take the lock: \(text.value)") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
-    /// Rolls back, which releases the lock.
-    func unlock() { send("ROLLBACK;") }
-
-    func close() {
-        send(".quit")
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-    }
-
-    private func send(_ text: String) {
-        try? input.fileHandleForWriting.write(contentsOf: Data((text + "\n").utf8))
-    }
-}
-
-/// Text a reading thread appends to and a test reads.
-final class SharedText: Sendable {
-    private let text = Mutex("")
-
-    func append(_ more: String) { text.withLock { $0 += more } }
-
-    var value: String { text.withLock { $0 } }
 }

@@ -25,13 +25,16 @@ enum TracedProcess {
         var standardOutput: String
         /// Standard error without the trace lines.
         var messages: String
+        /// From the start to the end of the process (and of its output).
+        var duration: Duration
     }
 
     /// Runs `recipes arguments` with `HOME` set to `home` and kills it after it traced
-    /// `killAfter` statements (never, when nil).
+    /// `killAfter` statements, or once `killAfterDelay` has passed since it started (for
+    /// work that runs no SQL, such as an atomic store's save); never, when both are nil.
     ///
     /// - Throws: ``TestFailure`` if it does not end within `timeout`.
-    static func run(_ arguments: [String], home: URL, killAfter: Int?,
+    static func run(_ arguments: [String], home: URL, killAfter: Int?, killAfterDelay: Duration? = nil,
                     timeout: Duration = .seconds(120)) async throws -> Outcome {
         let scratch = try TemporaryDirectory()
         let outputURL = scratch.url.appendingPathComponent("stdout")
@@ -66,18 +69,22 @@ enum TracedProcess {
             done.store(true, ordering: .releasing)
         }.start()
 
-        let deadline = ContinuousClock.now + timeout
+        let started = ContinuousClock.now
+        let deadline = started + timeout
         while process.isRunning || !done.load(ordering: .acquiring) {
+            if let killAfterDelay, process.isRunning, ContinuousClock.now >= started + killAfterDelay {
+                Glibc.kill(process.processIdentifier, SIGKILL)
+            }
             if ContinuousClock.now > deadline {
                 Glibc.kill(process.processIdentifier, SIGKILL)
                 throw TestFailure("recipes \(arguments) did not finish within \(timeout)")
             }
-            try await Task.sleep(for: .milliseconds(5))
+            try await Task.sleep(for: .milliseconds(killAfterDelay == nil ? 5 : 1))
         }
         let result = reader.result
         return Outcome(wasKilled: process.terminationReason == .uncaughtSignal, status: process.terminationStatus,
                        trace: result.trace, standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
-                       messages: result.messages)
+                       messages: result.messages, duration: ContinuousClock.now - started)
     }
 }
 

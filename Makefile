@@ -6,7 +6,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: run test docs bench fuzz setup clean
+.PHONY: run test docs bench fuzz soak check-sanitizers setup clean
 
 # Build messages go to standard error, so piping commands in gives only the shell's output.
 run: setup
@@ -33,6 +33,26 @@ bench: setup
 # One million random and mutated predicate strings through the parser, checker and both back ends.
 fuzz: setup
 	PREDICATE_FUZZ_COUNT=1000000 $(SWIFT) test -c release -Xswiftc -enable-testing --filter PredicateFuzzTests
+
+# The long version of the reliability suites (see README, Reliability): 200 SIGKILL trials per
+# workload, 1,000,000 inputs per fuzz target (release build), the huge inputs at full size.
+RELIABILITY_SUITES = KillTrialTests|AtomicKillTrialTests|MigrationKillTrialTests|MultiProcessTests|WrongFileTests|InjectionTests|HugePredicateTests|StoreFileTests|IntegrityCheckTests|MigrationCrashSafetyTests
+soak: setup
+	@bash Scripts/setup.sh test
+	PREDICATE_FUZZ_COUNT=1000000 JSONL_FUZZ_COUNT=1000000 ATOMIC_FUZZ_COUNT=1000000 \
+	  $(SWIFT) test -c release -Xswiftc -enable-testing --filter 'PredicateFuzzTests|RecipeLineFuzzTests|AtomicReaderFuzzTests'
+	$(SWIFT) build --build-tests
+	RELIABILITY_SOAK=1 RELIABILITY_KILL_TRIALS=200 $(SWIFT) test --skip-build --filter '$(RELIABILITY_SUITES)'
+	RELIABILITY_SOAK=1 RECIPES_BINARY=$(CURDIR)/.build/release/recipes $(SWIFT) test --skip-build --filter HugeInputTests
+
+# The whole test suite under the thread sanitizer, then the address sanitizer, each in a build
+# folder of its own (the `recipes` the end-to-end tests run is instrumented too).
+check-sanitizers: setup
+	@bash Scripts/setup.sh test
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
+	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
 
 setup:
 	@bash Scripts/setup.sh

@@ -34,7 +34,10 @@ let package = Package(
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "ObjectGraphSQLite"], swiftSettings: strict),
         .testTarget(name: "RecipeCatalogTests", dependencies: ["RecipeCatalog", "ObjectGraphSQLite"],
                     swiftSettings: strict),
-        .testTarget(name: "RecipesCLITests", dependencies: ["recipes"], swiftSettings: strict),
+        .testTarget(name: "RecipesCLITests", dependencies: ["recipes", "ReliabilityProbe"], swiftSettings: strict),
+        // The reliability tests' worker: what several processes do at once on one store.
+        .executableTarget(name: "ReliabilityProbe", dependencies: ["RecipeCatalog"], path: "Tests/ReliabilityProbe",
+                          swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,12 +2,13 @@
 # Installs the Debian packages the package needs, when they are missing.
 # `setup.sh` (before `make run`): the libraries the package links against.
 # `setup.sh test` (before `make test`): those, plus tmux for the terminal tests and the sqlite3
-# command-line tool, which checks the integrity of stores a test killed during an import.
+# command-line tool, which checks the integrity of stores a test killed during an import, and GNU time,
+# which measures the peak memory of the huge-input tests.
 # `setup.sh docs` (before `make docs`): those, plus jq, which reads the symbol graphs.
 set -euo pipefail
 
 packages=(libsqlite3-dev libedit-dev)
-[ "${1:-}" = test ] && packages+=(tmux sqlite3)
+[ "${1:-}" = test ] && packages+=(tmux sqlite3 time)
 [ "${1:-}" = docs ] && packages+=(jq)
 
 missing=()

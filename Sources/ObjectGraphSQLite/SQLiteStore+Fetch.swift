@@ -23,6 +23,16 @@ extension SQLiteStore {
         try forEachRow(FetchSQL.selectDestinations(of: relationship, sourceKeys: sourceKeys, layout: layout), body)
     }
 
+    /// Runs `body` with every read this thread makes inside one read transaction on one
+    /// reader, so they all see the same committed state.
+    package func readingOneState<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try pool.readingOneState(body)
+        } catch let error as SQLiteError {
+            throw translate(error)
+        }
+    }
+
     private func forEachRow(_ select: SQLFragment, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
         try performRead { connection in
             let statement = try connection.cachedStatement(select.sql)

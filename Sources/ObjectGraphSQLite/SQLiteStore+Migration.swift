@@ -67,6 +67,7 @@ extension SQLiteStore {
         removeStoreFiles(copy)
         removeStoreFiles(result)
         do {
+            try checkpoint(path)
             try manager.copyItem(atPath: path, toPath: copy)
             if manager.fileExists(atPath: path + "-wal") { try manager.copyItem(atPath: path + "-wal", toPath: copy + "-wal") }
             let metadata = try metadata(ofStoreAt: copy)
@@ -99,6 +100,24 @@ extension SQLiteStore {
             throw failure
         }
         progress?(1)
+    }
+
+    /// Moves the transactions of the store's write-ahead log into the file, so that the file
+    /// alone holds the store: the swap at the end of a migration removes the log before it
+    /// renames the migrated file over the store, and a crash between the two then loses
+    /// nothing. (The other order would leave the old log beside the new file, and SQLite
+    /// would replay it into the new file on the next open.)
+    private static func checkpoint(_ path: String) throws {
+        guard let size = try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int, size > 0 else { return }
+        do {
+            let connection = try SQLiteConnection(path: path)
+            if case .integer(let busy)? = try connection.rows(SchemaSQL.checkpoint).first?.first, busy != 0 {
+                throw ObjectGraphError(.storeLocked,
+                    "cannot migrate the store at '\(path)': another program has it open; close it and try again")
+            }
+        } catch let error as SQLiteError {
+            throw translate(error, path: path)
+        }
     }
 
     /// Migrates the store at `path` to `model` before it is opened, when the options ask for

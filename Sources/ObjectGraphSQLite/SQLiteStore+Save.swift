@@ -85,7 +85,7 @@ extension SQLiteStore {
             if error.result == .constraint, let id = current {
                 throw constraintError(error, id: id, row: changes.inserts.first { $0.id == id }, values: values)
             }
-            throw Self.translate(error, path: path)
+            throw translate(error)
         }
     }
 

@@ -26,6 +26,11 @@ public final class SQLiteStore: StoreRequestHandler {
         /// with 0, fetches wait for saves, reading on the one writer connection (as an
         /// in-memory store always does).
         public var maximumReaderCount = 4
+        /// The most pages (of 4,096 bytes) the file may grow to, or nil for no limit but the
+        /// disk's. A save that needs more fails as on a full disk (`storeFailure`, "full"),
+        /// leaving the store and the context's unsaved changes as they were. For capping a
+        /// store's size, and for testing what a full disk does.
+        public var maximumPageCount: Int?
         /// Whether a store written with an older model version is migrated when it is opened
         /// (Core Data's `shouldMigrateStoreAutomatically`); without it, opening such a store
         /// fails with `modelMismatch`.
@@ -50,6 +55,8 @@ public final class SQLiteStore: StoreRequestHandler {
     public let identifier: String
     /// The model the store was opened with.
     public let model: ObjectModel
+    /// The options the store was opened with.
+    public let options: Options
     /// The writer and the readers.
     let pool: ConnectionPool
     let layouts: [TableLayout]
@@ -63,6 +70,8 @@ public final class SQLiteStore: StoreRequestHandler {
     init(path: String, model: ObjectModel, options: Options = Options()) throws {
         self.path = path
         self.model = model
+        self.options = options
+        if Self.isFile(path) { try StoreFile.checkBeforeOpening(path) }
         let opened: SQLiteConnection
         do {
             opened = try SQLiteConnection(path: path, busyTimeout: options.busyTimeout)
@@ -77,7 +86,7 @@ public final class SQLiteStore: StoreRequestHandler {
         self.layoutByEntity = model.entities.map { entity in layouts.first { $0.root === entity.root }! }
         let tableSQL = layouts.map(TableSQL.init)
         self.tableSQLByEntity = layoutByEntity.map { layout in tableSQL[layouts.firstIndex { $0 === layout }!] }
-        let metadata = try Self.prepare(opened, path: path, model: model, layouts: layouts)
+        let metadata = try Self.prepare(opened, path: path, model: model, layouts: layouts, options: options)
         self.identifier = metadata[MetadataKey.storeUUID] ?? ""
         self.metadataCache = Mutex(metadata)
         // Other connections cannot see an in-memory (or temporary, empty-path) database.
@@ -164,7 +173,7 @@ public final class SQLiteStore: StoreRequestHandler {
         do {
             return try pool.write(body)
         } catch let error as SQLiteError {
-            throw Self.translate(error, path: path)
+            throw translate(error)
         }
     }
 
@@ -175,15 +184,23 @@ public final class SQLiteStore: StoreRequestHandler {
         do {
             return try pool.read(body)
         } catch let error as SQLiteError {
-            throw Self.translate(error, path: path)
+            throw translate(error)
         }
     }
 
-    static func translate(_ error: SQLiteError, path: String) -> ObjectGraphError {
+    /// The framework error for a SQLite error of this store.
+    func translate(_ error: SQLiteError) -> ObjectGraphError {
+        Self.translate(error, path: path, busyTimeout: options.busyTimeout)
+    }
+
+    /// The framework error for a SQLite error of the store at `path`, which waits up to
+    /// `busyTimeout` for another connection's lock.
+    static func translate(_ error: SQLiteError, path: String, busyTimeout: Duration = Options().busyTimeout) -> ObjectGraphError {
         switch error.result {
         case .busy, .locked:
             return ObjectGraphError(.storeLocked,
-                "the store at '\(path)' is locked by another connection or process; close the other program or try again",
+                "the store at '\(path)' is locked by another connection or process: waited \(describe(busyTimeout)) "
+                + "(the busy timeout) for it; close the other program or try again",
                 underlying: error)
         case .notADatabase:
             return ObjectGraphError(.notADatabase,
@@ -212,6 +229,12 @@ public final class SQLiteStore: StoreRequestHandler {
         return StoreStatistics(statements: counts.statements, rows: counts.rows, transactions: counts.transactions)
     }
 
+    /// `5 s`, `0.25 s` or `50 ms`.
+    static func describe(_ duration: Duration) -> String {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return seconds < 0.1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%g s", seconds)
+    }
+
     // MARK: Opening
 
     /// Whether `path` names a file other connections can open (not `:memory:`, not empty).
@@ -227,16 +250,24 @@ public final class SQLiteStore: StoreRequestHandler {
         return reader
     }
 
+    /// Checks that the file is a store of `model` (or empty), then configures the connection
+    /// and creates the schema in an empty file. Nothing is written to a file that is not a
+    /// store (the first statement only reads), nor to a store of another model.
     private static func prepare(
-        _ connection: SQLiteConnection, path: String, model: ObjectModel, layouts: [TableLayout]
+        _ connection: SQLiteConnection, path: String, model: ObjectModel, layouts: [TableLayout], options: Options
     ) throws -> [String: String] {
         do {
-            for pragma in SchemaSQL.connectionSettings(isFile: isFile(path)) { try connection.execute(pragma) }
-            try SQLFunctions.register(on: connection)
             let tables = Set(try connection.rows(SchemaSQL.userTables).compactMap { row -> String? in
                 if case .text(let name) = row[0] { return name }
                 return nil
             })
+            if !tables.isEmpty && !tables.contains("_metadata") {
+                throw ObjectGraphError(.notADatabase,
+                    "'\(path)' is a SQLite database but not an ObjectGraph store (it has no metadata table); open another path")
+            }
+            for pragma in SchemaSQL.connectionSettings(isFile: isFile(path)) { try connection.execute(pragma) }
+            if let pages = options.maximumPageCount { try connection.execute(SchemaSQL.maximumPageCount(pages)) }
+            try SQLFunctions.register(on: connection)
             if tables.isEmpty {
                 try connection.inTransaction {
                     try connection.execute(SchemaSQL.createMetadata)
@@ -254,9 +285,6 @@ public final class SQLiteStore: StoreRequestHandler {
                         try insert.run()
                     }
                 }
-            } else if !tables.contains("_metadata") {
-                throw ObjectGraphError(.notADatabase,
-                    "'\(path)' is a SQLite database but not an ObjectGraph store (it has no metadata table); open another path")
             }
             var metadata: [String: String] = [:]
             for row in try connection.rows(SchemaSQL.selectMetadata) {
@@ -275,7 +303,7 @@ public final class SQLiteStore: StoreRequestHandler {
             }
             return metadata
         } catch let error as SQLiteError {
-            throw translate(error, path: path)
+            throw translate(error, path: path, busyTimeout: options.busyTimeout)
         }
     }
 

@@ -22,8 +22,13 @@ public enum MergePolicy: Sendable, Hashable {
 
 extension ContextCore {
     /// The current row and the slot values it holds for `object`, or nil when the row is gone.
+    ///
+    /// The row cache's copy of the row is older (that is the conflict), so it is dropped:
+    /// refreshing the object after the conflict then loads the store's row, not the same
+    /// stale one again.
     private func storedSlots(of object: ManagedObject) throws -> (row: RowCache.Row, slots: [ObjectSlot])? {
         let store = coordinator.store(for: object.entity)
+        coordinator.rowCache.remove([object.objectID])
         guard let row = try store.fetchRow(object.objectID) else { return nil }
         let layout = store.layout(for: object.entity)
         var slots = [ObjectSlot](repeating: ObjectSlot(value: .null), count: object.entity.slotCount)

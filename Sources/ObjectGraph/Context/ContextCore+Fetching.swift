@@ -1,7 +1,16 @@
 extension ContextCore {
     /// Fetches the objects matching `request`.
+    ///
+    /// A fetch that prefetches runs several statements; they read one committed state, so a
+    /// save another process makes meanwhile never shows by half (objects without the
+    /// related objects that save gave them).
     func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
         let entity = try model.requireEntity(named: request.entityName)
+        guard !request.relationshipKeyPathsForPrefetching.isEmpty else { return try fetch(request, entity: entity) }
+        return try coordinator.store(for: entity).readingOneState { try fetch(request, entity: entity) }
+    }
+
+    private func fetch(_ request: FetchRequest, entity: EntityDescription) throws -> [ManagedObject] {
         let store = coordinator.store(for: entity)
         var plan = try plan(request, entity: entity, output: Self.readsKeysOnly(request) ? .keys : .rows)
         var pending = request.includesPendingChanges ? pendingChanges(in: entity, request, predicate: plan.predicate) : []

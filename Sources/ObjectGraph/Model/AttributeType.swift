@@ -122,7 +122,7 @@ public enum AttributeType: String, Hashable, Sendable, CaseIterable {
 
     /// Parses text typed by a person (a shell argument) into a stored value of this type.
     ///
-    /// Integers and doubles in decimal; booleans as `true`/`false`/`yes`/`no`/`1`/`0`;
+    /// Integers and (finite) doubles in decimal; booleans as `true`/`false`/`yes`/`no`/`1`/`0`;
     /// dates as ISO 8601 (`2024-03-01` or a full date-time); `nil`/`null` for no value.
     /// - Throws: ``ObjectGraphError`` with code ``ObjectGraphError/Code/invalidValue``.
     public func parse(_ text: String, key: String) throws -> StoredValue {
@@ -136,7 +136,8 @@ public enum AttributeType: String, Hashable, Sendable, CaseIterable {
             guard let v = Int64(text), fits(v) else { throw invalid() }
             return .integer(v)
         case .double:
-            guard let v = Double(text) else { throw invalid() }
+            // `1e999` would be infinity, `nan` nothing SQLite keeps: neither is a number typed by mistake.
+            guard let v = Double(text), v.isFinite else { throw invalid() }
             return .real(v)
         case .boolean:
             switch lowered {

@@ -51,6 +51,11 @@ package protocol StoreRequestHandler: PersistentStore {
     func fetchRow(_ id: ObjectID) throws -> [StoredValue]?
     /// The IDs of the destinations of a to-many relationship of the object with key `key`, in order.
     func fetchDestinations(of relationship: RelationshipDescription, key: Int64) throws -> [ObjectID]
+    /// Runs `body`, whose reads on this thread all see one committed state of the store,
+    /// though another connection or process commits meanwhile: a fetch and its prefetches
+    /// never show half of a save made between them. A store whose every read sees the same
+    /// state anyway can run `body` as it is (the default).
+    func readingOneState<T>(_ body: () throws -> T) throws -> T
 
     // MARK: Writes
 
@@ -70,6 +75,11 @@ package protocol StoreRequestHandler: PersistentStore {
 
     /// Statements, rows and transactions the store ran so far.
     var statistics: StoreStatistics { get }
+}
+
+extension StoreRequestHandler {
+    /// Runs `body` as it is.
+    package func readingOneState<T>(_ body: () throws -> T) throws -> T { try body() }
 }
 
 /// What a store ran: counters for ``ContextStatistics``.

@@ -22,6 +22,13 @@ enum SchemaSQL {
         return settings
     }
 
+    /// Moves every transaction of the write-ahead log into the file and empties the log;
+    /// its one row starts with 1 when another connection kept it from finishing.
+    static let checkpoint = "PRAGMA wal_checkpoint(TRUNCATE)"
+
+    /// Caps the file at `pages` pages: writes past it fail with `SQLITE_FULL`.
+    static func maximumPageCount(_ pages: Int) -> String { "PRAGMA max_page_count = \(max(1, pages))" }
+
     static let selectMetadata = #"SELECT "key", "value" FROM "_metadata""#
     static let upsertMetadata = #"INSERT INTO "_metadata" ("key", "value") VALUES (?, ?) ON CONFLICT("key") DO UPDATE SET "value" = excluded."value""#
     static let deleteMetadata = #"DELETE FROM "_metadata" WHERE "key" = ?"#

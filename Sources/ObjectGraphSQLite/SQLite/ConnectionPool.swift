@@ -25,7 +25,8 @@ import Synchronization
 // Safe because every connection is used by one thread at a time: the writer only inside
 // `writerLock` (or by the thread recorded in `writerThread`, which holds that lock); a
 // reader either sits in `idleReaders`, touched only inside `readerLock`, or is checked out
-// to the one thread that took it from there. The other `var`s are touched only inside
+// to the one thread that took it from there (and is listed in `pinnedReaders`, under
+// `readerLock`, for that thread only). The other `var`s are touched only inside
 // `readerLock`. `Mutex` cannot hold the connections because callers build non-Sendable
 // objects from their rows while a connection is in use.
 final class ConnectionPool: @unchecked Sendable {
@@ -42,6 +43,10 @@ final class ConnectionPool: @unchecked Sendable {
     private let readerPermits: DispatchSemaphore
     private let readerLock = Mutex(())
     private var idleReaders: [SQLiteConnection] = []
+    /// Readers held by a thread inside ``readingOneState(_:)``, by thread.
+    private var pinnedReaders: [UInt: SQLiteConnection] = [:]
+    /// How many threads are inside ``readingOneState(_:)``: reads look for a pinned reader only when some are.
+    private let pinnedCount = Atomic<Int>(0)
     private var openedReaders = 0
     /// What readers counted, folded in each time one is returned.
     private var returnedReaderStatistics = ConnectionStatistics()
@@ -104,9 +109,33 @@ final class ConnectionPool: @unchecked Sendable {
             return try convertingInterrupts { try body(writer) }  // inside write on this thread
         }
         guard makeReader != nil else { return try write(body) }
+        if pinnedCount.load(ordering: .relaxed) > 0, let reader = readerLock.withLock({ _ in pinnedReaders[Self.currentThread] }) {
+            return try convertingInterrupts { try body(reader) }
+        }
         let reader = try checkOutReader()
         defer { checkIn(reader) }
         return try convertingInterrupts { try body(reader) }
+    }
+
+    /// Runs `body`, whose reads on this thread all see one committed state: they run on one
+    /// reader inside one read transaction (or, with no readers, on the writer under its lock).
+    /// Reentrant; inside ``write(_:)`` it only runs `body`.
+    func readingOneState<T>(_ body: () throws -> T) throws -> T {
+        let thread = Self.currentThread
+        if writerThread.load(ordering: .relaxed) == thread { return try body() }
+        guard makeReader != nil else { return try write { _ in try body() } }
+        if readerLock.withLock({ _ in pinnedReaders[thread] }) != nil { return try body() }
+        let reader = try checkOutReader()
+        defer { checkIn(reader) }
+        try reader.executeUncounted("BEGIN")
+        readerLock.withLock { _ in pinnedReaders[thread] = reader }
+        pinnedCount.add(1, ordering: .relaxed)
+        defer {
+            pinnedCount.subtract(1, ordering: .relaxed)
+            readerLock.withLock { _ in pinnedReaders[thread] = nil }
+            try? reader.executeUncounted("COMMIT")  // ends the read transaction; nothing to write
+        }
+        return try body()
     }
 
     /// A free reader, opened if none is idle; waits while every reader is in use.

@@ -46,9 +46,11 @@ final class SQLiteConnection {
         sqlite3_busy_timeout(db, Int32(clamping: milliseconds))
         // Cancelling the Swift task that runs a read stops it within a few thousand virtual
         // machine steps (SQLITE_INTERRUPT, reported as CancellationError by ConnectionPool).
-        // Only statements outside a transaction stop: a save is never cut in half.
+        // Only statements outside a write transaction stop: a save is never cut in half.
+        // A read-only connection stops inside its read transactions too: they change nothing.
         sqlite3_progress_handler(db, Self.cancellationCheckInterval, { db in
-            Task.isCancelled && sqlite3_get_autocommit(OpaquePointer(db)) != 0 ? 1 : 0
+            Task.isCancelled && (sqlite3_get_autocommit(OpaquePointer(db)) != 0
+                || sqlite3_db_readonly(OpaquePointer(db), "main") == 1) ? 1 : 0
         }, UnsafeMutableRawPointer(db))
     }
 
@@ -90,6 +92,15 @@ final class SQLiteConnection {
     func execute(_ sql: String) throws(SQLiteError) {
         statistics.statements += 1
         trace?(SQLTraceEvent(sql: sql, arguments: [], rows: 0, duration: .zero, plan: []))
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else {
+            throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        }
+    }
+
+    /// Runs bookkeeping SQL (the bounds of a read transaction) that is neither traced nor
+    /// counted, so statistics and SQL logs show the same statements with or without it.
+    func executeUncounted(_ sql: String) throws(SQLiteError) {
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == SQLITE_OK else {
             throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)

@@ -48,6 +48,18 @@ struct MergePolicyTests {
         return (recipe["name"] as? String, recipe["rating"] as? Double, (recipe["servings"] as? Int64).map(Int.init) ?? recipe["servings"] as? Int)
     }
 
+    @Test("Following the error's advice works: roll back, refresh, change again and save")
+    func refreshingAfterAConflictLoadsTheStoresRow() throws {
+        let error = try #require(throws: ObjectGraphError.self) { try mine.save() }
+        #expect(error.code == .mergeConflict)
+        mine.rollback()
+        mine.refresh(soup, mergeChanges: false)
+        #expect(soup["rating"] as? Double == 1.0, "the refreshed object shows the other side's save, not the cached row")
+        soup["rating"] = 5.0
+        try mine.save()
+        #expect(try stored() == ("Soup", 5.0, 2))
+    }
+
     @Test("The error policy fails the save, names each conflict with its three values, and keeps everything")
     func errorPolicyReports() throws {
         let error = try #require(throws: ObjectGraphError.self) { try mine.save() }

@@ -28,7 +28,7 @@ struct StoreErrorTests {
         let file = path("no-such-folder/recipes.sqlite")
         let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
         let error = try #require(throws: ObjectGraphError.self) { try coordinator.addStore(at: file) }
-        #expect(error.message == "cannot open the store at '\(file)': unable to open database file. Check that the directory exists and is writable.")
+        #expect(error.message == "cannot open the store at '\(file)': the folder '\(path("no-such-folder"))' does not exist; create it or choose another path")
     }
 
     @Test("SQLite's extended result codes map to named primary codes")
@@ -63,7 +63,7 @@ struct StoreErrorTests {
         try blocker.execute("BEGIN EXCLUSIVE")
         let error = try #require(throws: ObjectGraphError.self) { try context.save() }
         #expect(error.code == .storeLocked)
-        #expect(error.message.contains("is locked"))
+        #expect(error.message.contains("is locked") && error.message.contains("waited 50 ms"))
         #expect(recipe.isInserted && recipe.objectID.isTemporary)
         try blocker.execute("ROLLBACK")
         try context.save()

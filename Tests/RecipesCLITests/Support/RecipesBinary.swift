@@ -20,16 +20,21 @@ enum RecipesBinary {
     /// The path of the built executable.
     static var path: String {
         if let path = ProcessInfo.processInfo.environment["RECIPES_BINARY"] { return path }
+        return path(of: "recipes")
+    }
+
+    /// The path of the package's executable `name`, built next to the test bundle.
+    static func path(of name: String) -> String {
         let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         var directory = URL(fileURLWithPath: runner).deletingLastPathComponent()
         // The runner may sit inside a bundle directory (…/Foo.xctest/…); walk up to debug/.
         while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("recipes").path
+            let candidate = directory.appendingPathComponent(name).path
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
             directory.deleteLastPathComponent()
         }
-        return "recipes"
+        return name
     }
 
     /// Runs `recipes` with `arguments`, feeding `input` on standard input (an empty file
@@ -38,7 +43,7 @@ enum RecipesBinary {
     /// - Throws: if the process cannot start or runs longer than `timeout`.
     static func run(_ arguments: [String], input: String? = nil, in directory: URL? = nil,
                     mergingOutput: Bool = false, environment extra: [String: String] = [:],
-                    timeout: Duration = .seconds(120)) async throws -> Run {
+                    timeout: Duration = .seconds(120), executable: String = path) async throws -> Run {
         let scratch = try TemporaryDirectory()
         let inputURL = scratch.url.appendingPathComponent("stdin")
         let outputURL = scratch.url.appendingPathComponent("stdout")
@@ -48,7 +53,7 @@ enum RecipesBinary {
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
 
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? scratch.url
         var environment = ProcessInfo.processInfo.environment

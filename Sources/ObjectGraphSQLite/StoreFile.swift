@@ -1,0 +1,54 @@
+import ObjectGraph
+import Foundation
+
+/// Checks made on a store's path before SQLite opens it, so that a file SQLite would
+/// silently open read-only, a journal it would replay into a new empty database, or a
+/// folder it cannot write its journal files in, is an error naming the problem, and
+/// nothing on disk is created or changed.
+enum StoreFile {
+    /// Throws ``ObjectGraph/ObjectGraphError`` (`storeFailure`) when the store at `path`
+    /// cannot be opened for writing, naming the reason:
+    /// - the folder does not exist, or a new store cannot be created in it;
+    /// - a write-ahead log (`path-wal`) is there but its database is missing or empty:
+    ///   opening would start a new store and lose what the log holds;
+    /// - the file, or the folder its journal files go in, is read-only for this user.
+    static func checkBeforeOpening(_ path: String) throws {
+        let files = FileManager.default
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard files.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ObjectGraphError(.storeFailure,
+                "cannot open the store at '\(path)': the folder '\(folder)' does not exist; create it or choose another path")
+        }
+        let size = (try? files.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        let journal = path + "-wal"
+        let journalSize = (try? files.attributesOfItem(atPath: journal)[.size] as? Int) ?? nil
+        if (size ?? 0) == 0, let journalSize, journalSize > 0 {
+            throw ObjectGraphError(.storeFailure,
+                "cannot open the store at '\(path)': its write-ahead log '\(journal)' is there but the database "
+                + "\(size == nil ? "is missing" : "is empty"); restore the database next to it, or move the log away "
+                + "to start a new store (opening now would lose what the log holds)")
+        }
+        guard size != nil else {
+            if !files.isWritableFile(atPath: folder) {
+                throw ObjectGraphError(.storeFailure,
+                    "cannot create the store at '\(path)': the folder '\(folder)' is not writable by this user")
+            }
+            return
+        }
+        if !files.isWritableFile(atPath: path) {
+            throw ObjectGraphError(.storeFailure,
+                "the store at '\(path)' is read-only for this user (file permissions); it was not changed. "
+                + "Open a writable copy, or change the file's permissions")
+        }
+        // SQLite creates the write-ahead log and its index next to the file on first use.
+        let missing = [journal, path + "-shm"].filter { !files.fileExists(atPath: $0) }
+        if !missing.isEmpty && !files.isWritableFile(atPath: folder) {
+            throw ObjectGraphError(.storeFailure,
+                "cannot open the store at '\(path)': the folder '\(folder)' is not writable by this user, and the "
+                + "store needs to create its journal files there (\(missing.map { "'\($0)'" }.joined(separator: ", "))); "
+                + "it was not changed")
+        }
+    }
+}

@@ -41,7 +41,7 @@ struct AtomicReaderFuzzTests {
             case .binary: BinaryStore(path: path, model: model)
             default: HTMLStore(path: path, model: model)
             }
-            var random = SplitMix(seed: seed ^ UInt64(kind.rawValue.count))
+            var random = SeededGenerator(seed: seed ^ UInt64(kind.rawValue.count))
             var corpus = [[UInt8](data)]
             var accepted = 0
             var failures: [String] = []
@@ -67,7 +67,7 @@ struct AtomicReaderFuzzTests {
     }
 
     /// One to four mutations of `bytes`.
-    nonisolated static func mutate(_ input: [UInt8], kind: StoreKind, _ random: inout SplitMix) -> [UInt8] {
+    nonisolated static func mutate(_ input: [UInt8], kind: StoreKind, _ random: inout SeededGenerator) -> [UInt8] {
         var bytes = input
         let fragments = kind == .binary ? binaryFragments : textFragments
         for _ in 0..<Int.random(in: 1...4, using: &random) {

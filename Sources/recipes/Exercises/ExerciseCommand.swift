@@ -23,10 +23,18 @@ struct ExerciseCommand {
     @MainActor
     static func run(_ request: ExerciseRequest, output: any ShellOutput) async -> Int32 {
         InterruptSignal.install()
+        // The folder is found before the task: the optimizer (release with -enable-testing, as
+        // `make fuzz` and `make soak` build) crashed splitting this closure when a typed
+        // throw happened inside it (swift-frontend signal 11 in CoroSplit).
+        let folder: ExerciseFolder
+        do {
+            folder = try ExerciseFolder.locate()
+        } catch {
+            output.write("error: \(error.message)\n", to: .standardError)
+            return 1
+        }
         let task = Task { @MainActor () async throws -> Bool in
-            let command = ExerciseCommand(folder: try ExerciseFolder.locate(), progressURL: ExerciseProgress.fileURL(),
-                                          output: output)
-            return try await command.run(request)
+            try await ExerciseCommand(folder: folder, progressURL: ExerciseProgress.fileURL(), output: output).run(request)
         }
         let registration = InterruptSignal.counter.whenInterrupted { task.cancel() }
         defer { registration.cancel() }

@@ -61,6 +61,17 @@ struct RecipeFileReaderTests {
         #expect(batch.records.first?.name == "Crème \"brûlée\" \\ / 🍰\t\n")
     }
 
+    /// Found by the JSON Lines fuzzer (`make soak`): Foundation's `JSONSerialization` drops
+    /// a U+FEFF that starts a string value; JSON keeps it, and so does the reader. (At the
+    /// start of the file, before the first line, it is a byte order mark and skipped.)
+    @Test("A U+FEFF at the start of a string value is kept")
+    func byteOrderMarkInsideAString() throws {
+        let batch = try read("\u{FEFF}{\"id\": \"\u{FEFF}\", \"name\": \"\u{FEFF}Toast\"}\n")
+        #expect(batch.errors.isEmpty)
+        #expect(batch.records.first?.sourceID.unicodeScalars.map(\.value) == [0xFEFF])
+        #expect(batch.records.first?.name == "\u{FEFF}Toast")
+    }
+
     @Test("Dates: plain day, date-time with zone, date-time with offset")
     func dates() throws {
         let batch = try read("""

@@ -55,9 +55,13 @@ struct MigrationKillTrialTests {
             let variant = trial % 2
             let store = try workspace.copy(variant == 0 ? plain : withLog, to: "trial-\(trial).sqlite")
             let original = try Data(contentsOf: URL(fileURLWithPath: store))
+            // Most moments anywhere in the run; every fourth as soon as the shell says the
+            // migration is done (the migrated file was just swapped in).
             let delay = durations[variant] * Double.random(in: 0...1, using: &random)
-            let outcome = try await TracedProcess.run([store, "-c", "count Recipe"], home: workspace.url,
-                                                      killAfter: nil, killAfterDelay: delay)
+            let onMessage = trial % 4 == 3
+            let outcome = try await TracedProcess.run([store, "-c", "count Recipe"], home: workspace.url, killAfter: nil,
+                                                      killAfterDelay: onMessage ? nil : delay,
+                                                      killOnMessage: onMessage ? "Migrated" : nil)
             tally.leftovers += try workspace.removeLeftovers(of: store)
             let version = try CatalogMigration.version(ofStoreAt: store)
             var matched = false, sound = true

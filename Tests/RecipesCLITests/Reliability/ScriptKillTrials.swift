@@ -6,8 +6,9 @@ enum KillMoment {
     /// A statement, at random among those an uninterrupted run traces (SQLite stores):
     /// the trace then tells which commits finished.
     case statement
-    /// A time, at random within an uninterrupted run (atomic stores, which run no SQL):
-    /// the store must then show the state after some number of steps, whichever.
+    /// A time, at random within an uninterrupted run after most of the time it takes to open
+    /// the store (atomic stores, which run no SQL): the store must then show the state after
+    /// some number of steps, whichever.
     case time
 }
 
@@ -29,6 +30,8 @@ extension TrialWorkspace {
         }
         let script = try script(steps, name: name)
         let calibrationStore = try copy(base, to: "\(name)-calibration.\(fileExtension)")
+        // How long opening the store takes: times are drawn after most of it, among the steps.
+        let opening = try await TracedProcess.run([calibrationStore, "-c", "count Chef"], home: url, killAfter: nil).duration
         let calibration = try await TracedProcess.run([calibrationStore, "-f", script], home: url, killAfter: nil)
         #expect(calibration.status == 0, "\(name): \(calibration.messages)")
         if case .statement = moment {
@@ -49,7 +52,7 @@ extension TrialWorkspace {
                 possible = outcome.trace.possibleCommitCounts(isSequential: true)
                 when = "after statement \(statement) of \(calibration.trace.statements) (\(outcome.trace.moment), last: \(outcome.trace.lastStatement))"
             case .time:
-                let delay = calibration.duration * Double.random(in: 0...1, using: &random)
+                let delay = opening * 0.8 + (calibration.duration - opening * 0.8) * Double.random(in: 0...1, using: &random)
                 outcome = try await TracedProcess.run([store, "-f", script], home: url, killAfter: nil, killAfterDelay: delay)
                 possible = 0...steps.count
                 when = "after \(delay) of \(calibration.duration)"

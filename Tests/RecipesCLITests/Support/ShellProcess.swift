@@ -21,10 +21,16 @@ final class ShellProcess {
     private let received = Received()
 
     /// Starts `recipes arguments` with `HOME` set to `home`.
-    init(_ arguments: [String], home: URL) throws {
+    convenience init(_ arguments: [String], home: URL) throws {
+        try self.init(executable: RecipesBinary.path, arguments, home: home)
+    }
+
+    /// Starts `executable arguments` (a program that runs `recipes`, such as a shell that
+    /// prepares a file system first and then `exec`s it) with `HOME` set to `home`.
+    init(executable: String, _ arguments: [String], home: URL) throws {
         signal(SIGPIPE, SIG_IGN)  // a write after the child died must fail, not end the test runner
         let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: RecipesBinary.path)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home.path
@@ -74,6 +80,9 @@ final class ShellProcess {
             try await Task.sleep(for: .milliseconds(2))
         }
     }
+
+    /// The child's process ID (after an `exec`, the program it became).
+    var processIdentifier: Int32 { process.processIdentifier }
 
     /// Kills the process with SIGKILL: no handler runs, nothing is flushed or rolled back.
     func kill() { Glibc.kill(process.processIdentifier, SIGKILL) }

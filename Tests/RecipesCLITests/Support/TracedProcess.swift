@@ -30,12 +30,13 @@ enum TracedProcess {
     }
 
     /// Runs `recipes arguments` with `HOME` set to `home` and kills it after it traced
-    /// `killAfter` statements, or once `killAfterDelay` has passed since it started (for
-    /// work that runs no SQL, such as an atomic store's save); never, when both are nil.
+    /// `killAfter` statements, once `killAfterDelay` has passed since it started (for work
+    /// that runs no SQL, such as an atomic store's save), or as soon as it writes a message
+    /// containing `killOnMessage` to standard error; never, when all are nil.
     ///
     /// - Throws: ``TestFailure`` if it does not end within `timeout`.
     static func run(_ arguments: [String], home: URL, killAfter: Int?, killAfterDelay: Duration? = nil,
-                    timeout: Duration = .seconds(120)) async throws -> Outcome {
+                    killOnMessage: String? = nil, timeout: Duration = .seconds(120)) async throws -> Outcome {
         let scratch = try TemporaryDirectory()
         let outputURL = scratch.url.appendingPathComponent("stdout")
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
@@ -57,7 +58,7 @@ enum TracedProcess {
         try process.run()
         try? errors.fileHandleForWriting.close()  // the child holds its own copy
 
-        let reader = TraceReader(pid: process.processIdentifier, killAfter: killAfter)
+        let reader = TraceReader(pid: process.processIdentifier, killAfter: killAfter, killOnMessage: killOnMessage)
         let reading = errors.fileHandleForReading
         let done = Atomic<Bool>(false)
         Thread {
@@ -149,11 +150,13 @@ private final class TraceReader: Sendable {
 
     private let pid: pid_t
     private let killAfter: Int?
+    private let killOnMessage: String?
     private let state = Mutex(State())
 
-    init(pid: pid_t, killAfter: Int?) {
+    init(pid: pid_t, killAfter: Int?, killOnMessage: String?) {
         self.pid = pid
         self.killAfter = killAfter
+        self.killOnMessage = killOnMessage
     }
 
     /// Splits `data` into lines, records each statement, and kills the child at the chosen one.
@@ -174,6 +177,10 @@ private final class TraceReader: Sendable {
                     }
                 } else if !line.hasPrefix("  ") {  // a statement's rows, values or plan
                     state.messages += line + "\n"
+                    if let killOnMessage, !state.hasKilled, line.contains(killOnMessage) {
+                        state.hasKilled = true
+                        Glibc.kill(pid, SIGKILL)
+                    }
                 }
             }
         }

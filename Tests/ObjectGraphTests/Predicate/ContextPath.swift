@@ -28,7 +28,19 @@ final class ContextPath {
         /// on the memory store's rows, and merging unsaved changes is the context's work, so
         /// the pending variant adds nothing of theirs; it is left out to keep the table fast.)
         case savedXML = "saved, xml store", savedBinary = "saved, binary store", savedHTML = "saved, html store"
+        /// Both variants on PostgreSQL (when a server is reachable: ``PostgresTestServer``).
+        case savedPostgres = "saved, postgres store", pendingPostgres = "pending, postgres store"
         var description: String { rawValue }
+
+        /// The variants these tests run: PostgreSQL's only when a server is reachable and
+        /// `OBJECTGRAPH_POSTGRES_CONFORMANCE=1` (they pass seeds 0–56 of the property test, but
+        /// seed 57 stops on a PostgreSQL answer that never arrives; see the store's notes).
+        static var allCases: [Variant] {
+            let postgres = PostgresTestServer.isAvailable
+                && ProcessInfo.processInfo.environment["OBJECTGRAPH_POSTGRES_CONFORMANCE"] == "1"
+            return [.saved, .pending, .savedInMemoryStore, .pendingInMemoryStore, .savedXML, .savedBinary, .savedHTML]
+                + (postgres ? [.savedPostgres, .pendingPostgres] : [])
+        }
         /// Whether some changes stay unsaved.
         var isPending: Bool { rawValue.hasPrefix("pending") }
         /// The store the variant uses.
@@ -39,6 +51,7 @@ final class ContextPath {
             case .savedXML: .xml
             case .savedBinary: .binary
             case .savedHTML: .html
+            case .savedPostgres, .pendingPostgres: .postgres
             }
         }
     }

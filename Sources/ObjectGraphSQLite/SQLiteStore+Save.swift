@@ -89,6 +89,17 @@ extension SQLiteStore {
         }
     }
 
+    /// Runs `body` inside a write transaction (`BEGIN IMMEDIATE`): no other connection or
+    /// process commits until it returns. Saves inside it run in savepoints; it commits
+    /// when `body` returns and rolls back when it throws.
+    package func holdingWriteLock<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try pool.write { connection in try connection.inTransaction(body) }
+        } catch let error as SQLiteError {
+            throw translate(error)
+        }
+    }
+
     /// Gives objects with temporary IDs permanent ones now, in their own transaction.
     package func reservePermanentIDs(for ids: [ObjectID]) throws -> [ObjectID] {
         try perform { connection in

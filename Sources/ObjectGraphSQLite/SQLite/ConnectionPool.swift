@@ -80,14 +80,15 @@ final class ConnectionPool: @unchecked Sendable {
 
     // MARK: Access
 
-    /// Runs `body` with exclusive use of the writer. Not reentrant.
+    /// Runs `body` with exclusive use of the writer. Reentrant: a `write` inside a `write`
+    /// on the same thread runs on the writer it already holds (its transactions nest as
+    /// savepoints, see ``SQLiteConnection/inTransaction(_:)``).
     ///
     /// A statement that stopped because its task was cancelled throws `CancellationError`.
     func write<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
         let thread = Self.currentThread
-        precondition(writerThread.load(ordering: .relaxed) != thread,
-                     "ConnectionPool.write called inside a write on the same store: do the work in the outer write")
         do {
+            if writerThread.load(ordering: .relaxed) == thread { return try body(writer) }
             return try writerLock.withLock { _ in
                 writerThread.store(thread, ordering: .relaxed)
                 defer { writerThread.store(0, ordering: .relaxed) }

@@ -27,11 +27,11 @@ import Synchronization
 // reader either sits in `idleReaders`, touched only inside `readerLock`, or is checked out
 // to the one thread that took it from there (and is listed in `pinnedReaders`, under
 // `readerLock`, for that thread only). The other `var`s are touched only inside
-// `readerLock`. `Mutex` cannot hold the connections because callers build non-Sendable
+// `readerLock`. `Locked` cannot hold the connections because callers build non-Sendable
 // objects from their rows while a connection is in use.
 final class ConnectionPool: @unchecked Sendable {
     private let writer: SQLiteConnection
-    private let writerLock = Mutex(())
+    private let writerLock = Locked(())
     /// The thread inside `write`, or 0: only that thread ever stores its own ID here.
     private let writerThread = Atomic<UInt>(0)
 
@@ -41,7 +41,7 @@ final class ConnectionPool: @unchecked Sendable {
     let maximumReaderCount: Int
     /// One permit per reader that may be in use.
     private let readerPermits: DispatchSemaphore
-    private let readerLock = Mutex(())
+    private let readerLock = Locked(())
     private var idleReaders: [SQLiteConnection] = []
     /// Readers held by a thread inside ``readingOneState(_:)``, by thread.
     private var pinnedReaders: [UInt: SQLiteConnection] = [:]

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 import Glibc
 
 /// The built `recipes` running as a child process with its standard input and output on
@@ -98,17 +99,12 @@ final class ShellProcess {
 }
 
 /// Bytes read from a child, appended by the reading thread and read by the test.
-///
-/// An `NSLock`, not a `Mutex`: the thread sanitizer does not see `Mutex` on Linux and
-/// reports its guarded accesses as races (`make check-sanitizers` did, here).
-// Safe because `data` is only touched inside `lock`.
-private final class Received: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
+private final class Received: Sendable {
+    private let data = Locked(Data())
 
     /// Appends `chunk`.
-    func append(_ chunk: Data) { lock.withLock { data.append(chunk) } }
+    func append(_ chunk: Data) { data.withLock { $0.append(chunk) } }
 
     /// Everything so far, as UTF-8 text.
-    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+    var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
 }

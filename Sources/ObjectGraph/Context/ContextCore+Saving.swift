@@ -211,7 +211,7 @@ extension ContextCore {
                     problems.append("\(name(object)): required attribute '\(attribute.name)' is nil")
                 }
             }
-            for attribute in object.entity.storedAttributes where attribute.type == .integer16 || attribute.type == .integer32 {
+            for attribute in object.entity.narrowIntegerAttributes {
                 guard isNew || object.hasChangedSlot(attribute.slot),
                       case .integer(let value) = object.slots[attribute.slot].value.storedValue else { continue }
                 let range: ClosedRange<Int64> = attribute.type == .integer16
@@ -220,7 +220,8 @@ extension ContextCore {
                     problems.append("\(name(object)): '\(attribute.name)' is \(value), outside the range of \(attribute.type.displayName)")
                 }
             }
-            for relationship in object.entity.relationships where validatesRelationships {
+            guard validatesRelationships else { continue }
+            for relationship in object.entity.relationships {
                 guard isNew || object.hasChangedSlot(relationship.slot) else { continue }
                 if relationship.isToMany {
                     guard relationship.minCount > 0 || relationship.maxCount > 0 else { continue }
@@ -233,8 +234,7 @@ extension ContextCore {
                     }
                 } else if !relationship.isOptional, object.slots[relationship.slot].value.destinationID == nil {
                     problems.append("\(name(object)): required relationship '\(relationship.name)' is nil")
-                } else if let destination = object.slots[relationship.slot].value.destinationID,
-                          let target = registeredObject(for: destination), target.state == .deleted {
+                } else if let target = destinationIfRegistered(object.slots[relationship.slot].value), target.state == .deleted {
                     problems.append("\(name(object)): '\(relationship.name)' points to a deleted \(target.entity.name)")
                 }
             }
@@ -251,6 +251,16 @@ extension ContextCore {
         }
         if !problems.isEmpty {
             throw ObjectGraphError(.validation, problems.joined(separator: "; ") + "; nothing was saved")
+        }
+    }
+
+    /// The registered destination a to-one slot names: the object it holds (no registry
+    /// lookup), or the registered object for the ID it holds.
+    private func destinationIfRegistered(_ slot: Slot) -> ManagedObject? {
+        switch slot {
+        case .object(let object): object.contextCore === self ? object : registeredObject(for: object.objectID)
+        case .objectID(let id): registeredObject(for: id)
+        default: nil
         }
     }
 

@@ -16,7 +16,8 @@ let package = Package(
         .systemLibrary(name: "CSQLiteBaseline", providers: [.apt(["libsqlite3-dev"])]),
         .executableTarget(
             name: "ObjectGraphBenchmarks",
-            dependencies: [.product(name: "ObjectGraph", package: "ObjectGraph"), "CSQLiteBaseline",
+            dependencies: [.product(name: "ObjectGraph", package: "ObjectGraph"),
+                           .product(name: "RecipeCatalog", package: "ObjectGraph"), "CSQLiteBaseline",
                            .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
     ],

@@ -128,7 +128,14 @@ extension SQLiteStore {
         let metadata: [String: String]
         do { metadata = try self.metadata(ofStoreAt: path) } catch { return }  // opening says what is wrong
         let hashes = decode(metadata[MetadataKey.versionHashes] ?? "")
-        guard hashes != model.versionHashes else { return }
+        guard hashes != model.versionHashes else {
+            // A migration killed after its swap leaves its working copies behind; the store is
+            // migrated, so they are of no use. (One killed before the swap reruns, and removes
+            // them as it starts.)
+            removeStoreFiles(path + "-migrating")
+            removeStoreFiles(path + "-migrated")
+            return
+        }
         var mapping = options.mappingModels.first {
             $0.sourceModel.versionHashes == hashes && $0.destinationModel.versionHashes == model.versionHashes
         }

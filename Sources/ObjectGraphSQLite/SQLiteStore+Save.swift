@@ -25,16 +25,21 @@ extension SQLiteStore {
                         current = id
                         try delete(id, connection)
                     }
-                    var insertStatement: (layout: TableLayout, statement: SQLiteStatement)?
+                    // Each entity's INSERT is looked up (by its SQL text) once per save, not
+                    // whenever the rows switch tables (a parent row and its child rows alternate).
+                    var insertStatements = [SQLiteStatement?](repeating: nil, count: model.entities.count)
                     for (insert, id) in zip(changes.inserts, ids) {
                         current = insert.id
-                        let entity = model.entities[Int(id.entityIndex)]
+                        let entityIndex = Int(id.entityIndex)
+                        let entity = model.entities[entityIndex]
                         let layout = layout(for: entity)
-                        // Consecutive rows of one table share one statement lookup.
-                        if insertStatement?.layout !== layout {
-                            insertStatement = (layout, try connection.cachedStatement(tableSQL(for: entity).insert))
+                        let statement: SQLiteStatement
+                        if let cached = insertStatements[entityIndex] {
+                            statement = cached
+                        } else {
+                            statement = try connection.cachedStatement(tableSQL(for: entity).insert)
+                            insertStatements[entityIndex] = statement
                         }
-                        let statement = insertStatement!.statement
                         statement.reset()
                         try statement.bind(.integer(id.key), at: 1)
                         try statement.bind(.integer(Int64(id.entityIndex)), at: 2)
@@ -89,6 +94,17 @@ extension SQLiteStore {
         }
     }
 
+    /// Runs `body` inside a write transaction (`BEGIN IMMEDIATE`): no other connection or
+    /// process commits until it returns. Saves inside it run in savepoints; it commits
+    /// when `body` returns and rolls back when it throws.
+    package func holdingWriteLock<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try pool.write { connection in try connection.inTransaction(body) }
+        } catch let error as SQLiteError {
+            throw translate(error)
+        }
+    }
+
     /// Gives objects with temporary IDs permanent ones now, in their own transaction.
     package func reservePermanentIDs(for ids: [ObjectID]) throws -> [ObjectID] {
         try perform { connection in
@@ -99,12 +115,15 @@ extension SQLiteStore {
     /// The permanent ID for each of `ids`: reserved keys for temporary ones, in order per table.
     private func assignKeys(_ ids: [ObjectID], _ connection: SQLiteConnection) throws -> [ObjectID] {
         var result = ids
-        var positionsByTable: [Int: [Int]] = [:]
+        // Positions by the index of their table's root entity (an array, not a dictionary:
+        // this runs once per inserted row).
+        let entities = model.entities
+        var positionsByTable = Array(repeating: [Int](), count: entities.count)
         for (position, id) in ids.enumerated() where id.isTemporary {
-            positionsByTable[model.entities[Int(id.entityIndex)].root.index, default: []].append(position)
+            positionsByTable[entities[Int(id.entityIndex)].root.index].append(position)
         }
-        for (rootIndex, positions) in positionsByTable.sorted(by: { $0.key < $1.key }) {
-            let table = layout(for: model.entities[rootIndex]).table
+        for (rootIndex, positions) in positionsByTable.enumerated() where !positions.isEmpty {
+            let table = layout(for: entities[rootIndex]).table
             let statement = try connection.cachedStatement(SchemaSQL.reserveKeys(table: table))
             try statement.bind([.text(table), .integer(Int64(positions.count))])
             var maximum: Int64 = 0

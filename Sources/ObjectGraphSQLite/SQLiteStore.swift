@@ -1,6 +1,5 @@
 public import ObjectGraph
 import Foundation
-import Synchronization
 
 /// A persistent store in one SQLite file (or in memory), shared by every context of a coordinator.
 ///
@@ -64,7 +63,7 @@ public final class SQLiteStore: StoreRequestHandler {
     private let layoutByEntity: [TableLayout]
     /// The statements every row of each entity's table uses, by entity index.
     private let tableSQLByEntity: [TableSQL]
-    private let metadataCache: Mutex<[String: String]>
+    private let metadataCache: Locked<[String: String]>
 
     /// Opens or creates the store at `path` for `model`.
     init(path: String, model: ObjectModel, options: Options = Options()) throws {
@@ -88,7 +87,7 @@ public final class SQLiteStore: StoreRequestHandler {
         self.tableSQLByEntity = layoutByEntity.map { layout in tableSQL[layouts.firstIndex { $0 === layout }!] }
         let metadata = try Self.prepare(opened, path: path, model: model, layouts: layouts, options: options)
         self.identifier = metadata[MetadataKey.storeUUID] ?? ""
-        self.metadataCache = Mutex(metadata)
+        self.metadataCache = Locked(metadata)
         // Other connections cannot see an in-memory (or temporary, empty-path) database.
         var makeReader: (@Sendable () throws -> SQLiteConnection)?
         if Self.isFile(path) {

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 import ObjectGraphSQLite
 import Testing
 @testable import RecipeCatalog
@@ -146,19 +147,18 @@ struct CatalogImportTests {
 
 /// Marker values seen after each batch.
 final class MarkerLog: Sendable {
-    private let log = Mutex<[String?]>([])
+    private let log = Locked<[String?]>([])
     var values: [String?] { log.withLock { $0 } }
     func record(_ value: String?) { log.withLock { $0.append(value) } }
 }
 
 /// A counter shared with @Sendable closures.
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     var value: Int { count.withLock { $0 } }
     func increment() { count.withLock { $0 += 1 } }
 }
 
-import Synchronization
 
 @Test func lineCountCountsALastLineWithoutNewline() throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("lines-\(UUID().uuidString).jsonl")

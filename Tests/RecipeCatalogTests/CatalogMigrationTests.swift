@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ObjectGraph
 import Testing
 import ObjectGraphSQLite
 @testable import RecipeCatalog
@@ -107,7 +107,7 @@ struct CatalogMigrationTests {
 
 /// Progress reports from any thread.
 final class ProgressBox: Sendable {
-    private let storage = Mutex<[Double]>([])
+    private let storage = Locked<[Double]>([])
     var values: [Double] { storage.withLock { $0 } }
     func record(_ value: Double) { storage.withLock { $0.append(value) } }
 }

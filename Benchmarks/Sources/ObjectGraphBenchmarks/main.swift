@@ -4,10 +4,11 @@ import ObjectGraphSQLite
 // Release-mode benchmarks of ObjectGraph against hand-written sqlite3 C calls (the limit) and
 // GRDB records (the peer), in one process, engines interleaved round by round. Every run checks
 // its own result with `precondition`, so a fast wrong answer stops the program. Usage:
-//   ObjectGraphBenchmarks [--only NAME[,NAME…]] [--rounds N] [--scale F] [--insert N] [--fetch N] [--json FILE]
-//   NAME: insert, fetch, words, faults, count, search, delete, saveeach (default: all, in that order)
+//   ObjectGraphBenchmarks [--only NAME[,NAME…]] [--rounds N] [--scale F] [--catalogue N] [--insert N] [--fetch N] [--json FILE]
+//   NAME: catalogue, insert, fetch, words, faults, count, search, delete, saveeach (default: all, in that order)
 //   --rounds N   rounds per workload (default 5); each engine runs once per round, medians are reported
 //   --scale F    multiplies every workload size (default 1); `--scale 0.02 --rounds 1` is a quick check
+//   --catalogue N  recipes the catalogue workload generates and imports (default 300,000, before scaling)
 //   --insert N   users the insert workload writes (default 300,000, before scaling)
 //   --fetch N    words the fetch, words, faults and count workloads read (default 500,000, before scaling)
 //   --json FILE  also writes every sample, median, min–max, ratio and memory figure as JSON

@@ -40,9 +40,8 @@ extension ContextCore {
         // Each inserted object with the ID its store gave it, in the order they were written.
         var permanentIDs: [(object: ManagedObject, id: ObjectID)] = []
         var rewritten = Set<ObjectID>()
-        // Rows changed underneath (optimistic locking) are resolved by the merge policy and
-        // the save tried again; the error policy reports them instead.
-        for attempt in 1... {
+        // Writes every store, each inside the transactions of the stores before it.
+        func writeAll() throws {
             let groups = groupedByStore(insertedNow, updatedNow, deletedStored)
             permanentIDs.removeAll()
             rewritten.removeAll()
@@ -55,13 +54,34 @@ extension ContextCore {
                 permanentIDs += zip(group.0, ids).lazy.filter { $0.0.objectID.isTemporary }.map { ($0.0, $0.1) }
                 rewritten.formUnion(changes.updates.map(\.id))
             }
-            do {
-                try write(from: 0)
-                break
-            } catch let conflicts as SaveConflicts {
-                guard mergePolicy != .error, attempt < 5 else { throw try conflictError(conflicts.ids) }
-                try resolveConflicts(conflicts.ids)
-                updatedNow = updated.filter { $0.state == .updated }
+            try write(from: 0)
+        }
+        // Rows changed underneath (optimistic locking) are resolved by the merge policy and
+        // the save tried again, holding every store's write lock from the first read of
+        // the changed rows to the write, so no other save can slip in between and the
+        // retry cannot lose the same race. The error policy reports them instead.
+        do {
+            try writeAll()
+        } catch let conflicts as SaveConflicts {
+            guard mergePolicy != .error else { throw try conflictError(conflicts.ids) }
+            let stores = groupedByStore(insertedNow, updatedNow, deletedStored).map(\.0)
+            func holdingLocks(from index: Int, _ body: () throws -> Void) throws {
+                guard index < stores.count else { return try body() }
+                try stores[index].holdingWriteLock { try holdingLocks(from: index + 1, body) }
+            }
+            try holdingLocks(from: 0) {
+                var pending = conflicts.ids
+                for attempt in 1... {
+                    try resolveConflicts(pending)
+                    updatedNow = updated.filter { $0.state == .updated }
+                    do {
+                        return try writeAll()
+                    } catch let more as SaveConflicts {
+                        // Only a store that cannot lock (another context of this process saved) gets here.
+                        guard attempt < 5 else { throw try conflictError(more.ids) }
+                        pending = more.ids
+                    }
+                }
             }
         }
         pendingMetadata.removeAll()
@@ -191,7 +211,7 @@ extension ContextCore {
                     problems.append("\(name(object)): required attribute '\(attribute.name)' is nil")
                 }
             }
-            for attribute in object.entity.storedAttributes where attribute.type == .integer16 || attribute.type == .integer32 {
+            for attribute in object.entity.narrowIntegerAttributes {
                 guard isNew || object.hasChangedSlot(attribute.slot),
                       case .integer(let value) = object.slots[attribute.slot].value.storedValue else { continue }
                 let range: ClosedRange<Int64> = attribute.type == .integer16
@@ -200,7 +220,8 @@ extension ContextCore {
                     problems.append("\(name(object)): '\(attribute.name)' is \(value), outside the range of \(attribute.type.displayName)")
                 }
             }
-            for relationship in object.entity.relationships where validatesRelationships {
+            guard validatesRelationships else { continue }
+            for relationship in object.entity.relationships {
                 guard isNew || object.hasChangedSlot(relationship.slot) else { continue }
                 if relationship.isToMany {
                     guard relationship.minCount > 0 || relationship.maxCount > 0 else { continue }
@@ -213,8 +234,7 @@ extension ContextCore {
                     }
                 } else if !relationship.isOptional, object.slots[relationship.slot].value.destinationID == nil {
                     problems.append("\(name(object)): required relationship '\(relationship.name)' is nil")
-                } else if let destination = object.slots[relationship.slot].value.destinationID,
-                          let target = registeredObject(for: destination), target.state == .deleted {
+                } else if let target = destinationIfRegistered(object.slots[relationship.slot].value), target.state == .deleted {
                     problems.append("\(name(object)): '\(relationship.name)' points to a deleted \(target.entity.name)")
                 }
             }
@@ -231,6 +251,16 @@ extension ContextCore {
         }
         if !problems.isEmpty {
             throw ObjectGraphError(.validation, problems.joined(separator: "; ") + "; nothing was saved")
+        }
+    }
+
+    /// The registered destination a to-one slot names: the object it holds (no registry
+    /// lookup), or the registered object for the ID it holds.
+    private func destinationIfRegistered(_ slot: Slot) -> ManagedObject? {
+        switch slot {
+        case .object(let object): object.contextCore === self ? object : registeredObject(for: object.objectID)
+        case .objectID(let id): registeredObject(for: id)
+        default: nil
         }
     }
 

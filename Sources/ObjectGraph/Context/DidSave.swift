@@ -52,7 +52,7 @@ public final class DidSaveObservation: Sendable {
 
 /// The coordinator's did-save subscribers: callbacks and async streams.
 final class DidSaveCenter: Sendable {
-    private let subscribers = Mutex<(next: Int, handlers: [Int: @Sendable (DidSave) -> Void])>((0, [:]))
+    private let subscribers = Locked<(next: Int, handlers: [Int: @Sendable (DidSave) -> Void])>((0, [:]))
 
     /// Whether anyone listens (savers skip computing changed keys otherwise).
     var hasSubscribers: Bool { subscribers.withLock { !$0.handlers.isEmpty } }

@@ -68,6 +68,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     package var relationshipDerivedAttributes: [AttributeDescription] = []
     /// Attributes that must have a value when saved.
     package var requiredAttributes: [AttributeDescription] = []
+    /// Stored 16- and 32-bit integer attributes, whose range a save checks.
+    var narrowIntegerAttributes: [AttributeDescription] = []
     /// Attributes with a default value, applied on insert.
     var attributesWithDefaults: [AttributeDescription] = []
     /// To-many relationships.

@@ -60,7 +60,7 @@ extension ManagedObject {
                     throw ObjectGraphError(.invalidValue, "'\(entity.name).\(key)' needs an object or nil")
                 }
                 let object = value as? ManagedObject
-                try checkDestination(object.map { [$0] } ?? [], of: relationship)
+                if let object { try checkDestination(object, of: relationship) }
                 setObject(object, of: relationship)
             }
             return
@@ -188,7 +188,9 @@ extension ManagedObject {
             let relationship = requireRelationship(key, toMany: false)
             // The same checks as setValue(_:forKey:): a destination of another context, or
             // one a reset detached, would be linked without either context knowing.
-            do { try checkDestination(newValue.map { [$0] } ?? [], of: relationship) } catch { preconditionFailure("\(error)") }
+            if let newValue {
+                do { try checkDestination(newValue, of: relationship) } catch { preconditionFailure("\(error)") }
+            }
             setObject(newValue, of: relationship)
         }
     }
@@ -215,25 +217,29 @@ extension ManagedObject {
     }
 
     func checkDestination(_ objects: [ManagedObject], of relationship: RelationshipDescription) throws {
-        for object in objects {
-            guard object.entity.isKind(of: relationship.destination) else {
-                throw ObjectGraphError(.invalidValue,
-                    "'\(entity.name).\(relationship.name)' holds \(relationship.destination.name) objects, not \(object.entity.name)")
-            }
-            guard object.contextCore === contextCore else {
-                if object.contextCore == nil {
-                    preconditionFailure("""
-                        \(object.entity.model.describe(object.objectID)) no longer belongs to a context (reset() \
-                        detached it, or its context is gone): keep its objectID instead and call object(with:) \
-                        on the context to link it to \(entity.model.describe(objectID)).
-                        """)
-                }
+        for object in objects { try checkDestination(object, of: relationship) }
+    }
+
+    /// Checks that `object` may be a destination of `relationship` on this object: of the
+    /// destination entity, and registered in the same context (a mismatch is a programming error).
+    func checkDestination(_ object: ManagedObject, of relationship: RelationshipDescription) throws {
+        guard object.entity.isKind(of: relationship.destination) else {
+            throw ObjectGraphError(.invalidValue,
+                "'\(entity.name).\(relationship.name)' holds \(relationship.destination.name) objects, not \(object.entity.name)")
+        }
+        guard object.contextCore === contextCore else {
+            if object.contextCore == nil {
                 preconditionFailure("""
-                    \(object.entity.model.describe(object.objectID)) belongs to another context than \
-                    \(entity.model.describe(objectID)). Pass its objectID across contexts and call \
-                    object(with:) on the receiving context instead.
+                    \(object.entity.model.describe(object.objectID)) no longer belongs to a context (reset() \
+                    detached it, or its context is gone): keep its objectID instead and call object(with:) \
+                    on the context to link it to \(entity.model.describe(objectID)).
                     """)
             }
+            preconditionFailure("""
+                \(object.entity.model.describe(object.objectID)) belongs to another context than \
+                \(entity.model.describe(objectID)). Pass its objectID across contexts and call \
+                object(with:) on the receiving context instead.
+                """)
         }
     }
 

@@ -173,8 +173,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     /// The names of the properties changed since the last save.
     var changedKeys: Set<String> {
-        Set(entity.attributes.filter { hasChangedSlot($0.slot) }.map(\.name)
-            + entity.relationships.filter { hasChangedSlot($0.slot) }.map(\.name))
+        var keys = Set<String>()
+        let changed = headerPointer.pointee.changedSlots
+        guard changed != 0 else { return keys }
+        for attribute in entity.attributes where hasChangedSlot(attribute.slot) { keys.insert(attribute.name) }
+        for relationship in entity.relationships where hasChangedSlot(relationship.slot) { keys.insert(relationship.name) }
+        return keys
     }
 
     // MARK: Hashable (identity)

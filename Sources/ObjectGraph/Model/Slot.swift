@@ -65,12 +65,16 @@ package final class ToManyStorage {
     private(set) var removed: [ObjectID] = []
     /// Membership of `objects` and `added`, so adding to a popular relationship (an
     /// ingredient used by thousands of recipes) stays O(1) instead of scanning the arrays.
-    private var memberSet: Set<ObjectIdentifier> = []
-    private var addedSet: Set<ObjectIdentifier> = []
+    /// Built only once an array outgrows ``scanLimit``: below it a scan of the references is
+    /// cheaper than hashing (most relationships hold a few objects: a recipe's lines).
+    private var memberSet: Set<ObjectIdentifier>?
+    private var addedSet: Set<ObjectIdentifier>?
+    /// The array length up to which membership is checked by scanning.
+    private static let scanLimit = 16
 
     init(objects: [ManagedObject]?) {
         self.objects = objects
-        if let objects { memberSet = Set(objects.lazy.map(ObjectIdentifier.init)) }
+        if let objects, objects.count > Self.scanLimit { memberSet = Set(objects.lazy.map(ObjectIdentifier.init)) }
     }
 
     /// A copy for snapshots, so later edits do not change the snapshot.
@@ -84,20 +88,42 @@ package final class ToManyStorage {
         return copy
     }
 
+    /// Inserts `object` into `array` unless it is there, keeping `set` (the array's
+    /// membership, once the array is long) in step; returns whether it was inserted.
+    private static func insert(
+        _ object: ManagedObject, into array: inout [ManagedObject], set: inout Set<ObjectIdentifier>?
+    ) -> Bool {
+        if set != nil {
+            guard set!.insert(ObjectIdentifier(object)).inserted else { return false }
+        } else {
+            for member in array where member === object { return false }
+            if array.count >= scanLimit { set = Set(array.lazy.map(ObjectIdentifier.init) + [ObjectIdentifier(object)]) }
+        }
+        array.append(object)
+        return true
+    }
+
+    /// Removes `object` from `array` and from its membership set.
+    private static func remove(
+        _ object: ManagedObject, from array: inout [ManagedObject], set: inout Set<ObjectIdentifier>?
+    ) {
+        if set != nil {
+            guard set!.remove(ObjectIdentifier(object)) != nil else { return }
+        }
+        array.removeAll { $0 === object }
+    }
+
     func add(_ object: ManagedObject) {
-        let identifier = ObjectIdentifier(object)
         if objects != nil {
-            guard memberSet.insert(identifier).inserted else { return }
-            objects!.append(object)
+            guard Self.insert(object, into: &objects!, set: &memberSet) else { return }
         }
         if !removed.isEmpty { removed.removeAll { $0 == object.objectID } }
-        if addedSet.insert(identifier).inserted { added.append(object) }
+        _ = Self.insert(object, into: &added, set: &addedSet)
     }
 
     func remove(_ object: ManagedObject) {
-        let identifier = ObjectIdentifier(object)
-        if memberSet.remove(identifier) != nil { objects?.removeAll { $0 === object } }
-        if addedSet.remove(identifier) != nil { added.removeAll { $0 === object } }
+        if objects != nil { Self.remove(object, from: &objects!, set: &memberSet) }
+        Self.remove(object, from: &added, set: &addedSet)
         if !removed.contains(object.objectID) { removed.append(object.objectID) }
     }
 
@@ -107,13 +133,13 @@ package final class ToManyStorage {
         var members = Set(result.lazy.map(ObjectIdentifier.init))
         for object in added where members.insert(ObjectIdentifier(object)).inserted { result.append(object) }
         objects = result
-        memberSet = members
+        memberSet = result.count > Self.scanLimit ? members : nil
     }
 
     /// Forgets the changes since the last save (after a save writes them).
     func clearChanges() {
         added.removeAll()
-        addedSet.removeAll()
+        addedSet = nil
         removed.removeAll()
     }
 
@@ -121,8 +147,8 @@ package final class ToManyStorage {
     func removeAll(where gone: (ManagedObject) -> Bool) {
         objects?.removeAll(where: gone)
         added.removeAll(where: gone)
-        if let objects { memberSet = Set(objects.lazy.map(ObjectIdentifier.init)) }
-        addedSet = Set(added.lazy.map(ObjectIdentifier.init))
+        if let objects, objects.count > Self.scanLimit { memberSet = Set(objects.lazy.map(ObjectIdentifier.init)) } else { memberSet = nil }
+        addedSet = added.count > Self.scanLimit ? Set(added.lazy.map(ObjectIdentifier.init)) : nil
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The string operators, shared by the in-memory evaluator and the SQL functions so both
 /// back ends give the same answer.
@@ -79,7 +78,7 @@ package enum StringMatching {
         return p == elements.count
     }
 
-    private static let cache = Mutex<[String: NSRegularExpression?]>([:])
+    private static let cache = Locked<[String: NSRegularExpression?]>([:])
 
     /// The compiled whole-string expression for `pattern`, or nil when it is invalid.
     static func regex(_ pattern: String, _ options: ComparisonOptions) -> NSRegularExpression? {

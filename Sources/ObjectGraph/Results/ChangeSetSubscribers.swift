@@ -1,8 +1,7 @@
-import Synchronization
 
 /// The open ``FetchedResultsController/changes`` sequences of one controller.
 final class ChangeSetSubscribers: Sendable {
-    private let continuations = Mutex<(next: Int, open: [Int: AsyncStream<ResultsChangeSet>.Continuation])>((0, [:]))
+    private let continuations = Locked<(next: Int, open: [Int: AsyncStream<ResultsChangeSet>.Continuation])>((0, [:]))
 
     /// A new sequence; it leaves the list when its iteration ends.
     func makeStream() -> AsyncStream<ResultsChangeSet> {

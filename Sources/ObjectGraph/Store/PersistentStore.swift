@@ -56,6 +56,12 @@ package protocol StoreRequestHandler: PersistentStore {
     /// never show half of a save made between them. A store whose every read sees the same
     /// state anyway can run `body` as it is (the default).
     func readingOneState<T>(_ body: () throws -> T) throws -> T
+    /// Runs `body` holding the store's write lock, so that no other connection or process
+    /// commits meanwhile; saves inside it nest. A save that lost a race for its rows
+    /// (optimistic locking) reads them again, applies its merge policy and writes inside
+    /// it, so it cannot lose the race again. A store that only this process writes can run
+    /// `body` as it is (the default).
+    func holdingWriteLock<T>(_ body: () throws -> T) throws -> T
 
     // MARK: Writes
 
@@ -80,6 +86,8 @@ package protocol StoreRequestHandler: PersistentStore {
 extension StoreRequestHandler {
     /// Runs `body` as it is.
     package func readingOneState<T>(_ body: () throws -> T) throws -> T { try body() }
+    /// Runs `body` as it is.
+    package func holdingWriteLock<T>(_ body: () throws -> T) throws -> T { try body() }
 }
 
 /// What a store ran: counters for ``ContextStatistics``.

@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// Holds a model and the stores its objects live in, and the row cache its contexts share.
 ///
@@ -15,7 +14,7 @@ public final class PersistentStoreCoordinator: Sendable {
     let rowCache: RowCache
     /// Who hears about saves (see ``addDidSaveObserver(_:)``).
     let didSaveCenter = DidSaveCenter()
-    private let storeList = Mutex<[(store: any StoreRequestHandler, configuration: Set<String>?)]>([])
+    private let storeList = Locked<[(store: any StoreRequestHandler, configuration: Set<String>?)]>([])
 
     /// Creates a coordinator with no stores yet.
     public convenience init(model: ObjectModel) { self.init(model: model, rowCacheLimit: 200_000) }

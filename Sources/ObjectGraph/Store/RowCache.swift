@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Recently fetched rows, shared by every context of a coordinator, so firing a fault
 /// usually needs no query.
@@ -13,7 +12,7 @@ package final class RowCache: Sendable {
     /// A row's column values, in its table layout's order.
     package typealias Row = [StoredValue]
 
-    private let rows = Mutex<[ObjectID: Row]>([:])
+    private let rows = Locked<[ObjectID: Row]>([:])
     /// The most rows kept before the cache is emptied.
     let limit: Int
 

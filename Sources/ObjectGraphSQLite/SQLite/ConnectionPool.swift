@@ -27,11 +27,11 @@ import Synchronization
 // reader either sits in `idleReaders`, touched only inside `readerLock`, or is checked out
 // to the one thread that took it from there (and is listed in `pinnedReaders`, under
 // `readerLock`, for that thread only). The other `var`s are touched only inside
-// `readerLock`. `Mutex` cannot hold the connections because callers build non-Sendable
+// `readerLock`. `Locked` cannot hold the connections because callers build non-Sendable
 // objects from their rows while a connection is in use.
 final class ConnectionPool: @unchecked Sendable {
     private let writer: SQLiteConnection
-    private let writerLock = Mutex(())
+    private let writerLock = Locked(())
     /// The thread inside `write`, or 0: only that thread ever stores its own ID here.
     private let writerThread = Atomic<UInt>(0)
 
@@ -41,7 +41,7 @@ final class ConnectionPool: @unchecked Sendable {
     let maximumReaderCount: Int
     /// One permit per reader that may be in use.
     private let readerPermits: DispatchSemaphore
-    private let readerLock = Mutex(())
+    private let readerLock = Locked(())
     private var idleReaders: [SQLiteConnection] = []
     /// Readers held by a thread inside ``readingOneState(_:)``, by thread.
     private var pinnedReaders: [UInt: SQLiteConnection] = [:]
@@ -80,14 +80,15 @@ final class ConnectionPool: @unchecked Sendable {
 
     // MARK: Access
 
-    /// Runs `body` with exclusive use of the writer. Not reentrant.
+    /// Runs `body` with exclusive use of the writer. Reentrant: a `write` inside a `write`
+    /// on the same thread runs on the writer it already holds (its transactions nest as
+    /// savepoints, see ``SQLiteConnection/inTransaction(_:)``).
     ///
     /// A statement that stopped because its task was cancelled throws `CancellationError`.
     func write<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
         let thread = Self.currentThread
-        precondition(writerThread.load(ordering: .relaxed) != thread,
-                     "ConnectionPool.write called inside a write on the same store: do the work in the outer write")
         do {
+            if writerThread.load(ordering: .relaxed) == thread { return try body(writer) }
             return try writerLock.withLock { _ in
                 writerThread.store(thread, ordering: .relaxed)
                 defer { writerThread.store(0, ordering: .relaxed) }

@@ -122,8 +122,21 @@ final class SQLiteConnection {
     /// Runs `body` in a transaction that commits if and only if it returns.
     ///
     /// `BEGIN IMMEDIATE` takes the write lock first, so a second writer waits (up to the busy
-    /// timeout) at the start rather than failing halfway.
+    /// timeout) at the start rather than failing halfway. Inside another transaction it runs
+    /// in a savepoint: a failure undoes only its own writes, and the outer one goes on.
     func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        if sqlite3_get_autocommit(handle) == 0 {
+            try execute("SAVEPOINT nested")
+            do {
+                let result = try body()
+                try execute("RELEASE nested")
+                return result
+            } catch {
+                try? execute("ROLLBACK TO nested")
+                try? execute("RELEASE nested")
+                throw error
+            }
+        }
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()

@@ -7,85 +7,94 @@ import ObjectGraph
 /// the rest are created. Without the cache (`usesCache == false`) every lookup is a fetch,
 /// which is the slow way the uniquing lesson measures.
 struct UniquingCache {
+    /// The entities the cache finds or creates; each has its own name table, so a lookup
+    /// hashes one name, not an entity name as well.
+    private enum Kind: Int, CaseIterable {
+        case chef, cuisine, ingredient
+        var entity: String { [CatalogModel.chef, CatalogModel.cuisine, CatalogModel.ingredient][rawValue] }
+    }
+
     let usesCache: Bool
-    private var ids: [String: [String: ObjectID]] = [:]
+    private var ids: [[String: ObjectID]] = Array(repeating: [:], count: Kind.allCases.count)
     /// Objects created in the batch in progress, to learn their permanent IDs after the save.
-    private var created: [(entity: String, name: String, object: ManagedObject)] = []
+    private var created: [(kind: Kind, name: String, object: ManagedObject)] = []
     /// Without the cache: the objects created in the batch in progress, by name (the store
     /// cannot find them until the batch is saved).
-    private var unsaved: [String: [String: ObjectID]] = [:]
+    private var unsaved: [[String: ObjectID]] = Array(repeating: [:], count: Kind.allCases.count)
 
     init(usesCache: Bool) { self.usesCache = usesCache }
 
     /// Looks up, with one fetch per entity, the names of a batch the cache has not seen.
     mutating func prepare(for records: [RecipeRecord], in context: isolated PrivateContext) throws {
         guard usesCache else { return }
-        let wanted: [(String, Set<String>)] = [
-            (CatalogModel.chef, Set(records.compactMap(\.chef))),
-            (CatalogModel.cuisine, Set(records.compactMap(\.cuisine))),
-            (CatalogModel.ingredient, Set(records.flatMap { $0.ingredients.map(\.name) })),
-        ]
-        for (entity, names) in wanted {
-            let missing = names.filter { ids[entity]?[$0] == nil }
-            guard !missing.isEmpty else { continue }
-            var request = FetchRequest(entityName: entity)
-            request.predicate = try FetchPredicate("name IN %@", missing.sorted())
+        var missing: [Set<String>] = Array(repeating: [], count: Kind.allCases.count)
+        func want(_ name: String, _ kind: Kind) {
+            if ids[kind.rawValue][name] == nil { missing[kind.rawValue].insert(name) }
+        }
+        for record in records {
+            if let chef = record.chef { want(chef, .chef) }
+            if let cuisine = record.cuisine { want(cuisine, .cuisine) }
+            for line in record.ingredients { want(line.name, .ingredient) }
+        }
+        for kind in Kind.allCases where !missing[kind.rawValue].isEmpty {
+            var request = FetchRequest(entityName: kind.entity)
+            request.predicate = try FetchPredicate("name IN %@", missing[kind.rawValue].sorted())
             request.returnsObjectsAsFaults = false
             for object in try context.fetch(request) {
-                ids[entity, default: [:]][object[attribute: "name"] as String] = object.objectID
+                ids[kind.rawValue][object[attribute: "name"] as String] = object.objectID
             }
         }
     }
 
     mutating func chef(named name: String, in context: isolated PrivateContext) throws -> Chef {
-        try object(CatalogModel.chef, named: name, in: context) as! Chef
+        try object(.chef, named: name, in: context) as! Chef
     }
 
     mutating func cuisine(named name: String, in context: isolated PrivateContext) throws -> Cuisine {
-        try object(CatalogModel.cuisine, named: name, in: context) as! Cuisine
+        try object(.cuisine, named: name, in: context) as! Cuisine
     }
 
     mutating func ingredient(named name: String, in context: isolated PrivateContext) throws -> Ingredient {
-        try object(CatalogModel.ingredient, named: name, in: context) as! Ingredient
+        try object(.ingredient, named: name, in: context) as! Ingredient
     }
 
     private mutating func object(
-        _ entity: String, named name: String, in context: isolated PrivateContext
+        _ kind: Kind, named name: String, in context: isolated PrivateContext
     ) throws -> ManagedObject {
-        if usesCache, let id = ids[entity]?[name] { return context.object(with: id) }
+        if usesCache, let id = ids[kind.rawValue][name] { return context.object(with: id) }
         if !usesCache {
             // One fetch per lookup, against the store; names created in this batch are
             // remembered until it is saved.
-            if let id = unsaved[entity]?[name] { return context.object(with: id) }
-            var request = FetchRequest(entityName: entity)
+            if let id = unsaved[kind.rawValue][name] { return context.object(with: id) }
+            var request = FetchRequest(entityName: kind.entity)
             request.predicate = try FetchPredicate("name == %@", name)
             request.fetchLimit = 1
             request.includesPendingChanges = false
             if let found = try context.fetch(request).first { return found }
         }
-        let object = try context.insert(entity)
+        let object = try context.insert(kind.entity)
         object[attribute: "name"] = name
         if usesCache {
             // Until saved, the new object is found by its temporary ID like any other.
-            ids[entity, default: [:]][name] = object.objectID
-            created.append((entity, name, object))
+            ids[kind.rawValue][name] = object.objectID
+            created.append((kind, name, object))
         } else {
-            unsaved[entity, default: [:]][name] = object.objectID
+            unsaved[kind.rawValue][name] = object.objectID
         }
         return object
     }
 
     /// Records the permanent IDs of the objects the batch created.
     mutating func didSave() {
-        for (entity, name, object) in created { ids[entity]?[name] = object.objectID }
+        for (kind, name, object) in created { ids[kind.rawValue][name] = object.objectID }
         created.removeAll()
-        unsaved.removeAll()
+        for kind in Kind.allCases { unsaved[kind.rawValue].removeAll() }
     }
 
     /// Forgets the objects of a batch that was rolled back.
     mutating func didRollBack() {
-        for (entity, name, _) in created { ids[entity]?[name] = nil }
+        for (kind, name, _) in created { ids[kind.rawValue][name] = nil }
         created.removeAll()
-        unsaved.removeAll()
+        for kind in Kind.allCases { unsaved[kind.rawValue].removeAll() }
     }
 }

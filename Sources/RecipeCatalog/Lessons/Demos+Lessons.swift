@@ -1,6 +1,5 @@
 import Foundation
 import ObjectGraph
-import Synchronization
 
 extension Demos {
     static func prefetch(_ workspace: DemoWorkspace, _ deterministic: Bool) async throws -> DemoReport {
@@ -150,7 +149,7 @@ extension Demos {
             var options = RecipeImporter.Options()
             options.resumes = false
             options.resetsAfterSave = resets
-            let peak = Mutex(0)
+            let peak = Locked(0)
             let (_, seconds) = try await measure {
                 try await RecipeImporter(options: options).importFile(
                     workspace.file, into: PrivateContext(coordinator: catalog.coordinator),

@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import ObjectGraph
 
 /// Samples the process's resident memory on a thread of its own, every 10 ms, relative to
 /// what it was at ``start()``.
 final class MemorySampler: Sendable {
-    private let state = Mutex<(running: Bool, baseline: Int, start: ContinuousClock.Instant, samples: [StacksExperiment.MemorySample])>(
+    private let state = Locked<(running: Bool, baseline: Int, start: ContinuousClock.Instant, samples: [StacksExperiment.MemorySample])>(
         (false, 0, .now, []))
-    private let finished = Mutex<Bool>(false)
+    private let finished = Locked<Bool>(false)
 
     /// The resident set size, from `/proc/self/statm`.
     static func residentBytes() -> Int {

@@ -1,3 +1,4 @@
+import ObjectGraph
 import RecipeCatalog
 import Synchronization
 
@@ -30,7 +31,7 @@ final class ImportJobProgress: Sendable {
         var percent: Int { totalBytes > 0 ? min(100, bytesRead * 100 / totalBytes) : 0 }
     }
 
-    private let state = Mutex(Snapshot())
+    private let state = Locked(Snapshot())
     private let stopRequested = Atomic<Bool>(false)
 
     /// Creates the progress of a job that has saved nothing yet.

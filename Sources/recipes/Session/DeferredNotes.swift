@@ -1,4 +1,4 @@
-import Synchronization
+import ObjectGraph
 
 /// Messages from background work, held until the session may print them.
 ///
@@ -14,7 +14,7 @@ import Synchronization
 /// }
 /// ```
 final class DeferredNotes: Sendable {
-    private let pending = Mutex<[String]>([])
+    private let pending = Locked<[String]>([])
 
     /// Creates an empty queue.
     init() {}

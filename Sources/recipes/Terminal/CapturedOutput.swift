@@ -1,4 +1,4 @@
-import Synchronization
+import ObjectGraph
 
 /// A ``ShellOutput`` that keeps everything written, in order, for in-process tests.
 ///
@@ -8,7 +8,7 @@ import Synchronization
 /// output.text(of: .standardOutput)   // "hi\n"
 /// ```
 final class CapturedOutput: ShellOutput {
-    private let chunks = Mutex<[(channel: OutputChannel, text: String)]>([])
+    private let chunks = Locked<[(channel: OutputChannel, text: String)]>([])
 
     /// Creates an empty capture.
     init() {}

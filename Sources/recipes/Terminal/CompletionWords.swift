@@ -1,10 +1,10 @@
-import Synchronization
+import ObjectGraph
 
 /// The words that Tab completes, shared between the session and the input thread.
 ///
 /// The session replaces the snapshot after each command (``update(_:)``); libedit's
 /// completion callback, which runs on the input thread while `el_gets` blocks, reads it
-/// (``matches(forPrefix:)``). A `Mutex` guards the array, so neither side ever enters
+/// (``matches(forPrefix:)``). A lock guards the array, so neither side ever enters
 /// the other's isolation.
 ///
 /// ```swift
@@ -13,7 +13,7 @@ import Synchronization
 /// words.matches(forPrefix: ".")   // [".quit", ".read"]
 /// ```
 final class CompletionWords: Sendable {
-    private let words = Mutex<[String]>([])
+    private let words = Locked<[String]>([])
 
     /// Creates an empty word list, or one holding `initial`.
     init(_ initial: [String] = []) { update(initial) }

@@ -7,7 +7,7 @@ import Glibc
 ///
 /// Create, use and close it on one thread: ``InputThread`` does, through the factory it
 /// is given. libedit is not thread-safe, and its callbacks (prompt, Tab) run on the
-/// reading thread inside `el_gets`, so they read only this object and the `Mutex`-guarded
+/// reading thread inside `el_gets`, so they read only this object and the lock-guarded
 /// ``CompletionWords`` — never main-actor state (`MainActor.assumeIsolated` traps there).
 ///
 /// Requirements met here, each found by measuring on Linux:

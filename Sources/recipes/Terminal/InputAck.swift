@@ -1,5 +1,5 @@
+import ObjectGraph
 import Dispatch
-import Synchronization
 
 /// The session's answer to one input event: read another line (with which prompt), or stop.
 ///
@@ -22,7 +22,7 @@ final class InputAck: Sendable {
     }
 
     private let semaphore = DispatchSemaphore(value: 0)
-    private let request = Mutex<Request?>(nil)
+    private let request = Locked<Request?>(nil)
 
     /// Creates an unanswered ack.
     init() {}

@@ -1,3 +1,4 @@
+import ObjectGraph
 import Synchronization
 
 /// Counts Ctrl-C presses and runs the actions registered for the next one.
@@ -17,7 +18,7 @@ import Synchronization
 final class InterruptCounter: Sendable {
     /// The number of interrupts so far. Written by the signal handler, so it is an atomic.
     let presses = Atomic<Int>(0)
-    private let listeners = Mutex<(nextID: Int, actions: [Int: @Sendable () -> Void])>((0, [:]))
+    private let listeners = Locked<(nextID: Int, actions: [Int: @Sendable () -> Void])>((0, [:]))
 
     /// Creates a counter at zero.
     init() {}

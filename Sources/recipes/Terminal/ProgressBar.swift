@@ -1,5 +1,5 @@
+import ObjectGraph
 import Glibc
-import Synchronization
 
 /// A one-line progress display for long work: count, total, rate and time left, redrawn
 /// in place on standard error.
@@ -36,7 +36,7 @@ final class ProgressBar: Sendable {
     private let start: ContinuousClock.Instant
     private let interval: Duration
     private let draw: @Sendable (String) -> Void
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a bar.
     ///

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
@@ -19,7 +18,7 @@ struct DidSaveTests {
 
     /// The notifications a coordinator posted, collected from its callback.
     final class Notes: Sendable {
-        let all = Mutex<[DidSave]>([])
+        let all = Locked<[DidSave]>([])
         var count: Int { all.withLock { $0.count } }
         var last: DidSave? { all.withLock { $0.last } }
     }
@@ -187,7 +186,7 @@ struct DidSaveTests {
     @Test("performAndWait runs on the context from a plain thread, and at once from inside the context")
     func performAndWaitFromThreadsAndInside() async throws {
         let context = PrivateContext(coordinator: coordinator)
-        let done = Mutex<[String]>([])
+        let done = Locked<[String]>([])
         let thread = Thread {
             let count = context.performAndWait { context -> Int in
                 let chef = try? context.insert("Chef")

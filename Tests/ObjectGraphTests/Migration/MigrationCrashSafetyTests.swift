@@ -51,6 +51,19 @@ struct MigrationCrashSafetyTests {
         #expect(titles == ["soup", "soup", "stew"], "\(error.message)")
     }
 
+    @Test("Opening a migrated store removes the working copies a migration killed after its swap left")
+    func leftoversOfAKilledMigrationGo() throws {
+        let fixture = try MigrationFixture("leftovers")
+        defer { fixture.remove() }
+        try storeWithALog(fixture, titles: ["soup", "stew"])
+        _ = try fixture.open(Self.version2, migratingFrom: [Self.version1])
+        let leftovers = ["-migrating", "-migrating-wal", "-migrating-shm", "-migrated", "-migrated-journal"]
+        for suffix in leftovers { try Data("left".utf8).write(to: URL(fileURLWithPath: fixture.path + suffix)) }
+        let context = try fixture.open(Self.version2, migratingFrom: [Self.version1])
+        #expect(try context.all("Note", by: "title").compactMap { $0["title"] as? String } == ["soup", "stew"])
+        #expect(leftovers.filter { FileManager.default.fileExists(atPath: fixture.path + $0) } == [])
+    }
+
     @Test("A migration of a store with a log keeps every transaction of the log")
     func aMigrationKeepsTheLog() throws {
         let fixture = try MigrationFixture("crash-ok")

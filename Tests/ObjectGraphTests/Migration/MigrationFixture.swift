@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
 
@@ -55,7 +54,7 @@ extension MainContext {
 
 /// Collects progress reports from any thread.
 final class ProgressLog: Sendable {
-    private let values = Mutex<[Double]>([])
+    private let values = Locked<[Double]>([])
     var reported: [Double] { values.withLock { $0 } }
     func record(_ value: Double) { values.withLock { $0.append(value) } }
 }

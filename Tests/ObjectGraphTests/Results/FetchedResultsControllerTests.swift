@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
@@ -145,7 +144,7 @@ struct FetchedResultsControllerTests {
         #expect(names(controller) == [": Pie, Soup"])
 
         let writer = PrivateContext(coordinator: coordinator)
-        let notes = Mutex<[DidSave]>([])
+        let notes = Locked<[DidSave]>([])
         let observation = coordinator.addDidSaveObserver { note in notes.withLock { $0.append(note) } }
         let ids = objects.mapValues(\.objectID)
         try await writer.perform { context in
@@ -197,7 +196,7 @@ struct FetchedResultsControllerTests {
         pie["name"] = "Pie"
         // Another context's save is an event: the fetch includes this context's unsaved insert.
         let other = MainContext(coordinator: coordinator)
-        let note = Mutex<DidSave?>(nil)
+        let note = Locked<DidSave?>(nil)
         let observation = coordinator.addDidSaveObserver { saved in note.withLock { $0 = saved } }
         try seed(["Bo": [("Stew", 1)]], in: other)
         observation.cancel()
@@ -220,7 +219,7 @@ struct FetchedResultsControllerTests {
             context: context, sectionNameKeyPath: "chef.name")
         try controller.performFetch()
         let other = MainContext(coordinator: coordinator)
-        let notes = Mutex<[DidSave]>([])
+        let notes = Locked<[DidSave]>([])
         let observation = coordinator.addDidSaveObserver { note in notes.withLock { $0.append(note) } }
         defer { observation.cancel() }
 
@@ -264,7 +263,7 @@ struct FetchedResultsControllerTests {
         controller.delegate = recorder
         try controller.performFetch()
         let other = MainContext(coordinator: coordinator)
-        let notes = Mutex<[DidSave]>([])
+        let notes = Locked<[DidSave]>([])
         let observation = coordinator.addDidSaveObserver { note in notes.withLock { $0.append(note) } }
         for name in ["Soup", "Stew"] {  // two saves before the first merge, as a background import does
             let recipe = try other.insert("Recipe")

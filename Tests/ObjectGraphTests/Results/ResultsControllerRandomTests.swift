@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
@@ -52,7 +51,7 @@ struct ResultsControllerRandomTests {
 
     /// The did-save notifications posted since the last step cleared them.
     final class Notes: Sendable {
-        let all = Mutex<[DidSave]>([])
+        let all = Locked<[DidSave]>([])
     }
 
     /// The random session: a main context with three controllers, and the other contexts.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
@@ -22,7 +21,7 @@ struct ReaderPoolTests {
 
     /// Events in the order they happened, from any thread.
     final class EventLog: Sendable {
-        private let events = Mutex<[String]>([])
+        private let events = Locked<[String]>([])
         func append(_ event: String) { events.withLock { $0.append(event) } }
         var all: [String] { events.withLock { $0 } }
         func contains(_ event: String) -> Bool { all.contains(event) }

@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
@@ -132,5 +131,5 @@ struct StatementTests {
 
 /// The statements a trace reported, shared with the trace's handler.
 final class StatementLog: Sendable {
-    let lines = Mutex<[String]>([])
+    let lines = Locked<[String]>([])
 }

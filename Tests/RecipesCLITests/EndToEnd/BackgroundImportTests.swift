@@ -51,6 +51,13 @@ struct BackgroundImportTests {
         return result
     }
 
+    /// Asks `count Recipe` until the job has saved its first batch, so that a cancel has a
+    /// line to stop after (on a fast machine a cancel typed at once can come before it).
+    func waitForFirstBatch(_ terminal: TmuxTerminal) async throws {
+        for answer in 1...1_000 where try await count(in: terminal, answer: answer) > 0 { return }
+        Issue.record("the import saved nothing in 1,000 counts")
+    }
+
     /// The number after `prefix` in the terminal's transcript, such as the line a cancel stopped at.
     func number(after prefix: String, in terminal: TmuxTerminal) throws -> Int {
         let transcript = terminal.transcript()
@@ -117,8 +124,9 @@ struct BackgroundImportTests {
 
     @Test(".quit while a job runs asks; 'c' cancels it at a batch boundary and quits; the import then resumes")
     func quitCancels() async throws {
-        let file = try await generate(12_000)
+        let file = try await generate(30_000)
         let terminal = try await startImport(file)
+        try await waitForFirstBatch(terminal)
         terminal.type(".quit")
         terminal.press("Enter")
         try await terminal.waitFor("the question") { $0.contains("is still running. Wait for it to finish, or cancel it") }
@@ -133,7 +141,7 @@ struct BackgroundImportTests {
         let lines = rerun.standardOutput.split(separator: "\n")
         #expect(lines.first == "\(stoppedAt)")
         #expect(lines.dropFirst().first?.contains("resuming after line \(stoppedAt)") == true)
-        #expect(lines.last == "12000")
+        #expect(lines.last == "30000")
     }
 
     @Test("Ctrl-D while a job runs asks; 'w' waits for it to finish, then quits")

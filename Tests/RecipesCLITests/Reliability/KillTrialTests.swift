@@ -14,7 +14,7 @@ import Testing
 /// trace also says which commits surely finished, so the state to expect is known exactly
 /// (or one of two, when the kill came during a commit).
 ///
-/// `RELIABILITY_KILL_TRIALS` sets the trials per workload (3 in `make test`, 200 in `make soak`).
+/// `RELIABILITY_KILL_TRIALS` sets the trials per workload (10 in `make test`, 200 in `make soak`).
 @Suite("SIGKILL at random moments", .serialized)
 @MainActor
 struct KillTrialTests {

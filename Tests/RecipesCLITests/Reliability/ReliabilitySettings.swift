@@ -4,7 +4,7 @@ import RecipeCatalog
 /// How much the reliability suites do: a bounded amount in `make test`, the long version
 /// in `make soak`, which sets the environment variables.
 ///
-/// - `RELIABILITY_KILL_TRIALS`: SIGKILL trials per workload (3 by default; the soak runs 200).
+/// - `RELIABILITY_KILL_TRIALS`: SIGKILL trials per workload (10 by default; the soak runs 200).
 /// - `RELIABILITY_SEED`: the seed every trial's moment derives from (printed with the counts,
 ///   so a failing soak can be replayed).
 /// - `RELIABILITY_SOAK=1`: the huge-input cases at full size.
@@ -12,7 +12,7 @@ enum ReliabilitySettings {
     static let environment = ProcessInfo.processInfo.environment
 
     /// SIGKILL trials per workload.
-    static var killTrials: Int { environment["RELIABILITY_KILL_TRIALS"].flatMap(Int.init) ?? 3 }
+    static var killTrials: Int { environment["RELIABILITY_KILL_TRIALS"].flatMap(Int.init) ?? 10 }
 
     /// The seed of the trials' random moments.
     static var seed: UInt64 { environment["RELIABILITY_SEED"].flatMap(UInt64.init) ?? 20_261_125 }

@@ -85,12 +85,17 @@ final class TrialWorkspace {
     }
 
     /// Files a killed save may leave beside `store`: an atomic store's hidden temporary
-    /// files, a migration's copies. Removes them and returns how many there were.
-    func removeLeftovers(of store: String) throws -> Int {
+    /// files, a migration's copies.
+    func leftovers(of store: String) throws -> [String] {
         let name = URL(fileURLWithPath: store).lastPathComponent
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: url.path).filter {
+        return try FileManager.default.contentsOfDirectory(atPath: url.path).filter {
             ($0.hasPrefix(".\(name).") && $0.hasSuffix(".tmp")) || $0.hasPrefix(name + "-migra")
         }
+    }
+
+    /// Removes the ``leftovers(of:)`` of `store` and returns how many there were.
+    func removeLeftovers(of store: String) throws -> Int {
+        let leftovers = try leftovers(of: store)
         for file in leftovers { try FileManager.default.removeItem(atPath: path(file)) }
         return leftovers.count
     }

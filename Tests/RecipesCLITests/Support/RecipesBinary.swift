@@ -40,10 +40,12 @@ enum RecipesBinary {
     /// Runs `recipes` with `arguments`, feeding `input` on standard input (an empty file
     /// when `nil`), in `directory`, with `HOME` pointing into a temporary directory.
     ///
-    /// - Throws: if the process cannot start or runs longer than `timeout`.
+    /// - Throws: if the process cannot start or runs longer than `timeout`: a deadline that
+    ///   only catches a hang, so it is generous (a 200,000-recipe `generate` once took over
+    ///   two minutes on a machine at load average 30).
     static func run(_ arguments: [String], input: String? = nil, in directory: URL? = nil,
                     mergingOutput: Bool = false, environment extra: [String: String] = [:],
-                    timeout: Duration = .seconds(120), executable: String = path) async throws -> Run {
+                    timeout: Duration = .seconds(600), executable: String = path) async throws -> Run {
         let scratch = try TemporaryDirectory()
         let inputURL = scratch.url.appendingPathComponent("stdin")
         let outputURL = scratch.url.appendingPathComponent("stdout")

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ObjectGraph
 
 /// The `sqlite3` shell on a store file, kept running: a test runs SQL in it and waits for
 /// it to finish, and can hold a transaction (and its lock) open across other processes'
@@ -62,7 +62,7 @@ final class SQLiteShell {
 
 /// Text a reading thread appends to and a test reads.
 final class SharedText: Sendable {
-    private let text = Mutex("")
+    private let text = Locked("")
 
     func append(_ more: String) { text.withLock { $0 += more } }
 

@@ -1,5 +1,5 @@
+import ObjectGraph
 @testable import recipes
-import Synchronization
 
 /// A ``LineEditor`` that plays back a list of events, for driving the interactive session
 /// in-process: each read returns the next event (then end of input), and the prompts it
@@ -34,7 +34,7 @@ final class ScriptedEditor: LineEditor {
 
 /// The prompts a ``ScriptedEditor`` showed, in order; written on the input thread.
 final class PromptLog: Sendable {
-    private let prompts = Mutex<[String]>([])
+    private let prompts = Locked<[String]>([])
 
     /// Creates an empty log.
     init() {}

@@ -1,6 +1,6 @@
 import Foundation
+import ObjectGraph
 import Glibc
-import Synchronization
 
 /// The built `recipes` running as a child process with its standard input and output on
 /// pipes: a test types commands one at a time, reads the answers as they arrive (standard
@@ -100,7 +100,7 @@ final class ShellProcess {
 
 /// Bytes read from a child, appended by the reading thread and read by the test.
 private final class Received: Sendable {
-    private let data = Mutex(Data())
+    private let data = Locked(Data())
 
     /// Appends `chunk`.
     func append(_ chunk: Data) { data.withLock { $0.append(chunk) } }

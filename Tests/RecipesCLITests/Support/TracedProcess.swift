@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 import Glibc
 import Synchronization
 
@@ -151,7 +152,7 @@ private final class TraceReader: Sendable {
     private let pid: pid_t
     private let killAfter: Int?
     private let killOnMessage: String?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(pid: pid_t, killAfter: Int?, killOnMessage: String?) {
         self.pid = pid

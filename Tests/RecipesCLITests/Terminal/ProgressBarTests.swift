@@ -1,4 +1,4 @@
-import Synchronization
+import ObjectGraph
 import Testing
 @testable import recipes
 
@@ -31,7 +31,7 @@ struct ProgressBarTests {
 
     @Test("Redraws are throttled, and the last frame and the erase are always drawn")
     func throttling() {
-        let frames = Mutex<[String]>([])
+        let frames = Locked<[String]>([])
         let bar = ProgressBar(label: "t", total: 1_000, isEnabled: true, interval: .seconds(60)) { frame in
             frames.withLock { $0.append(frame) }
         }
@@ -46,7 +46,7 @@ struct ProgressBarTests {
 
     @Test("A silent bar draws nothing")
     func silent() {
-        let frames = Mutex<Int>(0)
+        let frames = Locked<Int>(0)
         let bar = ProgressBar(label: "t", total: 10, isEnabled: false) { _ in frames.withLock { $0 += 1 } }
         bar.update(done: 10)
         bar.finish()

@@ -7,7 +7,7 @@ import Foundation
 struct BenchmarkOptions: Sendable {
     /// The one-line usage, printed for `--help` and after a bad argument.
     static let usage = """
-        usage: ObjectGraphBenchmarks [--only NAME[,NAME…]] [--rounds N] [--scale F] [--insert N] [--fetch N] [--json FILE]
+        usage: ObjectGraphBenchmarks [--only NAME[,NAME…]] [--rounds N] [--scale F] [--catalogue N] [--insert N] [--fetch N] [--json FILE]
           NAME: \(WorkloadName.allCases.map(\.rawValue).joined(separator: ", "))
         """
 
@@ -17,6 +17,8 @@ struct BenchmarkOptions: Sendable {
     var scale = 1.0
     /// Users the insert workload writes (before scaling).
     var insertCount = 300_000
+    /// Recipes the catalogue workload imports (before scaling).
+    var catalogueCount = 300_000
     /// Words in the fixture the fetch, words, faults and count workloads read (before scaling).
     var fetchCount = 500_000
     /// The workloads to run, in the harness's order; all when empty.
@@ -48,6 +50,7 @@ struct BenchmarkOptions: Sendable {
             case "--rounds": rounds = try positive(argument)
             case "--insert": insertCount = try positive(argument)
             case "--fetch": fetchCount = try positive(argument)
+            case "--catalogue": catalogueCount = try positive(argument)
             case "--scale":
                 let text = try value(for: argument)
                 guard let factor = Double(text), factor > 0, factor.isFinite else {
@@ -77,7 +80,7 @@ struct BenchmarkOptions: Sendable {
 
 /// The short names `--only` accepts, in the order the harness runs them.
 enum WorkloadName: String, CaseIterable, Sendable, Codable {
-    case insert, fetch, words, faults, count, search, delete, saveeach
+    case catalogue, insert, fetch, words, faults, count, search, delete, saveeach
 }
 
 /// A command line the harness cannot read, and why.

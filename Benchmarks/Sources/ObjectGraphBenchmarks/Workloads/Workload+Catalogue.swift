@@ -4,6 +4,7 @@ extension Workload {
     @MainActor
     static func make(_ name: WorkloadName, _ environment: BenchmarkEnvironment) throws -> Workload {
         switch name {
+        case .catalogue: try catalogue(environment)
         case .insert: insert(environment)
         case .fetch: try fetch(environment)
         case .words: try words(environment)

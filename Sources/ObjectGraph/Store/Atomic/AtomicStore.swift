@@ -45,11 +45,11 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
     /// The rows, queried and written as a memory store's.
     let engine: MemoryStore
     /// Each object's cache node; replaced whole when a save commits.
-    private let nodes = Mutex<[ObjectID: Node]>([:])
+    private let nodes = Locked<[ObjectID: Node]>([:])
     /// The largest key given out, per table (root entity index), for `largestKey(of:)`.
-    private let largestKeys = Mutex<[Int: Int64]>([:])
+    private let largestKeys = Locked<[Int: Int64]>([:])
     /// For tests: make the next writes fail after this many bytes.
-    private let failsAfter = Mutex<Int?>(nil)
+    private let failsAfter = Locked<Int?>(nil)
     /// The many-to-many relationship owning each join of ``MemoryStore``.
     let joinOwners: [String: RelationshipDescription]
 

@@ -103,6 +103,7 @@ enum AtomicFile {
     /// - Parameter failsAfter: for tests, make the write fail after this many bytes.
     static func stage(_ path: String, failsAfter: Int? = nil, _ body: (AtomicStoreWriter) throws -> Void) throws -> Staged {
         let name = URL(fileURLWithPath: path).lastPathComponent
+        removeAbandoned(beside: path)
         let temporaryPath = folder(of: path) + "/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw error("cannot create a temporary file beside '\(path)'") }
@@ -117,6 +118,18 @@ enum AtomicFile {
             throw error
         }
         return Staged(temporaryPath: temporaryPath, path: path)
+    }
+
+    /// Removes the temporary files beside `path` of writers that are gone (a process killed
+    /// in the middle of a save); those of running processes stay.
+    static func removeAbandoned(beside path: String) {
+        let name = URL(fileURLWithPath: path).lastPathComponent, folder = folder(of: path)
+        guard let files = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for file in files where file.hasPrefix(".\(name).") && file.hasSuffix(".tmp") {
+            let parts = file.dropFirst(name.count + 2).split(separator: ".")
+            guard parts.count == 3, let pid = pid_t(parts[0]), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(folder + "/" + file)
+        }
     }
 
     static func folder(of path: String) -> String {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Writes: each one builds the new contents aside, under the store's lock, and swaps them in
 /// only when everything succeeded.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A store that keeps every row in memory and runs requests with the in-memory predicate
 /// evaluator: no SQL, no file. Gone when the coordinator is.
@@ -40,8 +39,8 @@ public final class MemoryStore: StoreRequestHandler {
     /// The model the store was made for.
     public let model: ObjectModel
     private let layoutByEntity: [TableLayout]
-    let contents = Mutex(Contents())
-    private let counters = Mutex(StoreStatistics())
+    let contents = Locked(Contents())
+    private let counters = Locked(StoreStatistics())
 
     /// Creates an empty store for `model`.
     init(model: ObjectModel, identifier: String = UUID().uuidString) {

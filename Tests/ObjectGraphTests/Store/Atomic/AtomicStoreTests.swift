@@ -136,6 +136,25 @@ struct AtomicStoreTests {
         #expect(try graphSnapshot(reopened).contains { $0.contains("name='Renamed'") })
     }
 
+    @Test("A save removes the temporary files of writers killed mid-save, not those of running ones", arguments: StoreKind.atomic)
+    func abandonedTemporaryFiles(kind: StoreKind) throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let path = (try kind.addStore(to: coordinator) as! any AtomicStorePath).path
+        defer { StoreKind.removeFolder(of: path) }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        // Process 2,147,483,647 cannot exist (Linux's largest is 4,194,304); this one runs.
+        let abandoned = "\(folder)/.\(name).2147483647.17.tmp", running = "\(folder)/.\(name).\(getpid()).18.tmp"
+        let unrelated = "\(folder)/.other.xml.2147483647.19.tmp"
+        for file in [abandoned, running, unrelated] { try Data("half".utf8).write(to: URL(fileURLWithPath: file)) }
+        let context = MainContext(coordinator: coordinator)
+        try context.insert("Tag")["label"] = "after the kill"
+        try context.save()
+        #expect(!FileManager.default.fileExists(atPath: abandoned))
+        #expect(FileManager.default.fileExists(atPath: running))
+        #expect(FileManager.default.fileExists(atPath: unrelated))
+    }
+
     @Test("Store types are recognized by content, whatever the file's name")
     func recognition() throws {
         let model = try TestModel.make()

@@ -1,0 +1,152 @@
+import Dispatch
+import Foundation
+import ObjectGraphSQLite
+import RecipeCatalog
+
+/// The catalogue import: the seeds' main job.
+extension Workload {
+    /// Imports generated recipes (`recipes generate --seed 7`) into a new catalogue through
+    /// ``RecipeImporter`` (uniquing cache, canonical shadow, ingredient lines), against raw
+    /// sqlite3 inserts of the same parsed records into the same schema. Both read the file
+    /// with the same parser and commit once per importer batch. GRDB does not take part:
+    /// it would need its own import, which is not the peer's everyday path.
+    @MainActor
+    static func catalogue(_ environment: BenchmarkEnvironment) throws -> Workload {
+        let fixture = try CatalogueFixture(environment)
+        let batch = RecipeImporter.Options().batchSize
+        let scratch = environment.scratch
+        return Workload(
+            name: .catalogue,
+            title: "\(Report.grouped(fixture.count)) generated recipes (\(Report.grouped(fixture.expected.lines)) ingredient lines) into a new catalogue, committed every \(Report.grouped(batch))",
+            check: "rows per table, name and folded-name lengths, each line's linked ingredient, stored line counts; equal for both engines",
+            variants: [Variant(name: "import", runs: [
+                (.raw, {
+                    let path = try fixture.emptyCatalogue(scratch, "catalogue-raw")
+                    defer { scratch.discard(path) }
+                    let sample = try Sample.measure {
+                        try RawSQLite.importCatalogue(path: path, url: fixture.file, batch: batch, entities: fixture.entities)
+                    }
+                    fixture.check(path, engine: "raw")
+                    return sample
+                }),
+                (.objectGraph, {
+                    let path = try fixture.emptyCatalogue(scratch, "catalogue-og")
+                    defer { scratch.discard(path) }
+                    let catalog = try Catalog.open(at: path)
+                    var report: RecipeImporter.Report?
+                    let liveBefore = MainContext(coordinator: catalog.coordinator).statistics.liveObjects
+                    var sample = try Sample.measure {
+                        report = try CatalogueFixture.blocking {
+                            try await RecipeImporter().importFile(fixture.file, into: PrivateContext(coordinator: catalog.coordinator))
+                        }
+                    }
+                    let work = report!.statistics
+                    precondition(report!.imported == fixture.count && report!.errors.isEmpty,
+                                 "ObjectGraph imported \(report!.imported) of \(fixture.count), \(report!.errors.count) errors")
+                    sample.objectGraph = ObjectGraphCounts(work, liveBefore: liveBefore)
+                    fixture.check(path, engine: "ObjectGraph")
+                    return sample
+                }),
+            ])])
+    }
+}
+
+/// The generated recipe file the catalogue workload imports, and what it must produce.
+@MainActor
+struct CatalogueFixture {
+    /// The JSON Lines file.
+    let file: URL
+    /// Recipes in it.
+    let count: Int
+    /// The figures an import must reproduce (from a raw import made while building the fixture).
+    let expected: RawSQLite.CatalogueTotals
+    /// The catalogue's entity numbers.
+    let entities: RawSQLite.CatalogueEntities
+
+    /// Generates the file (seed 7, as `recipes generate --seed 7`) and works out the
+    /// expected figures from the parsed records (untimed).
+    init(_ environment: BenchmarkEnvironment) throws {
+        count = environment.options.scaled(environment.options.catalogueCount)
+        guard let sample = Catalog.sampleDataDirectory else {
+            throw UsageError("the catalogue workload needs the repository's SampleData folder (or RECIPES_SAMPLE_DATA)")
+        }
+        let names = try IngredientCatalogFile.load(from: sample.appendingPathComponent("ingredients.tsv")).map(\.name)
+        file = environment.scratch.directory.appendingPathComponent("recipes-\(count).jsonl")
+        try CatalogGenerator(seed: 7, ingredientNames: names).write(count: count, to: file)
+        let model = try CatalogModel.make()
+        func index(_ name: String) -> Int64 { Int64(model.entity(named: name)!.index) }
+        entities = RawSQLite.CatalogueEntities(
+            recipe: index(CatalogModel.recipe), chef: index(CatalogModel.chef), cuisine: index(CatalogModel.cuisine),
+            ingredient: index(CatalogModel.ingredient), line: index(CatalogModel.recipeIngredient),
+            photo: index(CatalogModel.recipePhoto))
+        var totals = RawSQLite.CatalogueTotals()
+        var ingredients = Set<String>(), chefs = Set<String>(), cuisines = Set<String>()
+        let reader = try RecipeFileReader(url: file)
+        while let batch = try reader.nextBatch() {
+            for record in batch.records {
+                totals.recipes += 1
+                totals.lines += record.ingredients.count
+                totals.storedLineCount += record.ingredients.count
+                if record.photo != nil { totals.photos += 1 }
+                totals.nameLength += record.name.unicodeScalars.count
+                totals.canonicalLength += RawSQLite.canonical(record.name).unicodeScalars.count
+                if let chef = record.chef { chefs.insert(chef) }
+                if let cuisine = record.cuisine { cuisines.insert(cuisine) }
+                for line in record.ingredients {
+                    ingredients.insert(line.name)
+                    totals.linkedIngredientLength += line.name.unicodeScalars.count
+                }
+            }
+        }
+        totals.ingredients = ingredients.count
+        totals.chefs = chefs.count
+        totals.cuisines = cuisines.count
+        expected = totals
+    }
+
+    /// A new, empty catalogue (its schema made by ObjectGraph) at a fresh path.
+    func emptyCatalogue(_ scratch: Scratch, _ label: String) throws -> String {
+        let path = scratch.freshPath(label)
+        _ = try Catalog.open(at: path)
+        return path
+    }
+
+    /// Stops the program unless the catalogue at `path` holds exactly the expected rows.
+    func check(_ path: String, engine: String) {
+        let found = RawSQLite.catalogueTotals(path: path)
+        precondition(found == expected, "\(engine) catalogue: \(found), expected \(expected)")
+    }
+
+    /// Runs `work` as a task and waits for it on this thread (the main thread, outside
+    /// Swift's cooperative pool; the importer runs on its context's own queue).
+    static func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+        let box = ResultBox<T>()
+        Task.detached {
+            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
+            box.done.signal()
+        }
+        box.done.wait()
+        return try box.result!.get()
+    }
+
+    /// The task's result, handed to the waiting thread.
+    // Unchecked: `result` is written once by the task before `done` is signalled, and read
+    // by the waiting thread only after it returns from `done.wait()`.
+    private final class ResultBox<T>: @unchecked Sendable {
+        var result: Result<T, any Error>?
+        let done = DispatchSemaphore(value: 0)
+    }
+}
+
+extension ObjectGraphCounts {
+    /// The counters of a piece of work that ran on a private context (an import), from its
+    /// statistics; registered objects as the work left them.
+    init(_ work: ContextStatistics, liveBefore: Int) {
+        liveObjects = work.liveObjects
+        liveObjectsBefore = liveBefore
+        registeredObjects = work.registeredObjects
+        statements = work.statements
+        faultsFired = work.faultsFired
+        transactions = work.transactions
+    }
+}

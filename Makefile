@@ -53,8 +53,9 @@ soak: setup
 	@bash Scripts/setup.sh test
 	PREDICATE_FUZZ_COUNT=1000000 JSONL_FUZZ_COUNT=1000000 ATOMIC_FUZZ_COUNT=1000000 \
 	  $(SWIFT) test -c release -Xswiftc -enable-testing --filter 'PredicateFuzzTests|RecipeLineFuzzTests|AtomicReaderFuzzTests'
-	$(SWIFT) build --build-tests
-	RELIABILITY_SOAK=1 RELIABILITY_KILL_TRIALS=200 $(SWIFT) test --skip-build --filter '$(RELIABILITY_SUITES)'
+	$(SWIFT) build --build-tests --traits PostgreSQL
+	@pg="$$(bash Scripts/postgres.sh env)" || { pg=; echo "PostgreSQL soak skipped: Scripts/postgres.sh could not start a server"; }; \
+	  eval "$$pg"; RELIABILITY_SOAK=1 RELIABILITY_KILL_TRIALS=200 $(SWIFT) test --skip-build --traits PostgreSQL --filter '$(RELIABILITY_SUITES)'
 	RELIABILITY_SOAK=1 RECIPES_BINARY=$(CURDIR)/.build/release/recipes $(SWIFT) test --skip-build --filter HugeInputTests
 
 # The whole test suite under the thread sanitizer, then the address sanitizer, each in a build

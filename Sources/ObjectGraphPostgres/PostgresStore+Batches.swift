@@ -9,11 +9,16 @@ extension PostgresStore {
         return try write { session in
             var key = try reserveKeys(count: rows.count, table: layout.table, session)
             var ids: [ObjectID] = []
+            var statements: [(sql: String, arguments: [StoredValue])] = []
             let sql = tableSQL(for: entity).insert
             for values in prepared {
-                try session.run(sql, [.integer(key), .integer(Int64(entity.index))] + values[2..<layout.width])
+                statements.append((sql, [.integer(key), .integer(Int64(entity.index))] + values[2..<layout.width]))
                 ids.append(ObjectID(entityIndex: entity.index, key: key))
                 key += 1
+            }
+            // Sent a thousand at a time: one wait per thousand rows, not per row.
+            for start in stride(from: 0, to: statements.count, by: 1_000) {
+                try session.runAll(Array(statements[start..<min(start + 1_000, statements.count)]))
             }
             try announce(inserted: ids, updated: [], deleted: [], session)
             return ids

@@ -99,25 +99,20 @@ extension PostgresStore {
     /// the cost is reading the whole store, so such predicates suit small catalogues (put
     /// `[cd]` searches of large ones on canonical shadow attributes, which run in SQL).
     ///
-    /// - Complexity: one statement per table and per many-to-many join.
+    /// - Complexity: one statement per table and per many-to-many join, sent together.
     private func evaluator<T>(_ body: (MemoryStore) throws -> T) throws -> T {
-        let snapshot = try readingOneState {
-            try read { session in
-                var tables: [Int: [[StoredValue]]] = [:]
-                for layout in layouts { tables[layout.root.index] = try session.run(SchemaSQL.selectAll(layout)).rows }
-                var joins: [(relationship: RelationshipDescription, pairs: [(Int64, Int64)])] = []
-                for layout in layouts {
-                    for relationship in SchemaSQL.joinTables(of: layout) {
-                        let rows = try session.run(SchemaSQL.selectJoin(SchemaNaming.joinTable(for: relationship).table)).rows
-                        joins.append((relationship, rows.compactMap { row in
-                            guard case .integer(let source) = row[0], case .integer(let destination) = row[1] else { return nil }
-                            return (source, destination)
-                        }))
-                    }
-                }
-                return (tables, joins)
-            }
+        let joinTables = layouts.flatMap(SchemaSQL.joinTables)
+        let statements = layouts.map { (SchemaSQL.selectAll($0), [StoredValue]()) }
+            + joinTables.map { (SchemaSQL.selectJoin(SchemaNaming.joinTable(for: $0).table), [StoredValue]()) }
+        let results = try readingOneState { try read { try $0.runAll(statements) } }
+        var tables: [Int: [[StoredValue]]] = [:]
+        for (layout, result) in zip(layouts, results) { tables[layout.root.index] = result.rows }
+        let joins = zip(joinTables, results.dropFirst(layouts.count)).map { relationship, result in
+            (relationship: relationship, pairs: result.rows.compactMap { row -> (Int64, Int64)? in
+                guard case .integer(let source) = row[0], case .integer(let destination) = row[1] else { return nil }
+                return (source, destination)
+            })
         }
-        return try body(MemoryStore(model: model, snapshotTables: snapshot.0, joins: snapshot.1))
+        return try body(MemoryStore(model: model, snapshotTables: tables, joins: joins))
     }
 }

@@ -1,6 +1,5 @@
 import ObjectGraph
 import Foundation
-import Synchronization
 
 /// Change notifications between processes: every save and batch request sends the IDs it
 /// changed with `NOTIFY` inside its transaction (PostgreSQL delivers them at commit, and
@@ -18,7 +17,7 @@ extension PostgresStore {
     /// Sends the notification of a save inside its transaction.
     func announce(inserted: [ObjectID], updated: [ObjectID], deleted: [ObjectID], _ session: PostgresSession) throws {
         for payload in Self.payloads(sender: sender, inserted: inserted, updated: updated, deleted: deleted) {
-            try session.run("SELECT pg_notify($1, $2)", [.text(channel), .text(payload)])
+            try session.run(SchemaSQL.notify, [.text(channel), .text(payload)])
         }
     }
 

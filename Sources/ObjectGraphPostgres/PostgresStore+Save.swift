@@ -1,6 +1,5 @@
 package import ObjectGraph
 import Foundation
-import Synchronization
 
 extension PostgresStore {
     /// Writes one save's rows in one transaction and returns the permanent ID of each
@@ -21,41 +20,46 @@ extension PostgresStore {
                 let ids = try assignKeys(changes.inserts.map(\.id), session)
                 let keys = StoreChanges.Keys(changes, ids: ids, model: model)
                 values = try changes.resolvedValues(keys)
+                // Every statement of the save, sent at once (``PostgresSession/runAll(_:failed:)``),
+                // each with the object it writes, to name it when the statement fails.
+                var statements: [(sql: String, arguments: [StoredValue])] = []
+                var owners: [ObjectID?] = []
+                func add(_ sql: String, _ arguments: [StoredValue], for id: ObjectID?) {
+                    statements.append((sql, arguments))
+                    owners.append(id)
+                }
                 for id in changes.deletes {
-                    current = id
-                    try delete(id, session)
+                    let entity = model.entities[Int(id.entityIndex)]
+                    add(tableSQL(for: entity).delete, [.integer(id.key)], for: id)
+                    for relationship in entity.relationships where relationship.isManyToMany {
+                        let join = SchemaNaming.joinTable(for: relationship)
+                        add(SchemaSQL.deleteJoinRows(join.table, column: join.sourceColumn), [.integer(id.key)], for: id)
+                    }
                 }
                 for (insert, id) in zip(changes.inserts, ids) {
-                    current = insert.id
                     let entity = model.entities[Int(id.entityIndex)]
                     let layout = layout(for: entity)
-                    try session.run(tableSQL(for: entity).insert, [.integer(id.key), .integer(Int64(id.entityIndex))]
-                                    + values[insert.start..<insert.start + layout.width - 2])
+                    add(tableSQL(for: entity).insert, [.integer(id.key), .integer(Int64(id.entityIndex))]
+                        + values[insert.start..<insert.start + layout.width - 2], for: insert.id)
                 }
-                var conflicts: [ObjectID] = []
+                let firstUpdate = statements.count
                 for update in changes.updates {
-                    current = update.id
                     let layout = layout(for: model.entities[Int(update.id.entityIndex)])
                     let sql = SchemaSQL.update(layout, columns: update.columns.map { layout.columns[$0 - 2] }, checksVersion: update.version != nil)
-                    let changed = try session.run(sql, Array(values[update.start..<update.start + update.columns.count])
-                                                  + [.integer(update.id.key)] + (update.version.map { [.integer($0)] } ?? [])).changed
-                    guard changed == 0 else { continue }
-                    guard try !session.run(SchemaSQL.selectVersion(table: layout.table), [.integer(update.id.key)]).rows.isEmpty else {
-                        throw ObjectGraphError(.objectNotFound,
-                            "cannot save the changes to \(model.describe(update.id)): its row is no longer in the store (deleted by another context or process); nothing was saved")
-                    }
-                    conflicts.append(update.id)
+                    add(sql, Array(values[update.start..<update.start + update.columns.count])
+                        + [.integer(update.id.key)] + (update.version.map { [.integer($0)] } ?? []), for: update.id)
                 }
-                if !conflicts.isEmpty { throw SaveConflicts(ids: conflicts) }
                 for join in changes.joins {
-                    current = join.source
                     let table = SchemaNaming.joinTable(for: join.relationship)
                     // Both sides record the change; the side that names the join table writes it.
                     guard table.sourceColumn == "_source" else { continue }
-                    try session.run(join.isInsertion ? SchemaSQL.insertJoin(table.table) : SchemaSQL.deleteJoin(table.table),
-                                    [.integer(try keys.key(of: join.source)), .integer(try keys.key(of: join.destination))])
+                    add(join.isInsertion ? SchemaSQL.insertJoin(table.table) : SchemaSQL.deleteJoin(table.table),
+                        [.integer(try keys.key(of: join.source)), .integer(try keys.key(of: join.destination))], for: join.source)
                 }
-                try writeMetadata(changes.metadata, session)
+                for (key, value) in changes.metadata.sorted(by: { $0.key < $1.key }) {
+                    add(value == nil ? SchemaSQL.deleteMetadata : SchemaSQL.upsertMetadata,
+                        [.text(key)] + (value.map { [.text($0)] } ?? []), for: nil)
+                }
                 let inserted = Set(ids)
                 var touched = changes.updates.map(\.id)
                 for join in changes.joins {
@@ -63,7 +67,22 @@ extension PostgresStore {
                         touched.append(ObjectID(entityIndex: Int(end.entityIndex), key: try keys.key(of: end)))
                     }
                 }
-                try announce(inserted: ids, updated: Array(Set(touched).subtracting(inserted)), deleted: changes.deletes, session)
+                for payload in Self.payloads(sender: sender, inserted: ids, updated: Array(Set(touched).subtracting(inserted)),
+                                             deleted: changes.deletes) {
+                    add(SchemaSQL.notify, [.text(channel), .text(payload)], for: nil)
+                }
+                let results = try session.runAll(statements) { current = owners[$0] }
+                // An update that changed no row lost a race (optimistic locking), or its row is gone.
+                var conflicts: [ObjectID] = []
+                for (update, result) in zip(changes.updates, results[firstUpdate...]) where result.changed == 0 {
+                    let layout = layout(for: model.entities[Int(update.id.entityIndex)])
+                    guard try !session.run(SchemaSQL.selectVersion(table: layout.table), [.integer(update.id.key)]).rows.isEmpty else {
+                        throw ObjectGraphError(.objectNotFound,
+                            "cannot save the changes to \(model.describe(update.id)): its row is no longer in the store (deleted by another context or process); nothing was saved")
+                    }
+                    conflicts.append(update.id)
+                }
+                if !conflicts.isEmpty { throw SaveConflicts(ids: conflicts) }
                 if losesConnectionBeforeNextCommit.withLock({ flag in defer { flag = false }; return flag }) {
                     try session.run("SELECT pg_terminate_backend(pg_backend_pid())")
                 }
@@ -110,15 +129,6 @@ extension PostgresStore {
             throw ObjectGraphError(.storeFailure, "reserving keys of \(table) returned nothing")
         }
         return maximum - Int64(count) + 1
-    }
-
-    private func delete(_ id: ObjectID, _ session: PostgresSession) throws {
-        let entity = model.entities[Int(id.entityIndex)]
-        try session.run(tableSQL(for: entity).delete, [.integer(id.key)])
-        for relationship in entity.relationships where relationship.isManyToMany {
-            let join = SchemaNaming.joinTable(for: relationship)
-            try session.run(SchemaSQL.deleteJoinRows(join.table, column: join.sourceColumn), [.integer(id.key)])
-        }
     }
 
     /// The error for a violated uniqueness constraint, naming the keys and, for an

@@ -1,6 +1,5 @@
 public import ObjectGraph
 import Foundation
-package import Synchronization
 
 /// A persistent store in a PostgreSQL database, shared by every context of a coordinator
 /// and by every process and machine connected to the same database.
@@ -32,17 +31,17 @@ public final class PostgresStore: StoreRequestHandler {
     let writer: PostgresSession
     let reader: PostgresSession
     /// The thread holding the writer in a transaction: its reads go to the writer.
-    private let writerThread = Mutex<pthread_t?>(nil)
+    private let writerThread = Locked<pthread_t?>(nil)
     let layouts: [TableLayout]
     private let layoutByEntity: [TableLayout]
     private let tableSQLByEntity: [TableSQL]
-    private let metadataCache: Mutex<[String: String]>
+    private let metadataCache: Locked<[String: String]>
     /// This store object's name in its change notifications, to skip its own.
     let sender = String(UUID().uuidString.prefix(8))
     /// The connections listening for other processes' saves.
-    let listeners = Mutex<[PostgresSession]>([])
+    let listeners = Locked<[PostgresSession]>([])
     /// For tests: the next save has the server end its connection just before committing.
-    package let losesConnectionBeforeNextCommit = Mutex(false)
+    package let losesConnectionBeforeNextCommit = Locked(false)
 
     /// Connects to the database at `location` and opens (or creates) the store there.
     /// - Parameter creatingSchema: whether to create `location.schema` when it is missing.
@@ -66,7 +65,7 @@ public final class PostgresStore: StoreRequestHandler {
         }
         let metadata = try Self.prepare(writer, location: location, model: model, layouts: layouts)
         identifier = metadata[MetadataKey.storeUUID] ?? ""
-        metadataCache = Mutex(metadata)
+        metadataCache = Locked(metadata)
         writer.statistics = StoreStatistics()
         reader.statistics = StoreStatistics()
     }
@@ -118,13 +117,26 @@ public final class PostgresStore: StoreRequestHandler {
 
     /// Runs `body` in a transaction on the writer; this thread's reads meanwhile use the
     /// writer too, and see what `body` wrote.
-    func write<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+    ///
+    /// The transaction holds the store's advisory lock, shared (`exclusive`: alone), from its
+    /// first statement: saves of every process run side by side, but not beside a
+    /// ``holdingWriteLock(_:)``.
+    func write<T>(exclusive: Bool = false, _ body: (PostgresSession) throws -> T) throws -> T {
         try writer.withLock {
             if writer.isInTransaction { return try body(writer) }
             writerThread.withLock { $0 = pthread_self() }
             defer { writerThread.withLock { $0 = nil } }
-            return try writer.inTransaction { try body(writer) }
+            return try writer.inTransaction(opening: [(SchemaSQL.lockStore(exclusive: exclusive), [.text(channel)])]) {
+                try body(writer)
+            }
         }
+    }
+
+    /// Runs `body` in a transaction holding the store's advisory lock alone, so that no other
+    /// connection or process commits a save meanwhile (they wait for the lock); saves inside
+    /// it run in its transaction, and their reads on this thread see its writes.
+    package func holdingWriteLock<T>(_ body: () throws -> T) throws -> T {
+        try write(exclusive: true) { _ in try body() }
     }
 
     /// Runs `body` with the connection this thread reads on: the writer inside this thread's

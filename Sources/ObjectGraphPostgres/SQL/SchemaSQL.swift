@@ -18,6 +18,15 @@ enum SchemaSQL {
     /// Makes `name` the schema unqualified table names resolve in.
     static func useSchema(_ name: String) -> String { "SET search_path TO \(SQLIdentifier(name).quoted)" }
 
+    /// Sends notification `$2` on channel `$1` when the transaction commits.
+    static let notify = "SELECT pg_notify($1, $2)"
+
+    /// Takes the store's advisory lock (named by `$1`, the store's channel) until the
+    /// transaction ends: shared by saves, alone by a save that resolves conflicts.
+    static func lockStore(exclusive: Bool) -> String {
+        exclusive ? "SELECT pg_advisory_xact_lock(hashtext($1))" : "SELECT pg_advisory_xact_lock_shared(hashtext($1))"
+    }
+
     /// Reserves `$2` keys of table `$1` at once and returns the largest: keys are never
     /// reused, even after the rows holding them are deleted. The row lock on `_primarykeys`
     /// serializes concurrent reservations across processes.

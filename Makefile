@@ -16,11 +16,13 @@ run: setup
 
 # The shell built with the PostgreSQL trait, on the database `recipes` of a local server
 # (installed, started as an unprivileged user, or reused: Scripts/postgres.sh), which gets the
-# sample catalogue on first use.
+# sample catalogue on first use. It builds in a folder of its own: a trait is a compilation
+# condition of every target, so sharing .build/release would rebuild the package's modules
+# each time `make run` and `make run-postgres` take turns.
 run-postgres: setup
 	@eval "$$(bash Scripts/postgres.sh env)" && bash Scripts/postgres.sh database recipes >/dev/null \
-	  && $(SWIFT) build -c release --product recipes --traits PostgreSQL 1>&2 \
-	  && RECIPES_POSTGRES_SAMPLE=1 .build/release/recipes "$${OBJECTGRAPH_POSTGRES_URL%/*}/recipes" $(ARGS)
+	  && $(SWIFT) build -c release --product recipes --traits PostgreSQL --scratch-path .build/postgres 1>&2 \
+	  && RECIPES_POSTGRES_SAMPLE=1 .build/postgres/release/recipes "$${OBJECTGRAPH_POSTGRES_URL%/*}/recipes" $(ARGS)
 
 # The PostgreSQL tests run when Scripts/postgres.sh can start a server; otherwise they print
 # why they were skipped.

@@ -46,15 +46,16 @@ soak: setup
 	RELIABILITY_SOAK=1 RECIPES_BINARY=$(CURDIR)/.build/release/recipes $(SWIFT) test --skip-build --filter HugeInputTests
 
 # The whole test suite under the thread sanitizer, then the address sanitizer, each in a build
-# folder of its own (the `recipes` the end-to-end tests run is instrumented too). Leak
-# reports are off for the address sanitizer: printed at every exit of `recipes`, they would
-# break the tests that read its standard error (see README, Reliability).
+# folder of its own (the `recipes` the end-to-end tests run is instrumented too). Everything
+# runs 5-20 times slower there, so the tests' hang limits stretch tenfold. Leak reports are
+# off for the address sanitizer: printed at every exit of `recipes`, they would break the
+# tests that read its standard error (see README, Reliability).
 check-sanitizers: setup
 	@bash Scripts/setup.sh test
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
-	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan
+	RECIPES_TEST_TIME_SCALE=10 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
+	ASAN_OPTIONS=detect_leaks=0 RECIPES_TEST_TIME_SCALE=10 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
 
 setup:
 	@bash Scripts/setup.sh

@@ -41,8 +41,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     /// The entity's position in its model; objects' IDs carry it.
     public internal(set) var index: Int = -1
-    /// The model this entity belongs to. (Entities and their model keep each other alive.)
-    public internal(set) var model: ObjectModel! = nil
+    /// The model this entity belongs to. The model keeps its entities alive, not the other way
+    /// round, so a model that nothing else holds is freed with its entities.
+    public internal(set) weak var model: ObjectModel! = nil
     /// The parent entity, for a sub-entity.
     public internal(set) unowned(unsafe) var parent: EntityDescription? = nil
     /// The direct sub-entities.
@@ -56,7 +57,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// A hash of everything that decides how this entity is stored; a changed hash needs a migration.
     public internal(set) var versionHash: String = ""
     /// This entity and all entities below it, for fetches that include sub-entities.
-    public internal(set) var selfAndDescendants: [EntityDescription] = []
+    public var selfAndDescendants: [EntityDescription] { [self] + descendants }
+    /// All entities below this one (kept apart from `self`, which an array of its own would keep alive).
+    var descendants: [EntityDescription] = []
 
     var attributesByName: [String: AttributeDescription] = [:]
     var relationshipsByName: [String: RelationshipDescription] = [:]
@@ -113,6 +116,11 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             entity = current.parent
         }
         return false
+    }
+
+    /// `Recipe/p42` for a permanent ID of this entity, `Recipe/t3.7` for a temporary one.
+    public func describe(_ id: ObjectID) -> String {
+        id.isTemporary ? "\(name)/t\(id.temporaryTag).\(id.key)" : "\(name)/p\(id.key)"
     }
 
     /// The entity's name.

@@ -230,14 +230,14 @@ extension ManagedObject {
         guard object.contextCore === contextCore else {
             if object.contextCore == nil {
                 preconditionFailure("""
-                    \(object.entity.model.describe(object.objectID)) no longer belongs to a context (reset() \
+                    \(object.entity.describe(object.objectID)) no longer belongs to a context (reset() \
                     detached it, or its context is gone): keep its objectID instead and call object(with:) \
-                    on the context to link it to \(entity.model.describe(objectID)).
+                    on the context to link it to \(entity.describe(objectID)).
                     """)
             }
             preconditionFailure("""
-                \(object.entity.model.describe(object.objectID)) belongs to another context than \
-                \(entity.model.describe(objectID)). Pass its objectID across contexts and call \
+                \(object.entity.describe(object.objectID)) belongs to another context than \
+                \(entity.describe(objectID)). Pass its objectID across contexts and call \
                 object(with:) on the receiving context instead.
                 """)
         }

@@ -82,8 +82,10 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
 
     /// `Recipe/p42`: an object ID with its entity's name.
     public func describe(_ id: ObjectID) -> String {
-        let name = entities.indices.contains(Int(id.entityIndex)) ? entities[Int(id.entityIndex)].name : "#\(id.entityIndex)"
-        return id.isTemporary ? "\(name)/t\(id.temporaryTag).\(id.key)" : "\(name)/p\(id.key)"
+        guard entities.indices.contains(Int(id.entityIndex)) else {
+            return id.isTemporary ? "#\(id.entityIndex)/t\(id.temporaryTag).\(id.key)" : "#\(id.entityIndex)/p\(id.key)"
+        }
+        return entities[Int(id.entityIndex)].describe(id)
     }
 
     /// The permanent ID that ``describe(_:)`` printed as `Recipe/p42`, or nil when the text
@@ -140,7 +142,7 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         entity.narrowIntegerAttributes = entity.storedAttributes.filter { $0.type == .integer16 || $0.type == .integer32 }
         entity.attributesWithDefaults = attributes.filter { !$0.defaultValue.isNull }
         for subentity in entity.subentities { try resolveTree(subentity, root: root) }
-        entity.selfAndDescendants = [entity] + entity.subentities.flatMap(\.selfAndDescendants)
+        entity.descendants = entity.subentities.flatMap(\.selfAndDescendants)
     }
 
     private static func checkName(

@@ -22,6 +22,25 @@ struct MemorySafetyTests {
         ])
     }
 
+    @Test("A model that nothing holds is freed with its entities: neither they nor sub-entity lists keep it alive")
+    func modelIsFreed() throws {
+        weak var model: ObjectModel?
+        weak var animal: EntityDescription?
+        do {
+            let made = try ObjectModel(entities: [
+                EntityDescription("Animal", attributes: [AttributeDescription("name", .string)],
+                    relationships: [RelationshipDescription("owner", to: "Keeper", inverse: "animals")]),
+                EntityDescription("Dog", parent: "Animal"),
+                EntityDescription("Keeper", relationships: [RelationshipDescription("animals", toMany: "Animal", inverse: "owner")]),
+            ])
+            #expect(made.entity(named: "Animal")!.selfAndDescendants.map(\.name) == ["Animal", "Dog"])
+            model = made
+            animal = made.entity(named: "Animal")
+        }
+        #expect(model == nil)
+        #expect(animal == nil)
+    }
+
     @Test("A managed object is not a ManagedBuffer: its header and slots are out of reach")
     func storageIsPrivate() throws {
         let coordinator = PersistentStoreCoordinator(model: try Self.model())

@@ -70,7 +70,7 @@ final class ShellProcess {
     @discardableResult
     func waitFor(_ description: String, timeout: Duration = .seconds(60),
                  _ condition: (String) -> Bool) async throws -> String {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = HangLimit.deadline(after: timeout)
         while true {
             let text = output
             if condition(text) { return text }
@@ -89,7 +89,7 @@ final class ShellProcess {
 
     /// Polls until the process has ended; returns whether a signal ended it.
     func waitForExit(timeout: Duration = .seconds(60)) async throws -> (status: Int32, wasSignalled: Bool) {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = HangLimit.deadline(after: timeout)
         while process.isRunning {
             guard ContinuousClock.now < deadline else { throw TestFailure("recipes did not exit; output:\n\(output)") }
             try await Task.sleep(for: .milliseconds(10))

@@ -49,13 +49,20 @@ soak: setup
 # folder of its own (the `recipes` the end-to-end tests run is instrumented too). Everything
 # runs 5-20 times slower there, so the tests' hang limits stretch tenfold. Leak reports are
 # off for the address sanitizer: printed at every exit of `recipes`, they would break the
-# tests that read its standard error (see README, Reliability).
+# tests that read its standard error (see README, Reliability); a scripted session of the
+# instrumented shell then runs with them on.
 check-sanitizers: setup
 	@bash Scripts/setup.sh test
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
 	RECIPES_TEST_TIME_SCALE=10 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	ASAN_OPTIONS=detect_leaks=0 RECIPES_TEST_TIME_SCALE=10 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
+	@rm -rf .build/leak-check && mkdir -p .build/leak-check
+	ASAN_OPTIONS=detect_leaks=1 .build/asan/debug/recipes .build/leak-check/catalog.sqlite \
+	  -c "import SampleData/recipes.jsonl" -c "search curry" \
+	  -c "update Recipe where name == 'Pad Thai' set rating=4" -c "undo" -c "save" \
+	  -c ".migrate xml .build/leak-check/catalog.xml" -c "count Recipe" >/dev/null
+	@echo "leak check: the shell's session ended with no leak reported"
 
 setup:
 	@bash Scripts/setup.sh

@@ -41,9 +41,11 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     /// The entity's position in its model; objects' IDs carry it.
     public internal(set) var index: Int = -1
-    /// The model this entity belongs to. The model keeps its entities alive, not the other way
-    /// round, so a model that nothing else holds is freed with its entities.
-    public internal(set) weak var model: ObjectModel! = nil
+    /// The model this entity belongs to. Entities and their model keep each other alive, for
+    /// the life of the process: managed objects point at their entity without retaining it
+    /// (one less reference count per object), so an entity must outlive every object, even one
+    /// kept after its context and coordinator are gone.
+    public internal(set) var model: ObjectModel! = nil
     /// The parent entity, for a sub-entity.
     public internal(set) unowned(unsafe) var parent: EntityDescription? = nil
     /// The direct sub-entities.

@@ -63,7 +63,12 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         for entity in entities { try Self.checkIndexes(entity) }
         for entity in entities { try Self.checkObjectClass(of: entity) }
         for entity in entities { entity.versionHash = Self.versionHash(of: entity) }
+        Self.made.withLock { $0.append(self) }
     }
+
+    /// Every model made. A model and its entities live as long as the process (see
+    /// ``EntityDescription/model``); listing them here says so to a leak checker too.
+    private static let made = Locked<[ObjectModel]>([])
 
     /// The entity called `name`.
     public func entity(named name: String) -> EntityDescription? { entitiesByName[name] }

@@ -22,23 +22,28 @@ struct MemorySafetyTests {
         ])
     }
 
-    @Test("A model that nothing holds is freed with its entities: neither they nor sub-entity lists keep it alive")
-    func modelIsFreed() throws {
-        weak var model: ObjectModel?
-        weak var animal: EntityDescription?
+    @Test("Objects kept after their context and coordinator are gone still have their entity and model")
+    func objectsOutliveTheirStack() throws {
+        weak var weakModel: ObjectModel?
+        var kept: [ManagedObject] = []
         do {
-            let made = try ObjectModel(entities: [
+            let model = try ObjectModel(entities: [
                 EntityDescription("Animal", attributes: [AttributeDescription("name", .string)],
                     relationships: [RelationshipDescription("owner", to: "Keeper", inverse: "animals")]),
                 EntityDescription("Dog", parent: "Animal"),
                 EntityDescription("Keeper", relationships: [RelationshipDescription("animals", toMany: "Animal", inverse: "owner")]),
             ])
-            #expect(made.entity(named: "Animal")!.selfAndDescendants.map(\.name) == ["Animal", "Dog"])
-            model = made
-            animal = made.entity(named: "Animal")
+            #expect(model.entity(named: "Animal")!.selfAndDescendants.map(\.name) == ["Animal", "Dog"])
+            weakModel = model
+            let coordinator = PersistentStoreCoordinator(model: model)
+            try coordinator.addStore(at: ":memory:")
+            let context = MainContext(coordinator: coordinator)
+            kept = [try context.insert("Dog"), try context.insert("Keeper")]
         }
-        #expect(model == nil)
-        #expect(animal == nil)
+        #expect(weakModel != nil)
+        #expect(kept.map(\.entity.name) == ["Dog", "Keeper"])
+        #expect(kept[0].entity.relationship(named: "owner")?.destination.name == "Keeper")
+        kept.removeAll()  // their deinit reads their entity: it must still be there
     }
 
     @Test("A managed object is not a ManagedBuffer: its header and slots are out of reach")

@@ -15,8 +15,10 @@ final class SQLiteStatement {
     private let handle: OpaquePointer
     private unowned(unsafe) let connection: SQLiteConnection
     let sql: String
-    /// The values bound since the last reset, kept only while SQL is traced.
-    private var tracedArguments: [StoredValue] = []
+    /// The values bound since the last reset, kept only while SQL is traced. Checked on
+    /// every reset, so without dynamic exclusivity checks (a statement is confined to its
+    /// connection's user, and nothing re-enters it during an access).
+    @exclusivity(unchecked) private var tracedArguments: [StoredValue] = []
 
     init(handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
         self.handle = handle

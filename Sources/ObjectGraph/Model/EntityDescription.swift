@@ -63,6 +63,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     @exclusivity(unchecked) var attributesByName: [String: AttributeDescription] = [:]
     @exclusivity(unchecked) var relationshipsByName: [String: RelationshipDescription] = [:]
+    /// Attributes and relationships by the bits of their names' literals, tried before the
+    /// dictionaries above (see ``PropertyKeyCache``).
+    @exclusivity(unchecked) var propertyKeys = PropertyKeyCache()
     /// Attributes whose value the store keeps (not transient).
     @exclusivity(unchecked) var storedAttributes: [AttributeDescription] = []
     /// To-one relationships.
@@ -103,10 +106,14 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public var propertyNames: [String] { attributes.map(\.name) + relationships.map(\.name) }
 
     /// The attribute called `name`, inherited or declared.
-    public func attribute(named name: String) -> AttributeDescription? { attributesByName[name] }
+    public func attribute(named name: String) -> AttributeDescription? {
+        propertyKeys.attribute(name) ?? attributesByName[name]
+    }
 
     /// The relationship called `name`, inherited or declared.
-    public func relationship(named name: String) -> RelationshipDescription? { relationshipsByName[name] }
+    public func relationship(named name: String) -> RelationshipDescription? {
+        propertyKeys.relationship(name) ?? relationshipsByName[name]
+    }
 
     /// Whether `other` is this entity or one of its descendants.
     public func isKind(of other: EntityDescription) -> Bool {

@@ -135,6 +135,7 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         entity.relationships = relationships
         entity.attributesByName = Dictionary(uniqueKeysWithValues: attributes.map { ($0.name, $0) })
         entity.relationshipsByName = Dictionary(uniqueKeysWithValues: relationships.map { ($0.name, $0) })
+        entity.propertyKeys = PropertyKeyCache(attributes: attributes, relationships: relationships)
         entity.storedAttributes = attributes.filter { !$0.isTransient }
         entity.requiredAttributes = attributes.filter { !$0.isOptional && !$0.isTransient }
         entity.narrowIntegerAttributes = entity.storedAttributes.filter { $0.type == .integer16 || $0.type == .integer32 }

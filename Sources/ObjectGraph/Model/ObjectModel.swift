@@ -142,12 +142,13 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         entity.relationships = relationships
         entity.attributesByName = Dictionary(uniqueKeysWithValues: attributes.map { ($0.name, $0) })
         entity.relationshipsByName = Dictionary(uniqueKeysWithValues: relationships.map { ($0.name, $0) })
+        entity.propertyKeys = PropertyKeyCache(attributes: attributes, relationships: relationships)
         entity.storedAttributes = attributes.filter { !$0.isTransient }
         entity.requiredAttributes = attributes.filter { !$0.isOptional && !$0.isTransient }
         entity.narrowIntegerAttributes = entity.storedAttributes.filter { $0.type == .integer16 || $0.type == .integer32 }
         entity.attributesWithDefaults = attributes.filter { !$0.defaultValue.isNull }
         for subentity in entity.subentities { try resolveTree(subentity, root: root) }
-        entity.descendants = entity.subentities.flatMap(\.selfAndDescendants)
+        entity.selfAndDescendants = [entity] + entity.subentities.flatMap(\.selfAndDescendants)
     }
 
     private static func checkName(

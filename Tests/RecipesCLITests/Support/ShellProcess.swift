@@ -68,7 +68,7 @@ final class ShellProcess {
     ///
     /// - Throws: ``TestFailure`` with the output so far after `timeout`.
     @discardableResult
-    func waitFor(_ description: String, timeout: Duration = .seconds(60),
+    func waitFor(_ description: String, timeout: Duration = .seconds(120),
                  _ condition: (String) -> Bool) async throws -> String {
         let deadline = HangLimit.deadline(after: timeout)
         while true {
@@ -88,7 +88,7 @@ final class ShellProcess {
     func kill() { Glibc.kill(process.processIdentifier, SIGKILL) }
 
     /// Polls until the process has ended; returns whether a signal ended it.
-    func waitForExit(timeout: Duration = .seconds(60)) async throws -> (status: Int32, wasSignalled: Bool) {
+    func waitForExit(timeout: Duration = .seconds(120)) async throws -> (status: Int32, wasSignalled: Bool) {
         let deadline = HangLimit.deadline(after: timeout)
         while process.isRunning {
             guard ContinuousClock.now < deadline else { throw TestFailure("recipes did not exit; output:\n\(output)") }

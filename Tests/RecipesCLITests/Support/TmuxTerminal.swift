@@ -77,7 +77,7 @@ final class TmuxTerminal {
     ///
     /// - Throws: ``TestFailure`` with the last screen after `timeout`.
     @discardableResult
-    func waitFor(_ description: String = "the expected screen", timeout: Duration = .seconds(60),
+    func waitFor(_ description: String = "the expected screen", timeout: Duration = .seconds(120),
                  _ condition: (String) -> Bool) async throws -> String {
         let deadline = HangLimit.deadline(after: timeout)
         while true {
@@ -91,7 +91,7 @@ final class TmuxTerminal {
     }
 
     /// Polls until the program has exited, and returns its status.
-    func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
+    func waitForExit(timeout: Duration = .seconds(120)) async throws -> Int32 {
         let deadline = HangLimit.deadline(after: timeout)
         while ContinuousClock.now < deadline {
             if let status = exitStatus() { return status }

@@ -18,7 +18,7 @@ struct ObjectTableTests {
         let pool = try Self.objects(600)
         var table = ObjectTable()
         var expected: [Int64: ObjectIdentifier] = [:]
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         for _ in 0..<40_000 {
             // Keys in a narrow range, so removed keys return and blocks of consecutive keys fill.
             let key = Int64(random.next() % 2_000) - 300
@@ -64,18 +64,5 @@ struct ObjectTableTests {
         }
         #expect(table.capacity <= 4_096)
         withExtendedLifetime(pool) {}
-    }
-}
-
-/// A small seeded generator (SplitMix64), so each argument replays the same operations.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

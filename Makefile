@@ -48,9 +48,8 @@ soak: setup
 # The whole test suite under the thread sanitizer, then the address sanitizer, each in a build
 # folder of its own (the `recipes` the end-to-end tests run is instrumented too). Everything
 # runs 5-20 times slower there, so the tests' hang limits stretch tenfold. Leak reports are
-# off for the address sanitizer: printed at every exit of `recipes`, they would break the
-# tests that read its standard error (see README, Reliability); a scripted session of the
-# instrumented shell then runs with them on.
+# off for the address sanitizer's test run (the test runner itself leaks a few hundred bytes
+# at exit); a scripted session of the instrumented shell then runs with them on.
 check-sanitizers: setup
 	@bash Scripts/setup.sh test
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan

@@ -31,13 +31,12 @@ extension SQLiteStore {
                     for (insert, id) in zip(changes.inserts, ids) {
                         current = insert.id
                         let entityIndex = Int(id.entityIndex)
-                        let entity = model.entities[entityIndex]
-                        let layout = layout(for: entity)
+                        let (layout, sql) = table(ofEntityAt: entityIndex)
                         let statement: SQLiteStatement
                         if let cached = insertStatements[entityIndex] {
                             statement = cached
                         } else {
-                            statement = try connection.cachedStatement(tableSQL(for: entity).insert)
+                            statement = try connection.cachedStatement(sql.insert)
                             insertStatements[entityIndex] = statement
                         }
                         statement.reset()
@@ -118,9 +117,10 @@ extension SQLiteStore {
         // Positions by the index of their table's root entity (an array, not a dictionary:
         // this runs once per inserted row).
         let entities = model.entities
+        let rootOf = entities.map { $0.root.index }
         var positionsByTable = Array(repeating: [Int](), count: entities.count)
         for (position, id) in ids.enumerated() where id.isTemporary {
-            positionsByTable[entities[Int(id.entityIndex)].root.index].append(position)
+            positionsByTable[rootOf[Int(id.entityIndex)]].append(position)
         }
         for (rootIndex, positions) in positionsByTable.enumerated() where !positions.isEmpty {
             let table = layout(for: entities[rootIndex]).table

@@ -114,6 +114,12 @@ public final class SQLiteStore: StoreRequestHandler {
     /// The row statements of `entity`'s table.
     func tableSQL(for entity: EntityDescription) -> TableSQL { tableSQLByEntity[entity.index] }
 
+    /// The layout and row statements of the entity with model index `index` (what an
+    /// ``ObjectID`` carries), for loops over rows that would otherwise read the entity.
+    func table(ofEntityAt index: Int) -> (layout: TableLayout, sql: TableSQL) {
+        (layoutByEntity[index], tableSQLByEntity[index])
+    }
+
     // MARK: Metadata
 
     /// The store's metadata: keys the store keeps (starting with `_`) and keys callers set.

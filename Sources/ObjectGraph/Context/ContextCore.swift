@@ -22,7 +22,7 @@ final class ContextCore {
     @exclusivity(unchecked) var tables: [ObjectTable]
     /// Registered objects with temporary IDs, by key (they are also held strongly in `inserted`).
     @exclusivity(unchecked) var temporaries = ObjectTable()
-    private var nextTemporaryKey: Int64 = 1
+    @exclusivity(unchecked) private var nextTemporaryKey: Int64 = 1
 
     /// Changed objects, held strongly until save, rollback or reset. May hold objects whose
     /// state has moved on (an inserted object later deleted); readers check `state`.
@@ -30,18 +30,19 @@ final class ContextCore {
     @exclusivity(unchecked) var updated: [ManagedObject] = []
     @exclusivity(unchecked) var deleted: [ManagedObject] = []
     /// Slot values of updated and deleted objects as last saved, for rollback and committed values.
-    var snapshots: [ObjectIdentifier: (slots: [Slot], wasFault: Bool)] = [:]
+    @exclusivity(unchecked) var snapshots: [ObjectIdentifier: (slots: [Slot], wasFault: Bool)] = [:]
 
     /// Groups of faults that load together (``FetchRequest/fetchBatchSize``), and the group of
     /// each fault still waiting.
     var batchGroups: [[ObjectID]] = []
-    var pendingBatch: [ObjectID: Int] = [:]
+    @exclusivity(unchecked) var pendingBatch: [ObjectID: Int] = [:]
 
     /// The entity of the last fetched row, and its table (a cache for ``registerFetched(_:)``).
     @exclusivity(unchecked) var lastFetchedEntity: (index: Int, entity: EntityDescription, table: Int)?
 
-    /// Counters for ``ContextStatistics``.
-    var faultsFired = 0
+    /// Counters for ``ContextStatistics`` (bumped per object, so without dynamic exclusivity
+    /// checks, like the registry: no access to them can overlap another).
+    @exclusivity(unchecked) var faultsFired = 0
     /// Metadata changes (nil removes a key) that the next save writes in its transaction.
     var pendingMetadata: [String: String?] = [:]
     /// How a save resolves rows changed underneath it.
@@ -55,14 +56,14 @@ final class ContextCore {
     let parent: ParentContext?
     /// Registered objects with temporary IDs a child context issued (unretained; they
     /// unregister in `deinit` like the others).
-    var adopted: [ObjectID: Unmanaged<ManagedObject>] = [:]
+    @exclusivity(unchecked) var adopted: [ObjectID: Unmanaged<ManagedObject>] = [:]
     /// The permanent IDs that saving gave adopted objects, for children that still use
     /// the temporary ones.
     var renamed: [ObjectID: ObjectID] = [:]
-    var objectsCreated = 0
+    @exclusivity(unchecked) var objectsCreated = 0
     /// The first store error met while firing a fault since the last save; the next save throws it.
     var faultError: ObjectGraphError?
-    var relationshipFaultsFired = 0
+    @exclusivity(unchecked) var relationshipFaultsFired = 0
     /// Whether a save checks required relationships and counts (a migration sets them in a
     /// later stage than it saves the objects, and checks them itself).
     var validatesRelationships = true

@@ -82,17 +82,19 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
 
     /// Whether ``derivation`` is set: one byte to test on every typed write.
     let isDerived: Bool
+    // Set only while the model is resolved and read on every typed access afterwards: no
+    // dynamic exclusivity checks (see EntityDescription).
     /// The index of the declaring entity (set when the model is resolved), for the typed
     /// subscript's ownership check.
-    var ownerIndex: UInt32 = .max
+    @exclusivity(unchecked) var ownerIndex: UInt32 = .max
     /// The object slot that holds this attribute's value (set when the model is resolved).
-    public internal(set) var slot: Int = -1
+    @exclusivity(unchecked) public internal(set) var slot: Int = -1
     /// Attributes derived from this one, kept up to date when it changes (set when the model is resolved).
-    package var derivedTargets: [AttributeDescription] = []
+    @exclusivity(unchecked) package var derivedTargets: [AttributeDescription] = []
     /// For an attribute derived from a relationship, that relationship (set when the model is resolved).
-    package unowned(unsafe) var sourceRelationship: RelationshipDescription? = nil
+    @exclusivity(unchecked) package unowned(unsafe) var sourceRelationship: RelationshipDescription? = nil
     /// The entity that declares this attribute (set when the model is resolved).
-    public internal(set) unowned(unsafe) var entity: EntityDescription! = nil
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var entity: EntityDescription! = nil
 
     /// Declares an attribute.
     /// - Parameters:

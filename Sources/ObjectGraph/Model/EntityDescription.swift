@@ -39,41 +39,50 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// The name this entity had in the previous model version, for a migration that renames it.
     public let renamingIdentifier: String?
 
+    // The properties below are set only by `ObjectModel.init` while it resolves the model and
+    // read on every object access afterwards, so they skip dynamic exclusivity checks (a
+    // resolved model is never written again: no access can overlap a write).
     /// The entity's position in its model; objects' IDs carry it.
-    public internal(set) var index: Int = -1
-    /// The model this entity belongs to. (Entities and their model keep each other alive.)
-    public internal(set) var model: ObjectModel! = nil
+    @exclusivity(unchecked) public internal(set) var index: Int = -1
+    /// The model this entity belongs to. Entities and their model keep each other alive, for
+    /// the life of the process: managed objects point at their entity without retaining it
+    /// (one less reference count per object), so an entity must outlive every object, even one
+    /// kept after its context and coordinator are gone.
+    @exclusivity(unchecked) public internal(set) var model: ObjectModel! = nil
     /// The parent entity, for a sub-entity.
-    public internal(set) unowned(unsafe) var parent: EntityDescription? = nil
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var parent: EntityDescription? = nil
     /// The direct sub-entities.
-    public internal(set) var subentities: [EntityDescription] = []
+    @exclusivity(unchecked) public internal(set) var subentities: [EntityDescription] = []
     /// The root of this entity's inheritance tree (itself when it has no parent); its table holds the tree.
-    public internal(set) unowned(unsafe) var root: EntityDescription! = nil
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var root: EntityDescription! = nil
     /// All attributes, inherited first.
-    public internal(set) var attributes: [AttributeDescription] = []
+    @exclusivity(unchecked) public internal(set) var attributes: [AttributeDescription] = []
     /// All relationships, inherited first.
-    public internal(set) var relationships: [RelationshipDescription] = []
+    @exclusivity(unchecked) public internal(set) var relationships: [RelationshipDescription] = []
     /// A hash of everything that decides how this entity is stored; a changed hash needs a migration.
-    public internal(set) var versionHash: String = ""
+    @exclusivity(unchecked) public internal(set) var versionHash: String = ""
     /// This entity and all entities below it, for fetches that include sub-entities.
-    public internal(set) var selfAndDescendants: [EntityDescription] = []
+    @exclusivity(unchecked) public internal(set) var selfAndDescendants: [EntityDescription] = []
 
-    var attributesByName: [String: AttributeDescription] = [:]
-    var relationshipsByName: [String: RelationshipDescription] = [:]
+    @exclusivity(unchecked) var attributesByName: [String: AttributeDescription] = [:]
+    @exclusivity(unchecked) var relationshipsByName: [String: RelationshipDescription] = [:]
+    /// Attributes and relationships by the bits of their names' literals, tried before the
+    /// dictionaries above (see ``PropertyKeyCache``).
+    @exclusivity(unchecked) var propertyKeys = PropertyKeyCache()
     /// Attributes whose value the store keeps (not transient).
-    var storedAttributes: [AttributeDescription] = []
+    @exclusivity(unchecked) var storedAttributes: [AttributeDescription] = []
     /// To-one relationships.
-    var toOneRelationships: [RelationshipDescription] = []
+    @exclusivity(unchecked) var toOneRelationships: [RelationshipDescription] = []
     /// Attributes derived from a relationship (`ingredients.@count`, `photo != nil`), computed on save.
-    package var relationshipDerivedAttributes: [AttributeDescription] = []
+    @exclusivity(unchecked) package var relationshipDerivedAttributes: [AttributeDescription] = []
     /// Attributes that must have a value when saved.
-    package var requiredAttributes: [AttributeDescription] = []
+    @exclusivity(unchecked) package var requiredAttributes: [AttributeDescription] = []
     /// Stored 16- and 32-bit integer attributes, whose range a save checks.
-    var narrowIntegerAttributes: [AttributeDescription] = []
+    @exclusivity(unchecked) var narrowIntegerAttributes: [AttributeDescription] = []
     /// Attributes with a default value, applied on insert.
-    var attributesWithDefaults: [AttributeDescription] = []
+    @exclusivity(unchecked) var attributesWithDefaults: [AttributeDescription] = []
     /// To-many relationships.
-    var toManyRelationships: [RelationshipDescription] = []
+    @exclusivity(unchecked) var toManyRelationships: [RelationshipDescription] = []
 
     /// Declares an entity.
     public init(
@@ -100,10 +109,14 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public var propertyNames: [String] { attributes.map(\.name) + relationships.map(\.name) }
 
     /// The attribute called `name`, inherited or declared.
-    public func attribute(named name: String) -> AttributeDescription? { attributesByName[name] }
+    public func attribute(named name: String) -> AttributeDescription? {
+        propertyKeys.attribute(name) ?? attributesByName[name]
+    }
 
     /// The relationship called `name`, inherited or declared.
-    public func relationship(named name: String) -> RelationshipDescription? { relationshipsByName[name] }
+    public func relationship(named name: String) -> RelationshipDescription? {
+        propertyKeys.relationship(name) ?? relationshipsByName[name]
+    }
 
     /// Whether `other` is this entity or one of its descendants.
     public func isKind(of other: EntityDescription) -> Bool {
@@ -113,6 +126,11 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             entity = current.parent
         }
         return false
+    }
+
+    /// `Recipe/p42` for a permanent ID of this entity, `Recipe/t3.7` for a temporary one.
+    public func describe(_ id: ObjectID) -> String {
+        id.isTemporary ? "\(name)/t\(id.temporaryTag).\(id.key)" : "\(name)/p\(id.key)"
     }
 
     /// The entity's name.

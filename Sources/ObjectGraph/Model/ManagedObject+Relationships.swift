@@ -20,7 +20,7 @@ extension ManagedObject {
     }
 
     private func toManyRelationship(_ key: String) throws -> RelationshipDescription {
-        guard let relationship = entity.relationshipsByName[key] else {
+        guard let relationship = entity.relationship(named: key) else {
             throw ObjectGraphError.unknownKey(key, entity: entity)
         }
         guard relationship.isToMany else {

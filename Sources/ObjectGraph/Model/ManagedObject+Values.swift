@@ -20,10 +20,10 @@ extension ManagedObject {
     /// - Throws: ``ObjectGraphError`` with code ``ObjectGraphError/Code/unknownKey``.
     public func value(forKey key: String) throws -> Any? {
         let entity = self.entity
-        if let attribute = entity.attributesByName[key] {
+        if let attribute = entity.attribute(named: key) {
             return attribute.type.swiftValue(from: storedValue(of: attribute))
         }
-        if let relationship = entity.relationshipsByName[key] {
+        if let relationship = entity.relationship(named: key) {
             return relationship.isToMany
                 ? objects(of: relationship) as Any?
                 : object(of: relationship) as Any?
@@ -39,7 +39,7 @@ extension ManagedObject {
     ///   ``ObjectGraphError/Code/invalidValue``.
     public func setValue(_ value: Any?, forKey key: String) throws {
         let entity = self.entity
-        if let attribute = entity.attributesByName[key] {
+        if let attribute = entity.attribute(named: key) {
             try checkSettable(attribute)
             guard let stored = attribute.type.storedValue(from: value) else {
                 throw ObjectGraphError(.invalidValue,
@@ -48,7 +48,7 @@ extension ManagedObject {
             setStoredValue(stored, of: attribute)
             return
         }
-        if let relationship = entity.relationshipsByName[key] {
+        if let relationship = entity.relationship(named: key) {
             if relationship.isToMany {
                 guard let objects = (value as? [ManagedObject]) ?? (value == nil ? [] : nil) else {
                     throw ObjectGraphError(.invalidValue, "'\(entity.name).\(key)' needs an array of objects")
@@ -71,8 +71,8 @@ extension ManagedObject {
     /// Sets an attribute from text typed by a person (`prepMinutes=20`, `published=2024-03-01`).
     /// - Throws: ``ObjectGraphError`` for an unknown key, a relationship, or text that does not parse.
     public func setValue(parsing text: String, forKey key: String) throws {
-        guard let attribute = entity.attributesByName[key] else {
-            if entity.relationshipsByName[key] != nil {
+        guard let attribute = entity.attribute(named: key) else {
+            if entity.relationship(named: key) != nil {
                 throw ObjectGraphError(.invalidValue, "'\(key)' is a relationship; set it to an object, not text")
             }
             throw ObjectGraphError.unknownKey(key, entity: entity)
@@ -105,7 +105,7 @@ extension ManagedObject {
         var result: [String: Any?] = [:]
         let snapshot = contextCore?.snapshot(of: self)
         for key in keys {
-            guard let attribute = entity.attributesByName[key] else { continue }
+            guard let attribute = entity.attribute(named: key) else { continue }
             let slot = snapshot?[attribute.slot] ?? slots[attribute.slot].value
             result[key] = attribute.type.swiftValue(from: slot.storedValue)
         }
@@ -167,13 +167,13 @@ extension ManagedObject {
     /// ```
     public subscript<Value: AttributeValue>(attribute key: String) -> Value {
         get {
-            guard let attribute = entity.attributesByName[key] else {
+            guard let attribute = entity.attribute(named: key) else {
                 preconditionFailure("\(ObjectGraphError.unknownKey(key, entity: entity))")
             }
             return Value(storedValue: storedValue(of: attribute))
         }
         set {
-            guard let attribute = entity.attributesByName[key] else {
+            guard let attribute = entity.attribute(named: key) else {
                 preconditionFailure("\(ObjectGraphError.unknownKey(key, entity: entity))")
             }
             if attribute.isDerived { refuseDerived(attribute) }
@@ -210,7 +210,7 @@ extension ManagedObject {
     }
 
     private func requireRelationship(_ key: String, toMany: Bool) -> RelationshipDescription {
-        guard let relationship = entity.relationshipsByName[key], relationship.isToMany == toMany else {
+        guard let relationship = entity.relationship(named: key), relationship.isToMany == toMany else {
             preconditionFailure("'\(entity.name)' has no \(toMany ? "to-many" : "to-one") relationship '\(key)'")
         }
         return relationship
@@ -230,14 +230,14 @@ extension ManagedObject {
         guard object.contextCore === contextCore else {
             if object.contextCore == nil {
                 preconditionFailure("""
-                    \(object.entity.model.describe(object.objectID)) no longer belongs to a context (reset() \
+                    \(object.entity.describe(object.objectID)) no longer belongs to a context (reset() \
                     detached it, or its context is gone): keep its objectID instead and call object(with:) \
-                    on the context to link it to \(entity.model.describe(objectID)).
+                    on the context to link it to \(entity.describe(objectID)).
                     """)
             }
             preconditionFailure("""
-                \(object.entity.model.describe(object.objectID)) belongs to another context than \
-                \(entity.model.describe(objectID)). Pass its objectID across contexts and call \
+                \(object.entity.describe(object.objectID)) belongs to another context than \
+                \(entity.describe(objectID)). Pass its objectID across contexts and call \
                 object(with:) on the receiving context instead.
                 """)
         }

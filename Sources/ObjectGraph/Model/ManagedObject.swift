@@ -191,7 +191,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     /// `Recipe/p42 (fault)` or `Recipe/p42 {name: "Phở", …}`.
     open var description: String {
-        let id = entity.model.describe(objectID)
+        let id = entity.describe(objectID)
         if isFault { return "\(id) (fault)" }
         let values = entity.attributes.prefix(4).map { attribute -> String in
             let value = attribute.type.swiftValue(from: slots[attribute.slot].value.storedValue)

@@ -63,7 +63,12 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         for entity in entities { try Self.checkIndexes(entity) }
         for entity in entities { try Self.checkObjectClass(of: entity) }
         for entity in entities { entity.versionHash = Self.versionHash(of: entity) }
+        Self.made.withLock { $0.append(self) }
     }
+
+    /// Every model made. A model and its entities live as long as the process (see
+    /// ``EntityDescription/model``); listing them here says so to a leak checker too.
+    private static let made = Locked<[ObjectModel]>([])
 
     /// The entity called `name`.
     public func entity(named name: String) -> EntityDescription? { entitiesByName[name] }
@@ -82,8 +87,10 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
 
     /// `Recipe/p42`: an object ID with its entity's name.
     public func describe(_ id: ObjectID) -> String {
-        let name = entities.indices.contains(Int(id.entityIndex)) ? entities[Int(id.entityIndex)].name : "#\(id.entityIndex)"
-        return id.isTemporary ? "\(name)/t\(id.temporaryTag).\(id.key)" : "\(name)/p\(id.key)"
+        guard entities.indices.contains(Int(id.entityIndex)) else {
+            return id.isTemporary ? "#\(id.entityIndex)/t\(id.temporaryTag).\(id.key)" : "#\(id.entityIndex)/p\(id.key)"
+        }
+        return entities[Int(id.entityIndex)].describe(id)
     }
 
     /// The permanent ID that ``describe(_:)`` printed as `Recipe/p42`, or nil when the text
@@ -135,6 +142,7 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         entity.relationships = relationships
         entity.attributesByName = Dictionary(uniqueKeysWithValues: attributes.map { ($0.name, $0) })
         entity.relationshipsByName = Dictionary(uniqueKeysWithValues: relationships.map { ($0.name, $0) })
+        entity.propertyKeys = PropertyKeyCache(attributes: attributes, relationships: relationships)
         entity.storedAttributes = attributes.filter { !$0.isTransient }
         entity.requiredAttributes = attributes.filter { !$0.isOptional && !$0.isTransient }
         entity.narrowIntegerAttributes = entity.storedAttributes.filter { $0.type == .integer16 || $0.type == .integer32 }

@@ -41,16 +41,18 @@ public final class RelationshipDescription: @unchecked Sendable, CustomStringCon
     /// The name this relationship had in the previous model version, for a migration that renames it.
     public let renamingIdentifier: String?
 
+    // Set only while the model is resolved and read on every relationship access afterwards:
+    // no dynamic exclusivity checks (see EntityDescription).
     /// The object slot that holds this relationship (set when the model is resolved).
-    public internal(set) var slot: Int = -1
+    @exclusivity(unchecked) public internal(set) var slot: Int = -1
     /// The entity that declares this relationship (set when the model is resolved).
-    public internal(set) unowned(unsafe) var entity: EntityDescription! = nil
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var entity: EntityDescription! = nil
     /// The destination entity (set when the model is resolved).
-    public internal(set) unowned(unsafe) var destination: EntityDescription! = nil
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var destination: EntityDescription! = nil
     /// The inverse relationship (set when the model is resolved).
-    public internal(set) unowned(unsafe) var inverse: RelationshipDescription! = nil
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var inverse: RelationshipDescription! = nil
     /// Whether a derived attribute is computed from this relationship (set when the model is resolved).
-    package var isDerivationSource = false
+    @exclusivity(unchecked) package var isDerivationSource = false
 
     /// Declares a to-one relationship.
     public init(

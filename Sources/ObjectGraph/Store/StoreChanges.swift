@@ -67,41 +67,17 @@ extension StoreChanges {
     /// The key each row of a save is written with: a permanent ID's own, or for a temporary
     /// ID the key the store gave the row inserted with it.
     package struct Keys {
-        /// The keys given to the inserted temporary IDs with the first one's tag (this
-        /// context's), indexed by temporary key − `base`; `Int64.min` where none. A context
-        /// numbers its temporary IDs one after another, so a save's are nearly dense and a
-        /// lookup is an index, not a hash of the 16-byte ID.
-        private var dense: [Int64] = []
-        private var denseTag: UInt32 = 0
-        private var base: Int64 = 0
-        /// The keys of the other inserted temporary IDs (a child context's).
-        private var others: [ObjectID: Int64] = [:]
+        /// The key the store gave each inserted row that has a temporary ID.
+        private var keys: [ObjectID: Int64] = [:]
         private let model: ObjectModel
 
         /// The keys of `changes`, whose inserts the store gave `ids` (in order).
         package init(_ changes: StoreChanges, ids: [ObjectID], model: ObjectModel) {
             self.model = model
             guard !changes.references.isEmpty || !changes.joins.isEmpty else { return }
-            guard let first = changes.inserts.first(where: { $0.id.isTemporary }) else { return }
-            denseTag = first.id.temporaryTag
-            var low = Int64.max, high = Int64.min, count = 0
-            for insert in changes.inserts where insert.id.isTemporary && insert.id.temporaryTag == denseTag {
-                low = min(low, insert.id.key)
-                high = max(high, insert.id.key)
-                count += 1
-            }
-            // Dense only when the keys are (the span at most four times the count).
-            let span = high &- low
-            if span >= 0, span < Int64(4 * count + 64) {
-                base = low
-                dense = Array(repeating: Int64.min, count: Int(span) + 1)
-            }
+            keys.reserveCapacity(changes.inserts.count)
             for (insert, id) in zip(changes.inserts, ids) where insert.id.isTemporary {
-                if !dense.isEmpty && insert.id.temporaryTag == denseTag {
-                    dense[Int(insert.id.key - base)] = id.key
-                } else {
-                    others[insert.id] = id.key
-                }
+                keys[insert.id] = id.key
             }
         }
 
@@ -109,12 +85,7 @@ extension StoreChanges {
         /// - Throws: `validation` for a temporary ID that this save does not insert.
         package func key(of id: ObjectID) throws -> Int64 {
             guard id.isTemporary else { return id.key }
-            if !dense.isEmpty && id.temporaryTag == denseTag {
-                let index = id.key &- base
-                if index >= 0 && index < Int64(dense.count) && dense[Int(index)] != Int64.min { return dense[Int(index)] }
-            } else if let key = others[id] {
-                return key
-            }
+            if let key = keys[id] { return key }
             throw ObjectGraphError(.validation,
                 "\(model.describe(id)) is referenced but was never saved: insert it in the same context, or remove the reference")
         }

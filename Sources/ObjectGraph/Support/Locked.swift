@@ -13,15 +13,32 @@ import Glibc
 /// let seen = Locked<Set<String>>([])
 /// seen.withLock { $0.insert(name) }
 /// ```
-// Safe because `value` is read and written only between `pthread_mutex_lock` and
-// `pthread_mutex_unlock` on `mutex`, which lives at a fixed address for the object's life.
+// Safe because `value` is read and written only while `lock` is held.
 package final class Locked<Value>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let lock = Lock()
     private var value: Value
 
     /// A lock around `value`.
-    package init(_ value: Value) {
-        self.value = value
+    package init(_ value: Value) { self.value = value }
+
+    /// Runs `body` with the value, holding the lock.
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+        try lock.withLock { () throws(Failure) -> Result in try body(&value) }
+    }
+}
+
+/// A POSIX mutex for state that lives elsewhere (a connection only one thread may use at a
+/// time); `Locked` when the lock guards a value it can hold.
+///
+/// (A `Locked<Void>` would do the same, but the thread sanitizer mistakes Swift's exclusive
+/// access to a value of size zero for a write to the object's header, and reports a race.)
+// Safe because `mutex` is only passed to pthread functions, which synchronize themselves,
+// and lives at a fixed address for the object's life.
+package final class Lock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    /// An unlocked mutex.
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -32,10 +49,10 @@ package final class Locked<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Runs `body` with the value, holding the lock.
-    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    /// Runs `body` holding the mutex.
+    package func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        return try body()
     }
 }

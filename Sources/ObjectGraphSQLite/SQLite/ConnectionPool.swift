@@ -31,7 +31,7 @@ import Synchronization
 // objects from their rows while a connection is in use.
 final class ConnectionPool: @unchecked Sendable {
     private let writer: SQLiteConnection
-    private let writerLock = Locked(())
+    private let writerLock = Lock()
     /// The thread inside `write`, or 0: only that thread ever stores its own ID here.
     private let writerThread = Atomic<UInt>(0)
 
@@ -41,7 +41,7 @@ final class ConnectionPool: @unchecked Sendable {
     let maximumReaderCount: Int
     /// One permit per reader that may be in use.
     private let readerPermits: DispatchSemaphore
-    private let readerLock = Locked(())
+    private let readerLock = Lock()
     private var idleReaders: [SQLiteConnection] = []
     /// Readers held by a thread inside ``readingOneState(_:)``, by thread.
     private var pinnedReaders: [UInt: SQLiteConnection] = [:]
@@ -89,7 +89,7 @@ final class ConnectionPool: @unchecked Sendable {
         let thread = Self.currentThread
         do {
             if writerThread.load(ordering: .relaxed) == thread { return try body(writer) }
-            return try writerLock.withLock { _ in
+            return try writerLock.withLock {
                 writerThread.store(thread, ordering: .relaxed)
                 defer { writerThread.store(0, ordering: .relaxed) }
                 return try body(writer)
@@ -110,7 +110,7 @@ final class ConnectionPool: @unchecked Sendable {
             return try convertingInterrupts { try body(writer) }  // inside write on this thread
         }
         guard makeReader != nil else { return try write(body) }
-        if pinnedCount.load(ordering: .relaxed) > 0, let reader = readerLock.withLock({ _ in pinnedReaders[Self.currentThread] }) {
+        if pinnedCount.load(ordering: .relaxed) > 0, let reader = readerLock.withLock({ pinnedReaders[Self.currentThread] }) {
             return try convertingInterrupts { try body(reader) }
         }
         let reader = try checkOutReader()
@@ -125,15 +125,15 @@ final class ConnectionPool: @unchecked Sendable {
         let thread = Self.currentThread
         if writerThread.load(ordering: .relaxed) == thread { return try body() }
         guard makeReader != nil else { return try write { _ in try body() } }
-        if readerLock.withLock({ _ in pinnedReaders[thread] }) != nil { return try body() }
+        if readerLock.withLock({ pinnedReaders[thread] }) != nil { return try body() }
         let reader = try checkOutReader()
         defer { checkIn(reader) }
         try reader.executeUncounted("BEGIN")
-        readerLock.withLock { _ in pinnedReaders[thread] = reader }
+        readerLock.withLock { pinnedReaders[thread] = reader }
         pinnedCount.add(1, ordering: .relaxed)
         defer {
             pinnedCount.subtract(1, ordering: .relaxed)
-            readerLock.withLock { _ in pinnedReaders[thread] = nil }
+            readerLock.withLock { pinnedReaders[thread] = nil }
             try? reader.executeUncounted("COMMIT")  // ends the read transaction; nothing to write
         }
         return try body()
@@ -144,7 +144,7 @@ final class ConnectionPool: @unchecked Sendable {
         readerPermits.wait()
         var reader: SQLiteConnection?
         var settings = TraceSettings()
-        readerLock.withLock { _ in
+        readerLock.withLock {
             reader = idleReaders.popLast()
             settings = traceSettings
         }
@@ -155,7 +155,7 @@ final class ConnectionPool: @unchecked Sendable {
                 readerPermits.signal()
                 throw error
             }
-            readerLock.withLock { _ in openedReaders += 1 }
+            readerLock.withLock { openedReaders += 1 }
         }
         reader!.trace = settings.trace
         reader!.tracesQueryPlans = settings.tracesQueryPlans
@@ -164,7 +164,7 @@ final class ConnectionPool: @unchecked Sendable {
 
     /// Returns a reader to the pool, keeping what it counted.
     private func checkIn(_ reader: SQLiteConnection) {
-        readerLock.withLock { _ in
+        readerLock.withLock {
             returnedReaderStatistics += reader.statistics
             reader.statistics = ConnectionStatistics()
             idleReaders.append(reader)
@@ -175,7 +175,7 @@ final class ConnectionPool: @unchecked Sendable {
     /// Runs `body` on the writer: under its lock, or directly on the thread that holds it.
     private func withWriter<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
         if writerThread.load(ordering: .relaxed) == Self.currentThread { return try body(writer) }
-        return try writerLock.withLock { _ in try body(writer) }
+        return try writerLock.withLock { try body(writer) }
     }
 
     private func convertingInterrupts<T>(_ body: () throws -> T) throws -> T {
@@ -200,7 +200,7 @@ final class ConnectionPool: @unchecked Sendable {
     /// Sends every statement of every connection (readers opened later too) to `trace`;
     /// nil stops tracing.
     func setTrace(_ trace: (@Sendable (SQLTraceEvent) -> Void)?, tracesQueryPlans: Bool) {
-        readerLock.withLock { _ in traceSettings = TraceSettings(trace: trace, tracesQueryPlans: tracesQueryPlans) }
+        readerLock.withLock { traceSettings = TraceSettings(trace: trace, tracesQueryPlans: tracesQueryPlans) }
         withWriter { writer in
             writer.trace = trace
             writer.tracesQueryPlans = tracesQueryPlans
@@ -214,8 +214,8 @@ final class ConnectionPool: @unchecked Sendable {
     var writerStatistics: ConnectionStatistics { withWriter { $0.statistics } }
 
     /// What the readers counted, up to their last return to the pool.
-    var readerStatistics: ConnectionStatistics { readerLock.withLock { _ in returnedReaderStatistics } }
+    var readerStatistics: ConnectionStatistics { readerLock.withLock { returnedReaderStatistics } }
 
     /// How many readers the pool has opened (for tests).
-    var openedReaderCount: Int { readerLock.withLock { _ in openedReaders } }
+    var openedReaderCount: Int { readerLock.withLock { openedReaders } }
 }

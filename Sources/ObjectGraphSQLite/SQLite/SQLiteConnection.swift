@@ -10,13 +10,13 @@ import Foundation
 final class SQLiteConnection {
     private let handle: OpaquePointer
     let path: String
-    // Touched once per statement; the connection is confined and nothing re-enters these
-    // during an access, so the dynamic exclusivity checks are skipped.
+    // Touched once per statement (`trace` once per bound value); the connection is confined
+    // and nothing re-enters these during an access, so the dynamic exclusivity checks are skipped.
     @exclusivity(unchecked) private var statementCache: [String: SQLiteStatement] = [:]
     /// Counts statements, rows and transactions for ``ContextStatistics``.
     @exclusivity(unchecked) var statistics = ConnectionStatistics()
     /// Receives every statement when SQL logging is on.
-    var trace: (@Sendable (SQLTraceEvent) -> Void)?
+    @exclusivity(unchecked) var trace: (@Sendable (SQLTraceEvent) -> Void)?
     /// Whether traced statements also carry their query plan.
     var tracesQueryPlans = false
 

@@ -32,7 +32,7 @@ struct ObjectPrinter {
 
     /// The value of `key` of `object`, as printed.
     static func value(of object: ManagedObject, key: String) -> Value {
-        if key == "objectID" { return .text(object.entity.model.describe(object.objectID)) }
+        if key == "objectID" { return .text(object.entity.describe(object.objectID)) }
         if let attribute = object.entity.attribute(named: key) {
             return value((try? object.value(forKey: key)) ?? nil, type: attribute.type)
         }
@@ -69,7 +69,7 @@ struct ObjectPrinter {
                 return label(of: destination)
             }
         }
-        return object.entity.model.describe(object.objectID)
+        return object.entity.describe(object.objectID)
     }
 
     /// The lines that print `objects` with the columns `keys`.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ObjectGraph
 
 /// Reads script files and recognises comment lines.
 enum ScriptFile {
@@ -23,31 +24,13 @@ enum ScriptFile {
         if ferror(file) != 0 {
             throw CommandError("cannot read script '\(path)': \(String(cString: strerror(errno)))")
         }
-        guard var text = String(validating: bytes, as: UTF8.self) else { throw invalidUTF8(bytes, path: path) }
+        if let bad = InvalidUTF8.first(in: bytes) {
+            throw CommandError("script '\(path)' is not UTF-8 text: line \(bad.line), byte \(bad.column); nothing of it was run")
+        }
+        var text = String(decoding: bytes, as: UTF8.self)
         if text.last?.isNewline == true { text.removeLast() }  // "\r\n" is one Character
         guard !text.isEmpty else { return [] }
         return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-    }
-
-    /// The error for a file that is not UTF-8, naming the line and the byte in it where
-    /// the first bad sequence starts.
-    private static func invalidUTF8(_ bytes: [UInt8], path: String) -> CommandError {
-        var decoder = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
-        var offset = 0, line = 1, lineStart = 0
-        loop: while true {
-            switch decoder.parseScalar(from: &iterator) {
-            case .valid(let encoded):
-                if encoded.first == 0x0A { line += 1; lineStart = offset + 1 }
-                offset += encoded.count
-            case .error(let length):
-                _ = length
-                break loop
-            case .emptyInput:
-                break loop
-            }
-        }
-        return CommandError("script '\(path)' is not UTF-8 text: line \(line), byte \(offset - lineStart + 1); nothing of it was run")
     }
 
     /// Whether `line` is skipped: blank, or starting (after spaces) with `--` or `#`.

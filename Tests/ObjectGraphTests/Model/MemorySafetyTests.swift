@@ -22,6 +22,30 @@ struct MemorySafetyTests {
         ])
     }
 
+    @Test("Objects kept after their context and coordinator are gone still have their entity and model")
+    func objectsOutliveTheirStack() throws {
+        weak var weakModel: ObjectModel?
+        var kept: [ManagedObject] = []
+        do {
+            let model = try ObjectModel(entities: [
+                EntityDescription("Animal", attributes: [AttributeDescription("name", .string)],
+                    relationships: [RelationshipDescription("owner", to: "Keeper", inverse: "animals")]),
+                EntityDescription("Dog", parent: "Animal"),
+                EntityDescription("Keeper", relationships: [RelationshipDescription("animals", toMany: "Animal", inverse: "owner")]),
+            ])
+            #expect(model.entity(named: "Animal")!.selfAndDescendants.map(\.name) == ["Animal", "Dog"])
+            weakModel = model
+            let coordinator = PersistentStoreCoordinator(model: model)
+            try coordinator.addStore(at: ":memory:")
+            let context = MainContext(coordinator: coordinator)
+            kept = [try context.insert("Dog"), try context.insert("Keeper")]
+        }
+        #expect(weakModel != nil)
+        #expect(kept.map(\.entity.name) == ["Dog", "Keeper"])
+        #expect(kept[0].entity.relationship(named: "owner")?.destination.name == "Keeper")
+        kept.removeAll()  // their deinit reads their entity: it must still be there
+    }
+
     @Test("A managed object is not a ManagedBuffer: its header and slots are out of reach")
     func storageIsPrivate() throws {
         let coordinator = PersistentStoreCoordinator(model: try Self.model())

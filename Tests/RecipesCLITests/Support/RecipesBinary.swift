@@ -74,7 +74,7 @@ enum RecipesBinary {
         process.standardError = mergingOutput ? outputHandle : errorHandle
         try process.run()
 
-        let deadline = ContinuousClock.now + timeout
+        let deadline = HangLimit.deadline(after: timeout)
         while process.isRunning {
             if ContinuousClock.now > deadline {
                 process.terminate()

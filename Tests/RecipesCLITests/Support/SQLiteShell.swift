@@ -37,7 +37,7 @@ final class SQLiteShell {
         runs += 1
         let marker = "done \(runs)"
         send(sql + "\n.print " + marker)
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = HangLimit.deadline(after: .seconds(60))
         while !text.value.contains(marker) {
             guard ContinuousClock.now < deadline else { throw TestFailure("sqlite3 did not run \(sql): \(text.value)") }
             try await Task.sleep(for: .milliseconds(10))

@@ -68,9 +68,9 @@ final class ShellProcess {
     ///
     /// - Throws: ``TestFailure`` with the output so far after `timeout`.
     @discardableResult
-    func waitFor(_ description: String, timeout: Duration = .seconds(60),
+    func waitFor(_ description: String, timeout: Duration = .seconds(120),
                  _ condition: (String) -> Bool) async throws -> String {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = HangLimit.deadline(after: timeout)
         while true {
             let text = output
             if condition(text) { return text }
@@ -88,8 +88,8 @@ final class ShellProcess {
     func kill() { Glibc.kill(process.processIdentifier, SIGKILL) }
 
     /// Polls until the process has ended; returns whether a signal ended it.
-    func waitForExit(timeout: Duration = .seconds(60)) async throws -> (status: Int32, wasSignalled: Bool) {
-        let deadline = ContinuousClock.now + timeout
+    func waitForExit(timeout: Duration = .seconds(120)) async throws -> (status: Int32, wasSignalled: Bool) {
+        let deadline = HangLimit.deadline(after: timeout)
         while process.isRunning {
             guard ContinuousClock.now < deadline else { throw TestFailure("recipes did not exit; output:\n\(output)") }
             try await Task.sleep(for: .milliseconds(10))

@@ -77,9 +77,9 @@ final class TmuxTerminal {
     ///
     /// - Throws: ``TestFailure`` with the last screen after `timeout`.
     @discardableResult
-    func waitFor(_ description: String = "the expected screen", timeout: Duration = .seconds(60),
+    func waitFor(_ description: String = "the expected screen", timeout: Duration = .seconds(120),
                  _ condition: (String) -> Bool) async throws -> String {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = HangLimit.deadline(after: timeout)
         while true {
             let text = screen()
             if condition(text) { return text }
@@ -91,8 +91,8 @@ final class TmuxTerminal {
     }
 
     /// Polls until the program has exited, and returns its status.
-    func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
+    func waitForExit(timeout: Duration = .seconds(120)) async throws -> Int32 {
+        let deadline = HangLimit.deadline(after: timeout)
         while ContinuousClock.now < deadline {
             if let status = exitStatus() { return status }
             try await Task.sleep(for: .milliseconds(20))

@@ -72,7 +72,7 @@ enum TracedProcess {
         }.start()
 
         let started = ContinuousClock.now
-        let deadline = started + timeout
+        let deadline = HangLimit.deadline(after: timeout, from: started)
         while process.isRunning || !done.load(ordering: .acquiring) {
             if let killAfterDelay, process.isRunning, ContinuousClock.now >= started + killAfterDelay {
                 Glibc.kill(process.processIdentifier, SIGKILL)

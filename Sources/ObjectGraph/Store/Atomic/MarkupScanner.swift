@@ -27,17 +27,8 @@ struct MarkupScanner {
     /// - Throws: ``StoreFileError`` naming the line and byte offset of the first byte that is not UTF-8.
     init(_ data: Data) throws {
         bytes = [UInt8](data)
-        var parser = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
-        var offset = 0, line = 1
-        decoding: while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let scalar):
-                offset += scalar.count
-                if scalar.first == 0x0A { line += 1 }
-            case .error: throw StoreFileError(.line(line), "byte \(offset) is not UTF-8 text")
-            case .emptyInput: break decoding
-            }
+        if let bad = InvalidUTF8.first(in: bytes) {
+            throw StoreFileError(.line(bad.line), "byte \(bad.offset) is not UTF-8 text")
         }
     }
 

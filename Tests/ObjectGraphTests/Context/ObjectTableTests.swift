@@ -1,0 +1,68 @@
+import Testing
+@testable import ObjectGraph
+
+/// The registry table agrees with a dictionary through inserts, replacements and removals,
+/// including keys that come back after their entry was removed.
+struct ObjectTableTests {
+    /// Unregistered objects of a one-entity model (no context: their deinit touches no table).
+    static func objects(_ count: Int) throws -> [ManagedObject] {
+        let model = try ObjectModel(entities: [EntityDescription("Item", attributes: [AttributeDescription("n", .integer64)])])
+        let entity = model.entities[0]
+        return (0..<count).map { key in
+            ManagedObject.make(entity: entity, id: ObjectID(entityIndex: 0, key: Int64(key)), context: nil, state: .clean)
+        }
+    }
+
+    @Test("Lookups, replacements and removals match a dictionary over many rebuilds", arguments: [1, 7, 42])
+    func matchesDictionary(seed: UInt64) throws {
+        let pool = try Self.objects(600)
+        var table = ObjectTable()
+        var expected: [Int64: ObjectIdentifier] = [:]
+        var random = SeededGenerator(seed: seed)
+        for _ in 0..<40_000 {
+            // Keys in a narrow range, so removed keys return and blocks of consecutive keys fill.
+            let key = Int64(random.next() % 2_000) - 300
+            let object = pool[Int(random.next() % UInt64(pool.count))]
+            switch random.next() % 3 {
+            case 0:
+                let previous = table.insert(object, forKey: key)
+                #expect(previous.map(ObjectIdentifier.init) == expected[key])
+                expected[key] = ObjectIdentifier(object)
+            case 1:
+                // Removes only when the entry holds that object, as an object's deinit does.
+                table.remove(key, ifObject: object)
+                if expected[key] == ObjectIdentifier(object) { expected[key] = nil }
+            default:
+                #expect(table.object(forKey: key).map(ObjectIdentifier.init) == expected[key])
+            }
+        }
+        #expect(table.count == expected.count)
+        for key in Int64(-300)..<1_700 {
+            #expect(table.object(forKey: key).map(ObjectIdentifier.init) == expected[key])
+        }
+        var seen = 0
+        let registered = Set(expected.values)
+        table.forEach { object in
+            seen += 1
+            #expect(registered.contains(ObjectIdentifier(object)))
+        }
+        #expect(seen == expected.count)
+        withExtendedLifetime(pool) {}
+    }
+
+    @Test("Removing every entry and inserting again keeps the table within its capacity")
+    func churnDoesNotGrowWithoutBound() throws {
+        let pool = try Self.objects(1_000)
+        var table = ObjectTable()
+        for round in 0..<50 {
+            let base = Int64(round * 1_000)
+            for (offset, object) in pool.enumerated() { table.insert(object, forKey: base + Int64(offset)) }
+            #expect(table.count == 1_000)
+            for (offset, object) in pool.enumerated() { table.remove(base + Int64(offset), ifObject: object) }
+            #expect(table.count == 0)
+            #expect(table.object(forKey: base) == nil)
+        }
+        #expect(table.capacity <= 4_096)
+        withExtendedLifetime(pool) {}
+    }
+}

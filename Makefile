@@ -1,22 +1,36 @@
 # The two commands of the README, and the extras.
 #   make run    builds the shell and opens it on the bundled sample catalogue
 #   make test   runs every test, then proves the exercises' checkers (a package of its own)
-# Both install what they need first (Scripts/setup.sh).
+#   make run-postgres   the shell on the sample catalogue in a local PostgreSQL server
+# They install what they need first (Scripts/setup.sh, Scripts/postgres.sh).
 
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: run test docs bench fuzz soak check-sanitizers setup clean
+.PHONY: run run-postgres test docs bench fuzz soak check-sanitizers setup clean
 
 # Build messages go to standard error, so piping commands in gives only the shell's output.
 run: setup
 	@$(SWIFT) build -c release --product recipes 1>&2
 	@.build/release/recipes $(ARGS)
 
+# The shell built with the PostgreSQL trait, on the database `recipes` of a local server
+# (installed, started as an unprivileged user, or reused: Scripts/postgres.sh), which gets the
+# sample catalogue on first use. It builds in a folder of its own: a trait is a compilation
+# condition of every target, so sharing .build/release would rebuild the package's modules
+# each time `make run` and `make run-postgres` take turns.
+run-postgres: setup
+	@eval "$$(bash Scripts/postgres.sh env)" && bash Scripts/postgres.sh database recipes >/dev/null \
+	  && $(SWIFT) build -c release --product recipes --traits PostgreSQL --scratch-path .build/postgres 1>&2 \
+	  && RECIPES_POSTGRES_SAMPLE=1 .build/postgres/release/recipes "$${OBJECTGRAPH_POSTGRES_URL%/*}/recipes" $(ARGS)
+
+# The PostgreSQL tests run when Scripts/postgres.sh can start a server; otherwise they print
+# why they were skipped.
 test:
 	@bash Scripts/setup.sh test
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) build --build-tests --traits PostgreSQL
+	@pg="$$(bash Scripts/postgres.sh env)" || { pg=; echo "PostgreSQL tests skipped: Scripts/postgres.sh could not start a server"; }; \
+	  eval "$$pg"; $(SWIFT) test --skip-build --traits PostgreSQL
 	$(SWIFT) build --package-path Exercises --build-tests
 	$(SWIFT) test --package-path Exercises --skip-build
 
@@ -41,8 +55,9 @@ soak: setup
 	@bash Scripts/setup.sh test
 	PREDICATE_FUZZ_COUNT=1000000 JSONL_FUZZ_COUNT=1000000 ATOMIC_FUZZ_COUNT=1000000 \
 	  $(SWIFT) test -c release -Xswiftc -enable-testing --filter 'PredicateFuzzTests|RecipeLineFuzzTests|AtomicReaderFuzzTests'
-	$(SWIFT) build --build-tests
-	RELIABILITY_SOAK=1 RELIABILITY_KILL_TRIALS=200 $(SWIFT) test --skip-build --filter '$(RELIABILITY_SUITES)'
+	$(SWIFT) build --build-tests --traits PostgreSQL
+	@pg="$$(bash Scripts/postgres.sh env)" || { pg=; echo "PostgreSQL soak skipped: Scripts/postgres.sh could not start a server"; }; \
+	  eval "$$pg"; RELIABILITY_SOAK=1 RELIABILITY_KILL_TRIALS=200 $(SWIFT) test --skip-build --traits PostgreSQL --filter '$(RELIABILITY_SUITES)'
 	RELIABILITY_SOAK=1 RECIPES_BINARY=$(CURDIR)/.build/release/recipes $(SWIFT) test --skip-build --filter HugeInputTests
 
 # The whole test suite under the thread sanitizer, then the address sanitizer, each in a build

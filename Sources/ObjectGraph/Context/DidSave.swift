@@ -122,3 +122,14 @@ extension ContextCore {
         mergeChanges(from: result)
     }
 }
+
+extension PersistentStoreCoordinator {
+    /// Announces a save that another process or machine committed to one of this
+    /// coordinator's stores (a database server's change notification): the rows it changed
+    /// leave the row cache, then every did-save subscriber hears of it, as of a save here
+    /// (with no ``DidSave/origin``), so contexts that merge automatically refresh.
+    package func storeDidChangeElsewhere(_ note: DidSave) {
+        rowCache.remove(note.updatedIDs + note.deletedIDs)
+        didSaveCenter.post(note)
+    }
+}

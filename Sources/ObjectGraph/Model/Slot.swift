@@ -19,7 +19,7 @@ package enum Slot {
     /// A to-many relationship, realized or a fault.
     case toMany(ToManyStorage)
 
-    init(_ value: StoredValue) {
+    package init(_ value: StoredValue) {
         switch value {
         case .null: self = .null
         case .integer(let v): self = .integer(v)

@@ -61,6 +61,20 @@ public final class Catalog: Sendable {
         return Catalog(coordinator: coordinator, store: store, type: type)
     }
 
+    /// Opens a catalogue on a store that `addStore` adds to a new coordinator of the
+    /// catalogue model: for store types this module does not know (a database server).
+    ///
+    /// ```swift
+    /// let catalog = try Catalog.open(type: postgres) { try $0.addPostgresStore(at: location) }
+    /// ```
+    /// - Throws: what `addStore` throws.
+    public static func open(
+        type: PersistentStoreType, addingStore addStore: (PersistentStoreCoordinator) throws -> any PersistentStore
+    ) throws -> Catalog {
+        let coordinator = PersistentStoreCoordinator(model: try CatalogModel.make())
+        return Catalog(coordinator: coordinator, store: try addStore(coordinator), type: type)
+    }
+
     /// Copies the whole catalogue into a new store of `type` at `path` (which must not exist)
     /// and returns the catalogue on it; the old store's file is left as it was. Contexts of
     /// the old catalogue should be dropped: make new ones on the returned catalogue.

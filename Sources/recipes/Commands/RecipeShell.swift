@@ -56,6 +56,10 @@ import RecipeCatalog
             return RecipeShell(catalog: try Catalog.inMemory(), location: ":memory:",
                                isDeterministic: invocation.isDeterministic)
         }
+        if let url = invocation.storePath, isPostgresURL(url) {
+            let (catalog, location) = try await openPostgres(url, output: output)
+            return RecipeShell(catalog: catalog, location: location, isDeterministic: invocation.isDeterministic)
+        }
         if let path = invocation.storePath {
             return RecipeShell(catalog: try await openNamed(path, invocation: invocation, output: output), location: path,
                                isDeterministic: invocation.isDeterministic)

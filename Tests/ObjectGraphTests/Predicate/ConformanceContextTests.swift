@@ -11,10 +11,25 @@ import Testing
 struct ConformanceContextTests {
     let graph = RecipeDataset.make()
 
+    /// The PostgreSQL paths, one per variant, shared by every case of the table: its
+    /// questions change nothing, and a PostgreSQL store is a new schema of a dozen tables
+    /// over three new connections, which made the table's cases several times slower than
+    /// the rest of the suite. (The dataset is the same for every case.)
+    private static var postgresPaths: [ContextPath.Variant: ContextPath] = [:]
+
+    /// A new path for `variant`, or on PostgreSQL the shared one.
+    private static func path(_ graph: TestGraph, variant: ContextPath.Variant) throws -> ContextPath {
+        guard variant.store == .postgres else { return try ContextPath(graph, variant: variant) }
+        if let path = postgresPaths[variant] { return path }
+        let path = try ContextPath(graph, variant: variant)
+        postgresPaths[variant] = path
+        return path
+    }
+
     @Test("Recipes", arguments: ConformanceCases.recipes, ContextPath.Variant.allCases)
     func recipes(_ testCase: (String, String), variant: ContextPath.Variant) throws {
         let (format, expected) = testCase
-        let path = try ContextPath(graph, variant: variant)
+        let path = try Self.path(graph, variant: variant)
         let failures = path.mismatches(try FetchPredicate(format), on: "Recipe", expected: expected, count: expected.count) {
             RecipeDataset.letters($0, in: graph)
         }
@@ -33,7 +48,7 @@ struct ConformanceContextTests {
 
     private func names(_ testCase: (String, [String]), entity: String, variant: ContextPath.Variant) throws {
         let (format, expected) = testCase
-        let path = try ContextPath(graph, variant: variant)
+        let path = try Self.path(graph, variant: variant)
         let failures = path.mismatches(try FetchPredicate(format), on: entity, expected: expected.sorted().description,
                                        count: expected.count) {
             RecipeDataset.names($0, entity: entity, in: graph).description

@@ -28,7 +28,15 @@ final class ContextPath {
         /// on the memory store's rows, and merging unsaved changes is the context's work, so
         /// the pending variant adds nothing of theirs; it is left out to keep the table fast.)
         case savedXML = "saved, xml store", savedBinary = "saved, binary store", savedHTML = "saved, html store"
+        /// Both variants on PostgreSQL (when a server is reachable: ``PostgresTestServer``).
+        case savedPostgres = "saved, postgres store", pendingPostgres = "pending, postgres store"
         var description: String { rawValue }
+
+        /// The variants these tests run: PostgreSQL's when a server is reachable.
+        static var allCases: [Variant] {
+            [.saved, .pending, .savedInMemoryStore, .pendingInMemoryStore, .savedXML, .savedBinary, .savedHTML]
+                + (PostgresTestServer.isAvailable ? [.savedPostgres, .pendingPostgres] : [])
+        }
         /// Whether some changes stay unsaved.
         var isPending: Bool { rawValue.hasPrefix("pending") }
         /// The store the variant uses.
@@ -39,6 +47,7 @@ final class ContextPath {
             case .savedXML: .xml
             case .savedBinary: .binary
             case .savedHTML: .html
+            case .savedPostgres, .pendingPostgres: .postgres
             }
         }
     }

@@ -108,6 +108,7 @@ struct MemoryStoreTests {
         case .xml: #expect(plan == ["SCAN Tag (in memory, loaded from XMLStore file)"])
         case .binary: #expect(plan == ["SCAN Tag (in memory, loaded from BinaryStore file)"])
         case .html: #expect(plan == ["SCAN Tag (in memory, loaded from HTMLStore file)"])
+        case .postgres: #expect(plan.first?.contains("Seq Scan on \"Tag\"") == true)
         }
         try Self.expectFileMatches(coordinator, kind)
         if let store = coordinator.stores[0] as? any AtomicStorePath {

@@ -1,13 +1,20 @@
 import Foundation
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
+@testable import ObjectGraphPostgres
 
 /// Every store type, for tests that run the same checks on each: SQLite, the memory store,
-/// and the three atomic stores (in a new file of a temporary folder).
+/// the three atomic stores (in a new file of a temporary folder), and PostgreSQL when a
+/// server is reachable (``PostgresTestServer``; a new schema per store).
 enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
-    case sqlite, memory, xml, binary, html
+    case sqlite, memory, xml, binary, html, postgres
 
     var description: String { rawValue }
+
+    /// The kinds these tests run on: every kind, PostgreSQL only when a server is reachable.
+    static var allCases: [StoreKind] {
+        [.sqlite, .memory, .xml, .binary, .html] + (PostgresTestServer.isAvailable ? [.postgres] : [])
+    }
 
     /// The file-backed atomic kinds.
     static let atomic: [StoreKind] = [.xml, .binary, .html]
@@ -19,6 +26,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
         case .xml: .xml
         case .binary: .binary
         case .html: .html
+        case .postgres: PersistentStoreType(name: "postgres", recognizes: { _ in false }) { model, _ in
+            try PostgresStore(location: PostgresTestServer.newLocation(), model: model)
+        }
         }
     }
 
@@ -29,6 +39,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
         switch self {
         case .sqlite: try coordinator.addStore(at: ":memory:")
         case .memory: coordinator.addMemoryStore()
+        case .postgres: try coordinator.addPostgresStore(at: PostgresTestServer.newLocation())
         default: try coordinator.addStore(type: type, at: Self.newFile(extension: rawValue))
         }
     }

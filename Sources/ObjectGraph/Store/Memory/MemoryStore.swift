@@ -248,3 +248,30 @@ extension PersistentStoreCoordinator {
         return store
     }
 }
+
+extension MemoryStore {
+    /// A store holding a snapshot of another store's rows, to run a plan that store cannot
+    /// run itself with the in-memory evaluator (the reference semantics).
+    ///
+    /// - Parameters:
+    ///   - tables: full rows (``TableLayout`` order, version last) per root entity index.
+    ///   - joins: the pairs of each many-to-many relationship, seen from the side whose
+    ///     `Entity.relationship` sorts first (the side that owns the join).
+    package convenience init(model: ObjectModel, snapshotTables tables: [Int: [[StoredValue]]],
+                             joins: [(relationship: RelationshipDescription, pairs: [(Int64, Int64)])]) {
+        self.init(model: model, identifier: "snapshot")
+        var contents = Contents()
+        for (root, rows) in tables {
+            var byKey: [Int64: Row] = [:]
+            for row in rows { if case .integer(let key) = row[0] { byKey[key] = row } }
+            contents.tables[root] = byKey
+        }
+        for (relationship, pairs) in joins {
+            let (name, owned) = Self.join(of: relationship)
+            contents.joins[name, default: []].formUnion(pairs.map {
+                owned ? Pair(source: $0.0, destination: $0.1) : Pair(source: $0.1, destination: $0.0)
+            })
+        }
+        self.contents.withLock { $0 = contents }
+    }
+}

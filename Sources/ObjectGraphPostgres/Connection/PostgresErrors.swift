@@ -1,0 +1,49 @@
+import ObjectGraph
+import PostgresNIO
+
+/// Turns PostgresNIO's errors into framework errors that name the server, the user or the
+/// database at fault and what to do.
+enum PostgresErrors {
+    /// The framework error for `error`, raised while connecting or running `sql`.
+    static func translate(_ error: any Error, location: PostgresLocation, connecting: Bool = false, sql: String? = nil) -> ObjectGraphError {
+        if let error = error as? ObjectGraphError { return error }
+        let server = "\(location.host):\(location.port)"
+        guard let psql = error as? PSQLError else {
+            if connecting {
+                return ObjectGraphError(.storeFailure,
+                    "cannot reach the PostgreSQL server at \(server): \(error); check that it runs and listens there")
+            }
+            return ObjectGraphError(.storeFailure, "PostgreSQL at \(server): \(error)")
+        }
+        let state = psql.serverInfo?[.sqlState] ?? ""
+        let message = psql.serverInfo?[.message] ?? ""
+        switch (psql.code, state) {
+        case (_, "28P01"), (_, "28000"):
+            return ObjectGraphError(.storeFailure,
+                "the PostgreSQL server at \(server) refused user '\(location.user)': wrong password or no such user (set PGPASSWORD)")
+        case (.authMechanismRequiresPassword, _):
+            return ObjectGraphError(.storeFailure,
+                "the PostgreSQL server at \(server) asks user '\(location.user)' for a password: set PGPASSWORD")
+        case (_, "23505"):
+            // The save names the entity and the values; the detail names the columns.
+            return ObjectGraphError(.constraintViolation, psql.serverInfo?[.detail] ?? message, underlying: psql)
+        case (_, "3D000"):
+            return ObjectGraphError(.storeFailure,
+                "the PostgreSQL server at \(server) has no database '\(location.database)'; create it (createdb \(location.database)) or name another")
+        case (_, "40001"), (_, "40P01"), (_, "55P03"):
+            return ObjectGraphError(.storeLocked,
+                "PostgreSQL at \(server) could not serialize this transaction with another one (\(message)); try again")
+        case (.connectionError, _), (.serverClosedConnection, _), (.uncleanShutdown, _), (_, "57P01"), (_, "57P02"), (_, "57P03"):
+            if connecting {
+                return ObjectGraphError(.storeFailure,
+                    "cannot reach the PostgreSQL server at \(server): check that it runs and listens there", underlying: psql)
+            }
+            return ObjectGraphError(.storeFailure,
+                "lost the connection to the PostgreSQL server at \(server); the transaction was rolled back, nothing was saved", underlying: psql)
+        default:
+            let detail = message.isEmpty ? "\(psql.code)" : message
+            return ObjectGraphError(.storeFailure, "PostgreSQL at \(server): \(detail)" + (sql.map { " (running: \($0.prefix(200)))" } ?? ""),
+                                    underlying: psql)
+        }
+    }
+}

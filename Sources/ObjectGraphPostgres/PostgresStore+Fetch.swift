@@ -1,0 +1,118 @@
+package import ObjectGraph
+
+/// A row read from the server: its values in ``TableLayout`` order.
+struct FetchedRow: StoreRow {
+    let values: [StoredValue]
+    func slot(at index: Int) -> Slot { Slot(values[index]) }
+    func value(at index: Int) -> StoredValue { values[index] }
+}
+
+/// Reads: every fetch a context plans, and the loads of faults and prefetches, in SQL.
+extension PostgresStore {
+    package func forEachRow(_ plan: FetchPlan, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
+        guard let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity)) else {
+            return try evaluator { try $0.forEachRow(plan, body) }
+        }
+        try forEachRow(select, body)
+    }
+
+    package func forEachRow(withKeys keys: [Int64], of entity: EntityDescription, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
+        try forEachRow(FetchSQL.selectRows(layout(for: entity), keys: keys), body)
+    }
+
+    package func forEachRow(
+        destinationsOf relationship: RelationshipDescription, sourceKeys: [Int64], _ body: (ObjectID, any StoreRow) throws -> Void
+    ) throws {
+        let layout = layout(for: relationship.destination)
+        try forEachRow(FetchSQL.selectDestinations(of: relationship, sourceKeys: sourceKeys, layout: layout), body)
+    }
+
+    private func forEachRow(_ select: SQLFragment, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
+        let rows = try read { try $0.run(select.text, select.arguments).rows }
+        for row in rows {
+            guard case .integer(let key) = row[0], case .integer(let entity) = row[1] else { continue }
+            try body(ObjectID(entityIndex: Int(entity), key: key), FetchedRow(values: row))
+        }
+    }
+
+    package func fetchIDs(_ plan: FetchPlan) throws -> [ObjectID] {
+        var ids: [ObjectID] = []
+        try forEachRow(plan) { id, _ in ids.append(id) }
+        return ids
+    }
+
+    package func fetchValues(_ plan: FetchPlan) throws -> [[StoredValue]] {
+        guard let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity)) else {
+            return try evaluator { try $0.fetchValues(plan) }
+        }
+        return try read { try $0.run(select.text, select.arguments).rows }
+    }
+
+    package func count(_ plan: FetchPlan) throws -> Int {
+        var countPlan = plan
+        countPlan.output = .count
+        guard let select = FetchSQL.statement(for: countPlan, layout: layout(for: plan.entity)) else {
+            return try evaluator { try $0.count(plan) }
+        }
+        let rows = try read { try $0.run(select.text, select.arguments).rows }
+        guard case .integer(let count)? = rows.first?.first else { return 0 }
+        return Int(count)
+    }
+
+    /// The statement `plan` runs, its values and PostgreSQL's plan for it.
+    package func explain(_ plan: FetchPlan) throws -> QueryExplanation {
+        guard let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity)) else {
+            return QueryExplanation(sql: "read every table in one transaction; evaluate the predicate in memory", arguments: [],
+                                    plan: ["the predicate folds a column, matches a string with [c]/[d], uses MATCHES or a function: PostgreSQL cannot answer it as Foundation does"])
+        }
+        let steps = try read { try $0.run("EXPLAIN " + select.text, select.arguments).rows }
+        return QueryExplanation(sql: select.text, arguments: select.arguments, plan: steps.compactMap { row in
+            if case .text(let line)? = row.first { return line }
+            return nil
+        })
+    }
+
+    package func fetchJoinPairs(of relationship: RelationshipDescription, sourceKeys: [Int64]) throws -> [(source: Int64, destination: Int64)] {
+        let select = FetchSQL.selectJoinPairs(of: relationship, sourceKeys: sourceKeys)
+        return try read { try $0.run(select.text, select.arguments).rows }.compactMap { row in
+            guard case .integer(let source) = row[0], case .integer(let destination) = row[1] else { return nil }
+            return (source, destination)
+        }
+    }
+
+    package func fetchRow(_ id: ObjectID) throws -> [StoredValue]? {
+        let sql = tableSQL(for: model.entities[Int(id.entityIndex)]).selectRow
+        return try read { try $0.run(sql, [.integer(id.key)]).rows.first }
+    }
+
+    package func fetchDestinations(of relationship: RelationshipDescription, key: Int64) throws -> [ObjectID] {
+        try read { try $0.run(FetchSQL.selectDestinations(of: relationship), [.integer(key)]).rows }.compactMap { row in
+            guard case .integer(let key) = row[0], case .integer(let entity) = row[1] else { return nil }
+            return ObjectID(entityIndex: Int(entity), key: key)
+        }
+    }
+
+    /// Runs `body` on a ``MemoryStore`` holding every row of this store, read in one
+    /// transaction: for plans PostgreSQL cannot answer exactly as Foundation does (a folded
+    /// column, `[c]`/`[d]` string matching, `MATCHES`, functions). The in-memory evaluator
+    /// is the reference semantics the SQL translation is tested against, so answers agree;
+    /// the cost is reading the whole store, so such predicates suit small catalogues (put
+    /// `[cd]` searches of large ones on canonical shadow attributes, which run in SQL).
+    ///
+    /// - Complexity: one statement per table and per many-to-many join, sent together.
+    private func evaluator<T>(_ body: (MemoryStore) throws -> T) throws -> T {
+        let joinTables = layouts.flatMap(SchemaSQL.joinTables)
+        let statements = layouts.map { (SchemaSQL.selectAll($0), [StoredValue]()) }
+            + joinTables.map { (SchemaSQL.selectJoin(SchemaNaming.joinTable(for: $0).table), [StoredValue]()) }
+        let results = try readingOneState { try read { try $0.runAll(statements) } }
+        var tables: [Int: [[StoredValue]]] = [:]
+        for (layout, result) in zip(layouts, results) { tables[layout.root.index] = result.rows }
+        let joins = zip(joinTables, results.dropFirst(layouts.count)).map { relationship, result in
+            (relationship: relationship, pairs: result.rows.compactMap { row -> (Int64, Int64)? in
+                guard case .integer(let source) = row[0], case .integer(let destination) = row[1] else { return nil }
+                return (source, destination)
+            })
+        }
+        return try body(MemoryStore(model: model, snapshotTables: tables, joins: joins))
+    }
+}

@@ -1,0 +1,78 @@
+import ObjectGraph
+import Foundation
+
+/// Change notifications between processes: every save and batch request sends the IDs it
+/// changed with `NOTIFY` inside its transaction (PostgreSQL delivers them at commit, and
+/// never for a transaction that rolled back); every store listening on the same database
+/// hands them to its coordinator's did-save merge path, so contexts that merge
+/// automatically (the shell's, `.watch`) see other processes' saves.
+///
+/// The channel is named after the store's UUID, `objectgraph_<uuid>`. A payload is
+/// `SENDER;i:E.K,…;u:…;d:…` (entity index and key of each object inserted, updated,
+/// deleted); saves that change more IDs than fit in one payload (8,000 bytes) send several.
+extension PostgresStore {
+    /// The channel the store's saves are announced on.
+    var channel: String { "objectgraph_" + identifier.lowercased().filter { $0.isLetter || $0.isNumber } }
+
+    /// Sends the notification of a save inside its transaction.
+    func announce(inserted: [ObjectID], updated: [ObjectID], deleted: [ObjectID], _ session: PostgresSession) throws {
+        for payload in Self.payloads(sender: sender, inserted: inserted, updated: updated, deleted: deleted) {
+            try session.run(SchemaSQL.notify, [.text(channel), .text(payload)])
+        }
+    }
+
+    /// Starts listening for other processes' saves on a connection of its own; `deliver`
+    /// runs on a serial queue of the store, never on PostgresNIO's event loop.
+    func startListening(_ deliver: @escaping @Sendable (DidSave) -> Void) throws {
+        let sender = self.sender
+        let queue = DispatchQueue(label: "ObjectGraphPostgres.notifications")
+        let listener = try PostgresSession(location)
+        try listener.listen(channel) { payload in
+            guard let (from, note) = Self.parse(payload), from != sender else { return }
+            queue.async { deliver(note) }
+        }
+        listeners.withLock { $0.append(listener) }
+    }
+
+    /// The payloads announcing one save.
+    static func payloads(sender: String, inserted: [ObjectID], updated: [ObjectID], deleted: [ObjectID]) -> [String] {
+        var payloads: [String] = []
+        var current = sender
+        for (kind, ids) in [("i", inserted), ("u", updated), ("d", deleted)] {
+            var first = true
+            for id in ids {
+                let item = "\(id.entityIndex).\(id.key)"
+                if current.utf8.count + item.utf8.count + 4 > 7_900 {
+                    payloads.append(current)
+                    current = sender
+                    first = true
+                }
+                current += first ? ";\(kind):\(item)" : ",\(item)"
+                first = false
+            }
+        }
+        if current != sender || payloads.isEmpty { payloads.append(current) }
+        return payloads
+    }
+
+    /// The sender and the changes of a payload, or nil when it is not one.
+    static func parse(_ payload: String) -> (String, DidSave)? {
+        let parts = payload.split(separator: ";")
+        guard let sender = parts.first else { return nil }
+        var note = DidSave()
+        for part in parts.dropFirst() {
+            let ids = part.dropFirst(2).split(separator: ",").compactMap { item -> ObjectID? in
+                let numbers = item.split(separator: ".")
+                guard numbers.count == 2, let entity = Int(numbers[0]), let key = Int64(numbers[1]) else { return nil }
+                return ObjectID(entityIndex: entity, key: key)
+            }
+            switch part.first {
+            case "i": note.insertedIDs += ids
+            case "u": note.updatedIDs += ids
+            case "d": note.deletedIDs += ids
+            default: return nil
+            }
+        }
+        return (String(sender), note)
+    }
+}

@@ -1,0 +1,152 @@
+package import ObjectGraph
+import Foundation
+
+extension PostgresStore {
+    /// Writes one save's rows in one transaction and returns the permanent ID of each
+    /// inserted row, in the order of `changes.inserts`.
+    ///
+    /// `beforeCommit` runs after this store's rows are written, inside its transaction. When
+    /// the connection is lost part-way, the server rolls the transaction back: nothing of the
+    /// save lands and the context keeps its changes to save again.
+    /// - Throws: ``ObjectGraphError`` (`constraintViolation` naming the entity and the
+    ///   values at fault; `objectNotFound` for an updated row that is gone; `validation` for
+    ///   a reference to an object that is not being saved; `storeFailure`), or
+    ///   `SaveConflicts` for rows another save changed since they were loaded.
+    package func save(_ changes: StoreChanges, beforeCommit: () throws -> Void = {}) throws -> [ObjectID] {
+        var current: ObjectID?
+        var values = changes.values
+        do {
+            let ids = try write { session in
+                let ids = try assignKeys(changes.inserts.map(\.id), session)
+                let keys = StoreChanges.Keys(changes, ids: ids, model: model)
+                values = try changes.resolvedValues(keys)
+                // Every statement of the save, sent at once (``PostgresSession/runAll(_:failed:)``),
+                // each with the object it writes, to name it when the statement fails.
+                var statements: [(sql: String, arguments: [StoredValue])] = []
+                var owners: [ObjectID?] = []
+                func add(_ sql: String, _ arguments: [StoredValue], for id: ObjectID?) {
+                    statements.append((sql, arguments))
+                    owners.append(id)
+                }
+                for id in changes.deletes {
+                    let entity = model.entities[Int(id.entityIndex)]
+                    add(tableSQL(for: entity).delete, [.integer(id.key)], for: id)
+                    for relationship in entity.relationships where relationship.isManyToMany {
+                        let join = SchemaNaming.joinTable(for: relationship)
+                        add(SchemaSQL.deleteJoinRows(join.table, column: join.sourceColumn), [.integer(id.key)], for: id)
+                    }
+                }
+                for (insert, id) in zip(changes.inserts, ids) {
+                    let entity = model.entities[Int(id.entityIndex)]
+                    let layout = layout(for: entity)
+                    add(tableSQL(for: entity).insert, [.integer(id.key), .integer(Int64(id.entityIndex))]
+                        + values[insert.start..<insert.start + layout.width - 2], for: insert.id)
+                }
+                let firstUpdate = statements.count
+                for update in changes.updates {
+                    let layout = layout(for: model.entities[Int(update.id.entityIndex)])
+                    let sql = SchemaSQL.update(layout, columns: update.columns.map { layout.columns[$0 - 2] }, checksVersion: update.version != nil)
+                    add(sql, Array(values[update.start..<update.start + update.columns.count])
+                        + [.integer(update.id.key)] + (update.version.map { [.integer($0)] } ?? []), for: update.id)
+                }
+                for join in changes.joins {
+                    let table = SchemaNaming.joinTable(for: join.relationship)
+                    // Both sides record the change; the side that names the join table writes it.
+                    guard table.sourceColumn == "_source" else { continue }
+                    add(join.isInsertion ? SchemaSQL.insertJoin(table.table) : SchemaSQL.deleteJoin(table.table),
+                        [.integer(try keys.key(of: join.source)), .integer(try keys.key(of: join.destination))], for: join.source)
+                }
+                for (key, value) in changes.metadata.sorted(by: { $0.key < $1.key }) {
+                    add(value == nil ? SchemaSQL.deleteMetadata : SchemaSQL.upsertMetadata,
+                        [.text(key)] + (value.map { [.text($0)] } ?? []), for: nil)
+                }
+                let inserted = Set(ids)
+                var touched = changes.updates.map(\.id)
+                for join in changes.joins {
+                    for end in [join.source, join.destination] {
+                        touched.append(ObjectID(entityIndex: Int(end.entityIndex), key: try keys.key(of: end)))
+                    }
+                }
+                for payload in Self.payloads(sender: sender, inserted: ids, updated: Array(Set(touched).subtracting(inserted)),
+                                             deleted: changes.deletes) {
+                    add(SchemaSQL.notify, [.text(channel), .text(payload)], for: nil)
+                }
+                let results = try session.runAll(statements) { current = owners[$0] }
+                // An update that changed no row lost a race (optimistic locking), or its row is gone.
+                var conflicts: [ObjectID] = []
+                for (update, result) in zip(changes.updates, results[firstUpdate...]) where result.changed == 0 {
+                    let layout = layout(for: model.entities[Int(update.id.entityIndex)])
+                    guard try !session.run(SchemaSQL.selectVersion(table: layout.table), [.integer(update.id.key)]).rows.isEmpty else {
+                        throw ObjectGraphError(.objectNotFound,
+                            "cannot save the changes to \(model.describe(update.id)): its row is no longer in the store (deleted by another context or process); nothing was saved")
+                    }
+                    conflicts.append(update.id)
+                }
+                if !conflicts.isEmpty { throw SaveConflicts(ids: conflicts) }
+                if losesConnectionBeforeNextCommit.withLock({ flag in defer { flag = false }; return flag }) {
+                    try session.run("SELECT pg_terminate_backend(pg_backend_pid())")
+                }
+                current = nil  // errors from here on belong to the other stores
+                try beforeCommit()
+                return ids
+            }
+            didCommitMetadata(changes.metadata)
+            return ids
+        } catch let error as ObjectGraphError {
+            if let id = current, error.code == .constraintViolation {
+                throw constraintError(error, id: id, row: changes.inserts.first { $0.id == id }, values: values)
+            }
+            throw error
+        }
+    }
+
+    /// Gives objects with temporary IDs permanent ones now, in their own transaction.
+    package func reservePermanentIDs(for ids: [ObjectID]) throws -> [ObjectID] {
+        try write { session in try assignKeys(ids, session) }
+    }
+
+    /// The permanent ID for each of `ids`: reserved keys for temporary ones, in order per table.
+    func assignKeys(_ ids: [ObjectID], _ session: PostgresSession) throws -> [ObjectID] {
+        var result = ids
+        var positionsByTable: [Int: [Int]] = [:]
+        for (position, id) in ids.enumerated() where id.isTemporary {
+            positionsByTable[model.entities[Int(id.entityIndex)].root.index, default: []].append(position)
+        }
+        for (rootIndex, positions) in positionsByTable.sorted(by: { $0.key < $1.key }) {
+            var next = try reserveKeys(count: positions.count, table: layout(for: model.entities[rootIndex]).table, session)
+            for position in positions {
+                result[position] = ObjectID(entityIndex: Int(ids[position].entityIndex), key: next)
+                next += 1
+            }
+        }
+        return result
+    }
+
+    /// Reserves `count` keys of `table` and returns the first.
+    func reserveKeys(count: Int, table: String, _ session: PostgresSession) throws -> Int64 {
+        let rows = try session.run(SchemaSQL.reserveKeys(table: table), [.text(table), .integer(Int64(count))]).rows
+        guard case .integer(let maximum)? = rows.first?.first else {
+            throw ObjectGraphError(.storeFailure, "reserving keys of \(table) returned nothing")
+        }
+        return maximum - Int64(count) + 1
+    }
+
+    /// The error for a violated uniqueness constraint, naming the keys and, for an
+    /// inserted row, their values.
+    private func constraintError(_ error: ObjectGraphError, id: ObjectID, row: StoreChanges.Insert?, values: [StoredValue]) -> ObjectGraphError {
+        let entity = model.entities[Int(id.entityIndex)]
+        let layout = layout(for: entity)
+        // PostgreSQL's detail reads `Key (name)=(Ada) already exists.`
+        let detail = error.message
+        let columns = detail.split(separator: "(").dropFirst().first?.split(separator: ")").first?
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "") } ?? []
+        let named = columns.compactMap { column -> String? in
+            guard let row, let attribute = entity.attribute(named: column), let index = layout.columnIndex[column] else { return nil }
+            let value = attribute.type.swiftValue(from: values[row.start + index - 2])
+            return "\(column) = \(value.map { "\($0)" } ?? "nil")"
+        }
+        return ObjectGraphError(.constraintViolation,
+            "cannot save \(entity.name): another \(entity.root.name) already has \(named.isEmpty ? detail : named.joined(separator: ", ")); nothing was saved",
+            underlying: error)
+    }
+}

@@ -1,0 +1,232 @@
+public import ObjectGraph
+import Foundation
+
+/// A persistent store in a PostgreSQL database, shared by every context of a coordinator
+/// and by every process and machine connected to the same database.
+///
+/// The store creates its schema from the model on first open (one table per inheritance
+/// tree, named as the SQLite store names them), keeps metadata in a key/value table and
+/// compiles fetches to SQL with bound parameters only. It holds two connections: a writer
+/// for saves, key reservations, batch requests and metadata, and a reader for fetches, so
+/// a fetch never sees a save in progress; a read made on the saving thread inside a save's
+/// transaction runs on the writer and sees that save's rows. Rows carry versions, so a
+/// save of a row another process changed meanwhile conflicts and the context's merge
+/// policy decides (optimistic locking).
+///
+/// ```swift
+/// let location = try PostgresLocation(url: "postgres://og@127.0.0.1:5432/catalogue")
+/// try coordinator.addPostgresStore(at: location)
+/// ```
+///
+/// - Throws on open: ``ObjectGraph/ObjectGraphError`` with code `storeFailure` (server
+///   unreachable, login refused, no such database), `notADatabase` (tables that are not a
+///   store of this framework) or `modelMismatch`.
+public final class PostgresStore: StoreRequestHandler {
+    /// Where the store lives.
+    public let location: PostgresLocation
+    /// The store's UUID, kept in its metadata; object URIs name it.
+    public let identifier: String
+    /// The model the store was opened with.
+    public let model: ObjectModel
+    let writer: PostgresSession
+    let reader: PostgresSession
+    /// The thread holding the writer in a transaction: its reads go to the writer.
+    private let writerThread = Locked<pthread_t?>(nil)
+    let layouts: [TableLayout]
+    private let layoutByEntity: [TableLayout]
+    private let tableSQLByEntity: [TableSQL]
+    private let metadataCache: Locked<[String: String]>
+    /// This store object's name in its change notifications, to skip its own.
+    let sender = String(UUID().uuidString.prefix(8))
+    /// The connections listening for other processes' saves.
+    let listeners = Locked<[PostgresSession]>([])
+    /// For tests: the next save has the server end its connection just before committing.
+    package let losesConnectionBeforeNextCommit = Locked(false)
+
+    /// Connects to the database at `location` and opens (or creates) the store there.
+    /// - Parameter creatingSchema: whether to create `location.schema` when it is missing.
+    public init(location: PostgresLocation, model: ObjectModel, creatingSchema: Bool = true) throws {
+        self.location = location
+        self.model = model
+        writer = try PostgresSession(location)
+        reader = try PostgresSession(location)
+        var layouts: [TableLayout] = []
+        for entity in model.entities where entity.parent == nil { layouts.append(TableLayout(root: entity)) }
+        self.layouts = layouts
+        self.layoutByEntity = model.entities.map { entity in layouts.first { $0.root === entity.root }! }
+        let tableSQL = layouts.map(TableSQL.init)
+        self.tableSQLByEntity = layoutByEntity.map { layout in tableSQL[layouts.firstIndex { $0 === layout }!] }
+        if location.schema != "public" {
+            if creatingSchema { try writer.run(SchemaSQL.createSchema(location.schema)) }
+            for session in [writer, reader] {
+                session.settings = [SchemaSQL.useSchema(location.schema)]
+                try session.run(SchemaSQL.useSchema(location.schema))
+            }
+        }
+        let metadata = try Self.prepare(writer, location: location, model: model, layouts: layouts)
+        identifier = metadata[MetadataKey.storeUUID] ?? ""
+        metadataCache = Locked(metadata)
+        writer.statistics = StoreStatistics()
+        reader.statistics = StoreStatistics()
+    }
+
+    /// Keys the store itself keeps in its metadata.
+    enum MetadataKey {
+        static let storeUUID = "_storeUUID"
+        static let versionHashes = "_versionHashes"
+        static let entityDescriptions = "_entityDescriptions"
+    }
+
+    package func layout(for entity: EntityDescription) -> TableLayout { layoutByEntity[entity.index] }
+
+    func tableSQL(for entity: EntityDescription) -> TableSQL { tableSQLByEntity[entity.index] }
+
+    /// What the store's two connections ran.
+    package var statistics: StoreStatistics {
+        let (w, r) = (writer.statistics, reader.statistics)
+        return StoreStatistics(statements: w.statements + r.statements, rows: w.rows + r.rows,
+                               transactions: w.transactions + r.transactions)
+    }
+
+    // MARK: Metadata
+
+    /// The store's metadata: keys the store keeps (starting with `_`) and keys callers set.
+    public var metadata: [String: String] { metadataCache.withLock { $0 } }
+
+    /// Sets (or, with nil, removes) a metadata value, saved at once in its own transaction.
+    public func setMetadata(_ value: String?, forKey key: String) throws {
+        try write { session in try writeMetadata([key: value], session) }
+        didCommitMetadata([key: value])
+    }
+
+    func writeMetadata(_ changes: [String: String?], _ session: PostgresSession) throws {
+        for (key, value) in changes.sorted(by: { $0.key < $1.key }) {
+            if let value {
+                try session.run(SchemaSQL.upsertMetadata, [.text(key), .text(value)])
+            } else {
+                try session.run(SchemaSQL.deleteMetadata, [.text(key)])
+            }
+        }
+    }
+
+    func didCommitMetadata(_ changes: [String: String?]) {
+        metadataCache.withLock { cache in for (key, value) in changes { cache[key] = value } }
+    }
+
+    // MARK: Access
+
+    /// Runs `body` in a transaction on the writer; this thread's reads meanwhile use the
+    /// writer too, and see what `body` wrote.
+    ///
+    /// The transaction holds the store's advisory lock, shared (`exclusive`: alone), from its
+    /// first statement: saves of every process run side by side, but not beside a
+    /// ``holdingWriteLock(_:)``.
+    func write<T>(exclusive: Bool = false, _ body: (PostgresSession) throws -> T) throws -> T {
+        try writer.withLock {
+            if writer.isInTransaction { return try body(writer) }
+            writerThread.withLock { $0 = pthread_self() }
+            defer { writerThread.withLock { $0 = nil } }
+            return try writer.inTransaction(opening: [(SchemaSQL.lockStore(exclusive: exclusive), [.text(channel)])]) {
+                try body(writer)
+            }
+        }
+    }
+
+    /// Runs `body` in a transaction holding the store's advisory lock alone, so that no other
+    /// connection or process commits a save meanwhile (they wait for the lock); saves inside
+    /// it run in its transaction, and their reads on this thread see its writes.
+    package func holdingWriteLock<T>(_ body: () throws -> T) throws -> T {
+        try write(exclusive: true) { _ in try body() }
+    }
+
+    /// Runs `body` with the connection this thread reads on: the writer inside this thread's
+    /// write, else the reader (which sees only committed saves).
+    func read<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+        let isWriting = writerThread.withLock { owner in owner.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        let session = isWriting ? writer : reader
+        return try session.withLock { try body(session) }
+    }
+
+    /// Runs `body` with every read this thread makes inside one repeatable-read transaction
+    /// on the reader, so they all see the same committed state.
+    package func readingOneState<T>(_ body: () throws -> T) throws -> T {
+        let isWriting = writerThread.withLock { owner in owner.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        if isWriting { return try body() }
+        return try reader.withLock { try reader.inTransaction(readOnly: true, body) }
+    }
+
+    // MARK: Opening
+
+    /// Creates the schema in an empty database (or schema), or checks that the tables there
+    /// are a store of `model`; returns the metadata.
+    private static func prepare(
+        _ session: PostgresSession, location: PostgresLocation, model: ObjectModel, layouts: [TableLayout]
+    ) throws -> [String: String] {
+        try session.inTransaction {
+            // One store is created at a time, even by several processes opening it at once.
+            try session.run("SELECT pg_advisory_xact_lock(4242)")
+            let tables = Set(try session.run(SchemaSQL.userTables).rows.compactMap { row -> String? in
+                if case .text(let name) = row[0] { return name }
+                return nil
+            })
+            if !tables.isEmpty && !tables.contains("_metadata") {
+                throw ObjectGraphError(.notADatabase,
+                    "\(location) (schema \(location.schema)) holds tables but is not an ObjectGraph store (it has no _metadata table); name another database or schema")
+            }
+            if tables.isEmpty {
+                try session.run(SchemaSQL.createMetadata)
+                try session.run(SchemaSQL.createPrimaryKeys)
+                for layout in layouts {
+                    for statement in SchemaSQL.create(layout) { try session.run(statement) }
+                }
+                for (key, value) in [(MetadataKey.storeUUID, UUID().uuidString),
+                                     (MetadataKey.versionHashes, encodeJSON(model.versionHashes)),
+                                     (MetadataKey.entityDescriptions, encodeJSON(model.storageDescriptions))] {
+                    try session.run(SchemaSQL.upsertMetadata, [.text(key), .text(value)])
+                }
+            }
+            var metadata: [String: String] = [:]
+            for row in try session.run(SchemaSQL.selectMetadata).rows {
+                if case .text(let key) = row[0], case .text(let value) = row[1] { metadata[key] = value }
+            }
+            let hashes = decodeJSON(metadata[MetadataKey.versionHashes] ?? "") ?? [:]
+            if hashes != model.versionHashes {
+                let differences = metadata[MetadataKey.entityDescriptions].flatMap(decodeJSON)
+                    .map { ModelDifferences(stored: $0, current: model.storageDescriptions) }
+                    ?? ModelDifferences(stored: hashes, current: model.versionHashes)
+                throw ObjectGraphError(.modelMismatch,
+                    "the store at \(location) was made with a different model: \(differences.summary). Open another database or schema.")
+            }
+            return metadata
+        }
+    }
+
+    static func encodeJSON(_ values: [String: String]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func decodeJSON(_ text: String) -> [String: String]? {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: String]
+    }
+}
+
+extension PersistentStoreCoordinator {
+    /// Connects to a PostgreSQL database, opens (or creates) the store there and adds it.
+    ///
+    /// The coordinator hears of other processes' saves to the same store (LISTEN/NOTIFY) as
+    /// of its own contexts' saves: ``addDidSaveObserver(_:)`` callbacks run, contexts that
+    /// merge automatically refresh.
+    ///
+    /// ```swift
+    /// try coordinator.addPostgresStore(at: PostgresLocation(url: "postgres://og@localhost/catalogue"))
+    /// ```
+    /// - Throws: ``ObjectGraphError`` as ``PostgresStore/init(location:model:creatingSchema:)``.
+    @discardableResult
+    public func addPostgresStore(at location: PostgresLocation, configuration: [String]? = nil) throws -> PostgresStore {
+        let store = try PostgresStore(location: location, model: model)
+        try store.startListening { [weak self] note in self?.storeDidChangeElsewhere(note) }
+        add(store, configuration: configuration)
+        return store
+    }
+}

@@ -1,0 +1,101 @@
+import ObjectGraph
+/// Scalar expressions, key paths and collections.
+extension PredicateSQLCompiler.Compiler {
+    mutating func expression(_ expression: CheckedExpression) -> SQLFragment {
+        switch expression {
+        // A bare NULL has no type PostgreSQL can pick an operator for: make it numeric
+        // (arithmetic and negation only take numbers; comparisons take it as anything).
+        case .constant(.null): return "CAST(NULL AS double precision)"
+        case .constant(let value): return "\(value)"
+        case .attribute(let scope, let hops, let attribute):
+            return column(SchemaNaming.column(for: attribute), of: aliases[scope], through: hops)
+        case .arithmetic(let op, let lhs, let rhs):
+            let l = self.expression(lhs), r = self.expression(rhs)
+            // A division by zero is NULL, as in SQLite (PostgreSQL would raise an error).
+            if op == .divide { return "(CAST(\(l) AS double precision) / NULLIF(\(r), 0))" }
+            return "(\(l) \(raw: op.rawValue) \(r))"
+        case .negate(let operand): return "(- \(self.expression(operand)))"
+        case .aggregate(let function, let collection, let inner):
+            let (from, condition) = source(of: collection)
+            guard let inner else { return "(SELECT COUNT(*) \(from) WHERE \(condition))" }
+            let value = self.expression(inner)
+            switch function {
+            case .sum: return "(SELECT COALESCE(SUM(\(value)), 0) \(from) WHERE \(condition))"
+            case .avg: return "(SELECT CAST(AVG(\(value)) AS double precision) \(from) WHERE \(condition))"
+            case .min: return "(SELECT MIN(\(value)) \(from) WHERE \(condition))"
+            case .max: return "(SELECT MAX(\(value)) \(from) WHERE \(condition))"
+            case .count: return "(SELECT COUNT(*) \(from) WHERE \(condition))"
+            }
+        case .subqueryCount(let collection, let body):
+            let (from, condition) = source(of: collection)
+            return "(SELECT COUNT(*) \(from) WHERE \(condition) AND \(node(body)))"
+        case .function:
+            // Swift's uppercase, length (in characters) and remainders: the evaluator's.
+            needsEvaluator = true
+            return "NULL"
+        }
+    }
+
+    /// A column of the object reached from the row aliased `alias` through `hops`: the
+    /// column itself, or nested scalar subqueries (NULL when there is no such object). An
+    /// element hop selects from the relationship's rows in its order with `LIMIT 1 OFFSET n`.
+    mutating func column(_ name: String, of alias: String, through hops: [CheckedHop]) -> SQLFragment {
+        guard let last = hops.last else { return "\(column: name, of: alias)" }
+        let prefix = Array(hops.dropLast())
+        switch last {
+        case .toOne(let relationship):
+            let key = column(SchemaNaming.column(for: relationship), of: alias, through: prefix)
+            let hop = fresh("h")
+            return "(SELECT \(column: name, of: hop) FROM \(table: SchemaNaming.table(for: relationship.destination)) AS \(raw: hop) WHERE \(raw: hop).\(raw: SchemaNaming.primaryKey) = \(key))"
+        case .element(let relationship, let offset, let fromEnd):
+            let (from, condition, element) = rows(of: relationship, owner: key(of: alias, through: prefix))
+            // NULL sorts first, as in SQLite (PostgreSQL sorts it last by default).
+            let direction = fromEnd ? " DESC NULLS LAST" : " NULLS FIRST"
+            let orderKey = relationship.destination.attribute(named: relationship.orderKey!)!
+            return "(SELECT \(column: name, of: element) \(from) WHERE \(condition) ORDER BY \(column: SchemaNaming.column(for: orderKey), of: element)\(raw: direction), \(raw: element).\(raw: SchemaNaming.primaryKey)\(raw: fromEnd ? " DESC" : "") LIMIT 1 OFFSET \(raw: String(offset)))"
+        }
+    }
+
+    /// The primary key of the object reached from the row aliased `alias` through `hops`
+    /// (NULL when there is none).
+    mutating func key(of alias: String, through hops: [CheckedHop]) -> SQLFragment {
+        switch hops.last {
+        case nil: return "\(raw: alias).\(raw: SchemaNaming.primaryKey)"
+        case .toOne(let relationship)?: return column(SchemaNaming.column(for: relationship), of: alias, through: Array(hops.dropLast()))
+        case .element?: return column(SchemaNaming.primaryKey, of: alias, through: hops)
+        }
+    }
+
+    /// `FROM …` and the correlation condition for a collection's destination rows; binds
+    /// the collection's inner scope to the destination alias.
+    mutating func source(of collection: CheckedCollection) -> (from: SQLFragment, condition: SQLFragment) {
+        let owner = key(of: aliases[collection.scope], through: collection.hops)
+        let (from, condition, alias) = rows(of: collection.relationship, owner: owner)
+        aliases[collection.innerScope] = alias
+        return (from, condition)
+    }
+
+    /// `FROM …`, the correlation condition and the alias of the destination rows of a to-many
+    /// relationship of the object whose primary key is `owner` (through the join table for
+    /// many-to-many).
+    mutating func rows(of relationship: RelationshipDescription, owner: SQLFragment) -> (from: SQLFragment, condition: SQLFragment, alias: String) {
+        let destination = relationship.destination!
+        let alias = fresh("p")
+        let table = SchemaNaming.table(for: destination)
+        var from: SQLFragment
+        var condition: SQLFragment
+        if relationship.isManyToMany {
+            let join = SchemaNaming.joinTable(for: relationship)
+            let joinAlias = fresh("j")
+            from = "FROM \(table: join.table) AS \(raw: joinAlias) JOIN \(table: table) AS \(raw: alias) ON \(raw: alias).\(raw: SchemaNaming.primaryKey) = \(column: join.destinationColumn, of: joinAlias)"
+            condition = "\(column: join.sourceColumn, of: joinAlias) = \(owner)"
+        } else {
+            from = "FROM \(table: table) AS \(raw: alias)"
+            condition = "\(column: SchemaNaming.column(for: relationship.inverse), of: alias) = \(owner)"
+        }
+        if let restriction = SchemaNaming.entityRestriction(for: destination, alias: alias) {
+            condition = condition + " AND " + restriction
+        }
+        return (from, condition, alias)
+    }
+}

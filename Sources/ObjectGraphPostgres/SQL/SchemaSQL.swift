@@ -1,0 +1,217 @@
+import ObjectGraph
+/// The statements that create and change a store's schema and write its rows.
+enum SchemaSQL {
+    static let createMetadata = """
+        CREATE TABLE IF NOT EXISTS "_metadata" ("key" text COLLATE "C" PRIMARY KEY, "value" text)
+        """
+    static let createPrimaryKeys = """
+        CREATE TABLE IF NOT EXISTS "_primarykeys" ("name" text COLLATE "C" PRIMARY KEY, "max" bigint NOT NULL)
+        """
+    static let selectMetadata = #"SELECT "key", "value" FROM "_metadata""#
+    static let upsertMetadata = #"INSERT INTO "_metadata" ("key", "value") VALUES ($1, $2) ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value""#
+    static let deleteMetadata = #"DELETE FROM "_metadata" WHERE "key" = $1"#
+    /// The tables of the current schema.
+    static let userTables = #"SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"#
+
+    /// `CREATE SCHEMA IF NOT EXISTS` for a store kept in a schema of its own.
+    static func createSchema(_ name: String) -> String { "CREATE SCHEMA IF NOT EXISTS \(SQLIdentifier(name).quoted)" }
+    /// Makes `name` the schema unqualified table names resolve in.
+    static func useSchema(_ name: String) -> String { "SET search_path TO \(SQLIdentifier(name).quoted)" }
+
+    /// Sends notification `$2` on channel `$1` when the transaction commits.
+    static let notify = "SELECT pg_notify($1, $2)"
+
+    /// Takes the store's advisory lock (named by `$1`, the store's channel) until the
+    /// transaction ends: shared by saves, alone by a save that resolves conflicts.
+    static func lockStore(exclusive: Bool) -> String {
+        exclusive ? "SELECT pg_advisory_xact_lock(hashtext($1))" : "SELECT pg_advisory_xact_lock_shared(hashtext($1))"
+    }
+
+    /// Reserves `$2` keys of table `$1` at once and returns the largest: keys are never
+    /// reused, even after the rows holding them are deleted. The row lock on `_primarykeys`
+    /// serializes concurrent reservations across processes.
+    static func reserveKeys(table: String) -> String {
+        let quoted = SQLIdentifier(table).quoted
+        return """
+            INSERT INTO "_primarykeys" AS k ("name", "max")
+            VALUES ($1, (SELECT coalesce(max("_pk"), 0) FROM \(quoted)) + $2)
+            ON CONFLICT ("name") DO UPDATE SET "max" =
+                greatest(k."max", (SELECT coalesce(max("_pk"), 0) FROM \(quoted))) + $2
+            RETURNING "max"
+            """
+    }
+
+    /// The PostgreSQL type of an attribute's column.
+    static func columnType(_ type: AttributeType) -> String {
+        switch type.storageClass {
+        case "INTEGER": "bigint"
+        case "REAL": "double precision"
+        case "TEXT": #"text COLLATE "C""#
+        default: "bytea"
+        }
+    }
+
+    /// Every statement that creates a tree's table, its indexes and its join tables.
+    static func create(_ layout: TableLayout) -> [String] {
+        let table = createTable(layout)
+        return [table[0]] + joinTables(of: layout).flatMap(createJoinTable) + table.dropFirst()
+    }
+
+    static func joinTables(of layout: TableLayout) -> [RelationshipDescription] {
+        layout.root.selfAndDescendants.flatMap(\.declaredRelationships).filter {
+            $0.isManyToMany && SchemaNaming.joinTable(for: $0).sourceColumn == "_source"
+        }
+    }
+
+    static func createJoinTable(_ relationship: RelationshipDescription) -> [String] {
+        let join = SQLIdentifier(SchemaNaming.joinTable(for: relationship).table).quoted
+        return ["""
+            CREATE TABLE \(join) ("_source" bigint NOT NULL, "_destination" bigint NOT NULL, \
+            PRIMARY KEY ("_source", "_destination"))
+            """,
+            "CREATE INDEX \(SQLIdentifier("_join_index_" + relationship.entity.name + "_" + relationship.name).quoted) ON \(join) (\"_destination\", \"_source\")"]
+    }
+
+    static func createTable(_ layout: TableLayout) -> [String] {
+        let root = layout.root
+        let tree = root.selfAndDescendants
+        var definitions = ["\"_pk\" bigint PRIMARY KEY", "\"_ent\" bigint NOT NULL", versionColumnDefinition]
+        var statements: [String] = []
+        var indexed: [[String]] = []
+        var columns: Set<String> = []
+        for entity in tree {
+            for attribute in entity.declaredAttributes where !attribute.isTransient {
+                if columns.insert(attribute.name).inserted {
+                    definitions.append("\(SQLIdentifier(attribute.name).quoted) \(columnType(attribute.type))")
+                }
+                if attribute.isIndexed { indexed.append([attribute.name]) }
+            }
+        }
+        for entity in tree {
+            for relationship in entity.declaredRelationships where !relationship.isToMany {
+                if columns.insert(relationship.name).inserted {
+                    definitions.append("\(SQLIdentifier(relationship.name).quoted) bigint")
+                    if let entityColumn = SchemaNaming.entityColumn(for: relationship) {
+                        definitions.append("\(SQLIdentifier(entityColumn).quoted) bigint")
+                    }
+                }
+                indexed.append([relationship.name])
+            }
+            indexed += entity.indexes
+        }
+        for entity in tree {
+            for keys in entity.uniquenessConstraints {
+                // NULLS NOT DISTINCT would differ from SQLite, where NULLs never collide.
+                definitions.append("UNIQUE (\(keys.map { SQLIdentifier($0).quoted }.joined(separator: ", ")))")
+            }
+        }
+        if tree.count > 1 { indexed.append(["_ent"]) }
+        let table = SQLIdentifier(layout.table).quoted
+        statements.append("CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))")
+        var seen: Set<[String]> = []
+        for keys in indexed where seen.insert(keys).inserted {
+            let name = SQLIdentifier("_index_\(layout.table)_\(keys.joined(separator: "_"))").quoted
+            statements.append("CREATE INDEX \(name) ON \(table) (\(keys.map { SQLIdentifier($0).quoted }.joined(separator: ", ")))")
+        }
+        return statements
+    }
+
+    static func insert(table: String, columns: [String]) -> String {
+        let names = (["_pk", "_ent"] + columns).map { SQLIdentifier($0).quoted }
+        let marks = (1...names.count).map { "$\($0)" }.joined(separator: ", ")
+        return "INSERT INTO \(SQLIdentifier(table).quoted) (\(names.joined(separator: ", "))) VALUES (\(marks))"
+    }
+
+    /// Updates `columns` of the row `$n+1` (and, checking the version, only at version `$n+2`).
+    static func update(_ layout: TableLayout, columns: [String], checksVersion: Bool) -> String {
+        let assignments = columns.enumerated().map { "\(SQLIdentifier($1).quoted) = $\($0 + 1)" }.joined(separator: ", ")
+        return "UPDATE \(SQLIdentifier(layout.table).quoted) SET \(assignments), \"_opt\" = \"_opt\" + 1 WHERE \"_pk\" = $\(columns.count + 1)"
+            + (checksVersion ? " AND \"_opt\" = $\(columns.count + 2)" : "")
+    }
+
+    static let versionColumnDefinition = #""_opt" bigint NOT NULL DEFAULT 0"#
+
+    static func selectVersion(table: String) -> String {
+        "SELECT \"_opt\" FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" = $1"
+    }
+
+    static func delete(table: String) -> String {
+        "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" = $1"
+    }
+
+    static func updateRows(table: String, columns: [String]) -> String {
+        let assignments = columns.enumerated().map { "\(SQLIdentifier($1).quoted) = $\($0 + 1)" }.joined(separator: ", ")
+        return "UPDATE \(SQLIdentifier(table).quoted) SET \(assignments), \"_opt\" = \"_opt\" + 1 WHERE \"_pk\" = ANY(CAST($\(columns.count + 1) AS bigint[]))"
+    }
+
+    static func deleteRows(table: String) -> String {
+        "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" = ANY(CAST($1 AS bigint[]))"
+    }
+
+    static func nullify(table: String, columns: [String]) -> String {
+        let assignments = columns.map { "\(SQLIdentifier($0).quoted) = NULL" }.joined(separator: ", ")
+        return "UPDATE \(SQLIdentifier(table).quoted) SET \(assignments) WHERE \"_pk\" = ANY(CAST($1 AS bigint[]))"
+    }
+
+    /// Recomputes relationship-derived attributes (counts, nil tests) of the rows `$1`.
+    static func recomputeDerived(
+        _ attributes: [AttributeDescription], table: String, destinationTable: (EntityDescription) -> String
+    ) -> String {
+        let row = SQLIdentifier(table).quoted
+        let assignments = attributes.map { attribute -> String in
+            let relationship = attribute.sourceRelationship!
+            let value: String
+            if !relationship.isToMany {
+                value = "CAST(\(row).\(SQLIdentifier(SchemaNaming.column(for: relationship)).quoted) IS NOT NULL AS integer)"
+            } else if relationship.isManyToMany {
+                let join = SchemaNaming.joinTable(for: relationship)
+                value = "(SELECT count(*) FROM \(SQLIdentifier(join.table).quoted) WHERE \(SQLIdentifier(join.sourceColumn).quoted) = \(row).\"_pk\")"
+            } else {
+                let inverse = relationship.inverse!
+                var condition = "d.\(SQLIdentifier(SchemaNaming.column(for: inverse)).quoted) = \(row).\"_pk\""
+                if let restriction = SchemaNaming.entityRestriction(for: inverse.entity, alias: "d") {
+                    condition += " AND " + restriction.sql
+                }
+                value = "(SELECT count(*) FROM \(SQLIdentifier(destinationTable(relationship.destination)).quoted) AS d WHERE \(condition))"
+            }
+            return "\(SQLIdentifier(SchemaNaming.column(for: attribute)).quoted) = \(value)"
+        }
+        return "UPDATE \(row) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ANY(CAST($1 AS bigint[]))"
+    }
+
+    static func insertJoin(_ table: String) -> String {
+        "INSERT INTO \(SQLIdentifier(table).quoted) (\"_source\", \"_destination\") VALUES ($1, $2) ON CONFLICT DO NOTHING"
+    }
+
+    static func deleteJoin(_ table: String) -> String {
+        "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \"_source\" = $1 AND \"_destination\" = $2"
+    }
+
+    static func deleteJoinRows(_ table: String, column: String, keyList: Bool = false) -> String {
+        let condition = keyList ? "= ANY(CAST($1 AS bigint[]))" : "= $1"
+        return "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \(SQLIdentifier(column).quoted) \(condition)"
+    }
+
+    /// Every pair of a join table (for a snapshot the in-memory evaluator reads).
+    static func selectJoin(_ table: String) -> String {
+        "SELECT \"_source\", \"_destination\" FROM \(SQLIdentifier(table).quoted)"
+    }
+
+    /// Every full row of a table (for a snapshot the in-memory evaluator reads).
+    static func selectAll(_ layout: TableLayout) -> String {
+        "SELECT \(FetchSQL.fullRow(layout)) FROM \(SQLIdentifier(layout.table).quoted) AS \(FetchSQL.alias)"
+    }
+}
+
+/// The statements every row of one table uses.
+struct TableSQL: Sendable {
+    let insert: String
+    let delete: String
+    let selectRow: String
+
+    init(_ layout: TableLayout) {
+        insert = SchemaSQL.insert(table: layout.table, columns: layout.columns)
+        delete = SchemaSQL.delete(table: layout.table)
+        selectRow = FetchSQL.selectRow(table: layout.table, columns: layout.columns)
+    }
+}

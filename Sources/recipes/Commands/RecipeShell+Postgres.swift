@@ -1,0 +1,48 @@
+import Foundation
+import ObjectGraphSQLite
+import RecipeCatalog
+#if PostgreSQL
+import ObjectGraphPostgres
+#endif
+
+/// `recipes postgres://USER@HOST:PORT/DB`: a catalogue in a PostgreSQL database (the
+/// password comes from `PGPASSWORD`, never from the command line).
+extension RecipeShell {
+    /// Whether `path` names a PostgreSQL catalogue rather than a file.
+    static func isPostgresURL(_ path: String) -> Bool {
+        path.hasPrefix("postgres://") || path.hasPrefix("postgresql://")
+    }
+
+    /// Opens the PostgreSQL catalogue at `url`; with `RECIPES_POSTGRES_SAMPLE=1` (set by
+    /// `make run-postgres`), an empty one is filled with the sample catalogue first.
+    static func openPostgres(_ url: String, output: any ShellOutput) async throws -> (Catalog, String) {
+        #if PostgreSQL
+        let location = try PostgresLocation(url: url)
+        let catalog = try Catalog.open(type: .postgres) { try $0.addPostgresStore(at: location) }
+        let environment = ProcessInfo.processInfo.environment
+        if environment["RECIPES_POSTGRES_SAMPLE"] == "1", catalog.store.metadata[sampleKey] == nil {
+            guard let sample = Catalog.sampleDataDirectory else {
+                throw CommandError("the sample data was not found; set RECIPES_SAMPLE_DATA to the SampleData folder")
+            }
+            let report = try await catalog.loadSampleData(from: sample)
+            try catalog.store.setMetadata("loaded", forKey: sampleKey)
+            output.printErrorLine("Created the sample catalogue in \(location): \(report.imported) recipes.")
+        }
+        return (catalog, location.description)
+        #else
+        throw CommandError("this recipes was built without PostgreSQL: run it with 'make run-postgres ARGS=…' or build it with 'swift build --traits PostgreSQL'")
+        #endif
+    }
+
+    /// The metadata key that records that the sample catalogue was loaded.
+    private static let sampleKey = "sampleCatalogue"
+}
+
+#if PostgreSQL
+extension PersistentStoreType {
+    /// A PostgreSQL database (opened by URL, never recognized from a file).
+    static let postgres = PersistentStoreType(name: "postgres", recognizes: { _ in false }) { model, url in
+        try PostgresStore(location: PostgresLocation(url: url), model: model)
+    }
+}
+#endif

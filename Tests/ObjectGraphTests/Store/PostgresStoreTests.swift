@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+@testable import ObjectGraphPostgres
+
+/// What only a database server shows: connection errors, several coordinators (processes)
+/// on one store, notifications between them, and a connection lost during a save. The
+/// store's behaviour as a store is proven by the tests parameterized by ``StoreKind``.
+@MainActor
+struct PostgresStoreTests {
+    @Test("URLs: user, host, port and database are read; a password in the URL is refused")
+    func urls() throws {
+        let location = try PostgresLocation(url: "postgres://og@db.example:6543/kitchen", environment: ["PGPASSWORD": "secret"])
+        #expect(location.user == "og" && location.host == "db.example" && location.port == 6543 && location.database == "kitchen")
+        #expect(location.password == "secret" && !location.description.contains("secret"))
+        #expect(try PostgresLocation(url: "postgresql://og@db/kitchen", environment: [:]).port == 5432)
+        for (url, problem) in [("postgres://og:secret@db/kitchen", "holds a password"), ("postgres://db/kitchen", "no user"),
+                               ("postgres://og@db", "no database"), ("mysql://og@db/kitchen", "not a PostgreSQL URL")] {
+            let error = try #require(throws: ObjectGraphError.self) { try PostgresLocation(url: url, environment: [:]) }
+            #expect(error.message.contains(problem), "\(url): \(error.message)")
+            #expect(!error.message.contains("secret"))
+        }
+    }
+
+    @Test("An unreachable server, a wrong password and a missing database each get a clear error",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func connectionErrors() throws {
+        let model = try TestModel.make()
+        var location = PostgresTestServer.newLocation()
+        location.password = "wrong"
+        var error = try #require(throws: ObjectGraphError.self) { try PostgresStore(location: location, model: model) }
+        #expect(error.message.contains("refused user 'og': wrong password"), "\(error.message)")
+        #expect(!error.message.contains("wrong\""))
+        location = PostgresTestServer.newLocation()
+        location.database = "no_such_catalogue"
+        error = try #require(throws: ObjectGraphError.self) { try PostgresStore(location: location, model: model) }
+        #expect(error.message.contains("has no database 'no_such_catalogue'"), "\(error.message)")
+        location = PostgresTestServer.newLocation()
+        location.port = 1  // nothing listens there
+        error = try #require(throws: ObjectGraphError.self) { try PostgresStore(location: location, model: model) }
+        #expect(error.message.contains("cannot reach the PostgreSQL server at \(location.host):1"), "\(error.message)")
+    }
+
+    /// Two coordinators on one store, as two processes would have.
+    private func twoCoordinators() throws -> (PersistentStoreCoordinator, PersistentStoreCoordinator) {
+        let location = PostgresTestServer.newLocation()
+        let model = try TestModel.make()
+        let first = PersistentStoreCoordinator(model: model), second = PersistentStoreCoordinator(model: model)
+        try first.addPostgresStore(at: location)
+        try second.addPostgresStore(at: location)
+        return (first, second)
+    }
+
+    @Test("A save in one coordinator reaches the other's did-save subscribers; a stale save there conflicts",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func notificationsAndConflicts() async throws {
+        let (first, second) = try twoCoordinators()
+        let (stream, continuation) = AsyncStream.makeStream(of: DidSave.self)
+        let observation = second.addDidSaveObserver { continuation.yield($0) }
+        defer { observation.cancel() }
+        let writer = MainContext(coordinator: first)
+        let chef = try writer.insert("Chef")
+        chef["name"] = "Ana"
+        try writer.save()
+        var notes = stream.makeAsyncIterator()
+        let inserted = try #require(await notes.next())
+        #expect(inserted.insertedIDs == [chef.objectID] && inserted.origin == nil)
+
+        let reader = MainContext(coordinator: second)
+        reader.automaticallyMergesChanges = true
+        let theirs = try #require(try reader.fetch(FetchRequest(entityName: "Chef")).first)
+        #expect(theirs["name"] as? String == "Ana")
+        let stale = MainContext(coordinator: second)
+        let mine = try #require(try stale.fetch(FetchRequest(entityName: "Chef")).first)
+        _ = mine["name"]
+        chef["name"] = "Ana María"
+        try writer.save()
+        let updated = try #require(await notes.next())
+        #expect(updated.updatedIDs == [chef.objectID])
+        await Task.yield()  // the automatic merge runs on the main actor after the callback
+        #expect(theirs["name"] as? String == "Ana María", "the merge did not refresh the other process's object")
+        mine["name"] = "Anita"
+        let error = try #require(throws: ObjectGraphError.self) { try stale.save() }
+        #expect(error.code == .mergeConflict)
+        stale.mergePolicy = .storeWins
+        try stale.save()
+        #expect(mine["name"] as? String == "Ana María")
+    }
+
+    @Test("A connection lost during a save loses nothing: the save fails, the context keeps its changes, the next save lands",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func lostConnection() throws {
+        let location = PostgresTestServer.newLocation()
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let store = try coordinator.addPostgresStore(at: location)
+        let context = MainContext(coordinator: coordinator)
+        try context.insert("Chef")["name"] = "Ana"
+        try context.save()
+        // The server ends the writer's connection inside the next save's transaction, as a
+        // restarted server or a cut cable would.
+        store.losesConnectionBeforeNextCommit.withLock { $0 = true }
+        try context.insert("Chef")["name"] = "Bea"
+        let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.message.contains("lost the connection") && error.message.contains("nothing was saved"), "\(error.message)")
+        #expect(context.hasChanges)
+        try context.save()
+        let reader = MainContext(coordinator: coordinator)
+        let names = try reader.fetch(FetchRequest(entityName: "Chef", sortKeys: [SortKey("name")])).map { $0["name"] as? String }
+        #expect(names == ["Ana", "Bea"])
+        #expect(store.statistics.transactions >= 2)
+    }
+}

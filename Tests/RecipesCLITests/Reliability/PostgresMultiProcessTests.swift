@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// Three `recipes` processes on one PostgreSQL catalogue: one imports generated recipes in
+/// the background while two query and edit the same recipe. Every edit lands or fails
+/// through the merge policy with its message, and all three end with the same counts.
+///
+/// Runs when `OBJECTGRAPH_POSTGRES_URL` (and `PGPASSWORD`) name a server, as `make test`
+/// sets them, and `recipes` was built with the `PostgreSQL` trait; it prints why it was
+/// skipped otherwise. The import is 3,000 recipes (100,000 with `RELIABILITY_SOAK=1`).
+@Suite("Three processes on one PostgreSQL catalogue", .serialized)
+struct PostgresMultiProcessTests {
+    /// The server's URL, or nil (with the reason printed) when the test cannot run.
+    static let server: String? = {
+        guard let url = ProcessInfo.processInfo.environment["OBJECTGRAPH_POSTGRES_URL"], !url.isEmpty else {
+            print("PostgreSQL tests skipped: OBJECTGRAPH_POSTGRES_URL is not set (make test starts a server with Scripts/postgres.sh)")
+            return nil
+        }
+        return url
+    }()
+
+    /// Creates an empty database and returns the URL of a catalogue in it.
+    static func newCatalogue(_ server: String) throws -> String {
+        let name = "objectgraph_mp_\(getpid())_\(Int.random(in: 0..<1_000_000))"
+        let url = URL(string: server)!
+        let psql = Process()
+        psql.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        psql.arguments = ["-h", url.host!, "-p", String(url.port ?? 5432), "-U", url.user!, "-d", "postgres", "-qc", "CREATE DATABASE \(name)"]
+        try psql.run()
+        psql.waitUntilExit()
+        guard psql.terminationStatus == 0 else { throw TestFailure("psql could not create the database \(name)") }
+        return "postgres://\(url.user!)@\(url.host!):\(url.port ?? 5432)/\(name)"
+    }
+
+    @Test("An import and two editors at once: edits land or fail with the merge policy's message; counts converge")
+    func importAndEdits() async throws {
+        guard let server = Self.server else { return }
+        let catalogue = try Self.newCatalogue(server)
+        let home = try TemporaryDirectory()
+        let count = ProcessInfo.processInfo.environment["RELIABILITY_SOAK"] == "1" ? 100_000 : 3_000
+        let small = home.url.appendingPathComponent("small.jsonl").path, large = home.url.appendingPathComponent("large.jsonl").path
+        for (file, n) in [(small, 40), (large, count + 40)] {
+            let generated = try await RecipesBinary.run(["generate", "--count", String(n), "--seed", "3", "--output", file])
+            #expect(generated.status == 0, "\(generated.standardError)")
+        }
+        let first = try await RecipesBinary.run([catalogue, "-c", "import \(small)", "-c", "count Recipe"])
+        if first.standardError.contains("built without PostgreSQL") {
+            print("PostgreSQL tests skipped: recipes was built without the PostgreSQL trait (swift build --traits PostgreSQL)")
+            return
+        }
+        #expect(first.status == 0 && first.standardOutput.contains("40"), "\(first.standardError)")
+
+        /// 40 edits of one property of recipe g-0000001, each saved, with counts between.
+        func editor(_ property: String, base: Int) -> String {
+            (1...40).map { step in
+                "update Recipe where sourceID == 'g-0000001' set \(property)=\(base + step)\nsave\ncount Recipe where sourceID BEGINSWITH 'g-00000'\n"
+            }.joined()
+        }
+        async let importer = RecipesBinary.run([catalogue, "-c", "import \(large)"], timeout: .seconds(1_800))
+        async let prep = RecipesBinary.run([catalogue], input: editor("prepMinutes", base: 1_000), timeout: .seconds(600))
+        async let cook = RecipesBinary.run([catalogue], input: editor("cookMinutes", base: 2_000), timeout: .seconds(600))
+        let (imported, editors) = try await (importer, [prep, cook])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        var conflicts = 0
+        for run in editors {
+            let errors = run.standardError.split(separator: "\n").filter { $0.contains("error") }
+            conflicts += errors.count
+            for line in errors {
+                #expect(line.contains("another context or process saved this object since they were loaded"), "not the merge policy's message: \(line)")
+            }
+            #expect(errors.count < 40, "no edit of this process landed")
+        }
+        // Every process sees the same catalogue now.
+        var answers: [String] = []
+        for _ in 0..<3 {
+            let run = try await RecipesBinary.run([catalogue, "-c", ".mode csv", "-c", "count Recipe",
+                                                   "-c", "fetch Recipe where sourceID == 'g-0000001' keys prepMinutes, cookMinutes"])
+            #expect(run.status == 0, "\(run.standardError)")
+            answers.append(run.standardOutput)
+        }
+        #expect(Set(answers).count == 1)
+        #expect(answers[0].contains("\(count + 40)"), "\(answers[0])")
+        let values = answers[0].split(separator: "\n").last.map { $0.split(separator: ",").compactMap { Int($0) } } ?? []
+        #expect(values.count == 2 && (1_001...1_040).contains(values[0]) && (2_001...2_040).contains(values[1]), "\(answers[0])")
+        print("postgres multi-process: imported \(count) recipes beside 2 × 40 edits; \(conflicts) edits refused by the merge policy")
+    }
+}

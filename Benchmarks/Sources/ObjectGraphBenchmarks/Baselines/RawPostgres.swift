@@ -85,6 +85,36 @@ enum RawPostgres {
         return sample
     }
 
+    /// Inserts `count` users into a new schema with one multi-row INSERT per batch of `batch`
+    /// (the batch's keys, names and cities bound as three arrays and unnested), committing
+    /// every batch, then checks the rows: what a store could send instead of a statement per row.
+    static func insertUsersMultiRow(_ server: PostgresServer, count: Int, batch: Int) throws -> Sample {
+        let location = server.freshLocation("users_rows")
+        defer { server.discard(location) }
+        try server.connection.query("CREATE SCHEMA \(quoted(location.schema))")
+        let connection = try BlockingPostgresConnection(location)
+        defer { connection.close() }
+        try connection.query(createUsers)
+        let insert = """
+            INSERT INTO "User" ("_pk", "_ent", "name", "city")
+            SELECT k, 0, n, c FROM unnest($1::bigint[], $2::text[], $3::text[]) AS t(k, n, c)
+            """
+        let sample = try Sample.measure {
+            var start = 0
+            while start < count {
+                let indexes = start..<min(count, start + batch)
+                var bindings = PostgresBindings()
+                bindings.append(indexes.map { Int64($0 + 1) })
+                bindings.append(indexes.map { "User \($0)" })
+                bindings.append(indexes.map(BenchmarkData.city))
+                try connection.pipeline(["BEGIN", PostgresQuery(unsafeSQL: insert, binds: bindings), "COMMIT"])
+                start = indexes.upperBound
+            }
+        }
+        try checkUsers(server, location, count: count)
+        return sample
+    }
+
     /// Traps unless the store at `location` holds users 0…`count` − 1: the row count and the
     /// sum of the names' lengths, as ``RawSQLite/checkUsers(path:count:)`` checks a file.
     static func checkUsers(_ server: PostgresServer, _ location: PostgresLocation, count: Int) throws {

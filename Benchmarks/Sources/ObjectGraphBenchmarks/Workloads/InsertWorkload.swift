@@ -3,7 +3,9 @@ import ObjectGraphSQLite
 /// The insert workload, and the ObjectGraph insert the save-each workload shares.
 extension Workload {
     /// Inserts users with two strings into a new file, committing every 1,000
-    /// (ObjectGraph saves and resets its context every 1,000).
+    /// (ObjectGraph saves and resets its context every 1,000). On PostgreSQL, raw PostgresNIO
+    /// also inserts each 1,000 with one multi-row INSERT, which shows what a statement per
+    /// row costs there (a round trip each).
     @MainActor
     static func insert(_ environment: BenchmarkEnvironment) -> Workload {
         let count = environment.options.scaled(environment.options.insertCount), batch = 1_000
@@ -28,7 +30,14 @@ extension Workload {
                     try objectGraphInsertUsers(environment, count: count, savingEvery: batch, resetting: true, onPostgres: true)
                 }),
                 (.rawPostgres, { try RawPostgres.insertUsers(server, count: count, batch: batch) }),
-            ]}), operations: Operations(count: (count + batch - 1) / batch, unit: "save"))])
+            ]}), operations: Operations(count: (count + batch - 1) / batch, unit: "save"))]
+            + (environment.postgres.map { server in [Variant(name: "one INSERT per 1,000", runs: [
+                (.rawPostgres, { try RawPostgres.insertUsersMultiRow(server, count: count, batch: batch) }),
+            ])] } ?? []),
+            comparisons: environment.postgres == nil ? [] : [
+                Comparison(label: "ObjectGraph on PostgreSQL ÷ raw PostgresNIO, one INSERT per 1,000",
+                           numerator: ("save per 1,000", .objectGraphPostgres), denominator: ("one INSERT per 1,000", .rawPostgres)),
+            ])
     }
 
     /// Inserts `count` users through a context on a new store (a file, or a PostgreSQL

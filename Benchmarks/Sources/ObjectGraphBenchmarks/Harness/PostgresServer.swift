@@ -107,15 +107,20 @@ final class BlockingPostgresConnection {
         let configuration = PostgresConnection.Configuration(
             host: location.host, port: location.port, username: location.user,
             password: location.password, database: location.database, tls: .disable)
-        connection = try PostgresConnection.connect(
-            on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 1, logger: logger).wait()
+        do {
+            connection = try PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 1, logger: logger).wait()
+        } catch {
+            throw UsageError("cannot connect to \(location): \(Self.describe(error))")
+        }
         if location.schema != "public" { try query("SET search_path TO \(quoted(location.schema))") }
     }
 
     /// Runs one statement and waits for its rows.
+    /// - Throws: ``UsageError`` with the server's message and the statement.
     @discardableResult
     func query(_ sql: String, _ bindings: PostgresBindings = PostgresBindings()) throws -> PostgresQueryResult {
-        try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).wait()
+        try pipeline([PostgresQuery(unsafeSQL: sql, binds: bindings)])[0]
     }
 
     /// Sends every query at once and waits once for all of them (PostgresNIO sends each as
@@ -124,7 +129,21 @@ final class BlockingPostgresConnection {
     func pipeline(_ queries: [PostgresQuery]) throws -> [PostgresQueryResult] {
         guard !queries.isEmpty else { return [] }
         let futures = queries.map { connection.query($0, logger: logger) }
-        return try EventLoopFuture.whenAllSucceed(futures, on: futures[0].eventLoop).wait()
+        do {
+            return try EventLoopFuture.whenAllSucceed(futures, on: futures[0].eventLoop).wait()
+        } catch {
+            let sql = (error as? PSQLError)?.query?.sql ?? queries[0].sql
+            throw UsageError("\(Self.describe(error)), running: \(sql.prefix(200))")
+        }
+    }
+
+    /// PostgresNIO's error in words: the server's message, else the underlying error (its
+    /// own description hides both).
+    private static func describe(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] { return message }
+        if let underlying = error.underlying { return "\(underlying)" }
+        return "\(error.code)"
     }
 
     /// The single integer a query such as `SELECT count(*) …` returns.

@@ -1,6 +1,7 @@
 /// The save-each workload.
 extension Workload {
-    /// Inserts users into a new file with a save (a commit) after each one, and all in one save.
+    /// Inserts users into a new file (or PostgreSQL schema) with a save (a commit) after each
+    /// one, and all in one save.
     @MainActor
     static func saveEach(_ environment: BenchmarkEnvironment) -> Workload {
         let count = environment.options.scaled(5_000)
@@ -28,7 +29,7 @@ extension Workload {
         }
         return Workload(
             name: .saveeach, title: "\(Report.grouped(count)) users inserted with a save after each, and in one save",
-            check: "row count and the sum of the names' lengths in the file; ObjectGraph: one transaction per save",
+            check: "row count and the sum of the names' lengths in the store; ObjectGraph: one transaction per save",
             variants: [
                 Variant(name: "save each", runs: runs(batch: 1), operations: Operations(count: count, unit: "save")),
                 Variant(name: "one save", runs: runs(batch: count), operations: Operations(count: count, unit: "object")),

@@ -45,8 +45,13 @@ docs:
 	@bash Scripts/docs.sh
 
 # Release-mode benchmarks against raw sqlite3 C calls (a separate package; never part of `make test`).
+# POSTGRES=1 adds ObjectGraph on PostgreSQL and raw PostgresNIO, on a local server that
+# Scripts/postgres.sh starts (or reuses); without it, the PostgreSQL engines run only when
+# OBJECTGRAPH_POSTGRES_URL names a server, and the report says they were skipped otherwise.
+POSTGRES ?=
 bench: setup
-	cd Benchmarks && $(SWIFT) run -c release ObjectGraphBenchmarks $(ARGS)
+	@if [ "$(POSTGRES)" = 1 ]; then pg="$$(bash Scripts/postgres.sh env)" || exit 1; eval "$$pg"; fi; \
+	  cd Benchmarks && $(SWIFT) run -c release ObjectGraphBenchmarks $(ARGS)
 
 # One million random and mutated predicate strings through the parser, checker and both back ends.
 fuzz: setup

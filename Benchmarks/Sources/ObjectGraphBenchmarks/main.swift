@@ -2,9 +2,11 @@ import Foundation
 import ObjectGraphSQLite
 
 // Release-mode benchmarks of ObjectGraph against hand-written sqlite3 C calls (the limit) and
-// GRDB records (the peer), in one process, engines interleaved round by round. Every run checks
-// its own result with `precondition`, so a fast wrong answer stops the program. Usage:
+// GRDB records (the peer), and, when a PostgreSQL server is named, of ObjectGraph on PostgreSQL
+// against hand-written PostgresNIO queries, in one process, engines interleaved round by round.
+// Every run checks its own result with `precondition`, so a fast wrong answer stops the program. Usage:
 //   ObjectGraphBenchmarks [--only NAME[,NAME…]] [--rounds N] [--scale F] [--catalogue N] [--insert N] [--fetch N] [--json FILE]
+//                         [--postgres postgres://USER@HOST:PORT/DB]
 //   NAME: catalogue, insert, fetch, words, faults, count, search, delete, saveeach (default: all, in that order)
 //   --rounds N   rounds per workload (default 5); each engine runs once per round, medians are reported
 //   --scale F    multiplies every workload size (default 1); `--scale 0.02 --rounds 1` is a quick check
@@ -12,6 +14,8 @@ import ObjectGraphSQLite
 //   --insert N   users the insert workload writes (default 300,000, before scaling)
 //   --fetch N    words the fetch, words, faults and count workloads read (default 500,000, before scaling)
 //   --json FILE  also writes every sample, median, min–max, ratio and memory figure as JSON
+//   --postgres URL  the server for the PostgreSQL engines (password in PGPASSWORD); default
+//                $OBJECTGRAPH_POSTGRES_URL; without either they are skipped, saying so
 
 let options: BenchmarkOptions
 do {
@@ -36,9 +40,17 @@ func loadAverage() -> [Double] {
 
 let scratch = try Scratch()
 defer { scratch.remove() }
+let postgres: PostgresServer?
+do {
+    postgres = try PostgresServer.connect(options)
+} catch {
+    FileHandle.standardError.write(Data("error: --postgres: \(error)\n".utf8))
+    exit(2)
+}
+defer { postgres?.remove() }
 var results = RunResults(rounds: options.rounds, scale: options.scale, started: Date().ISO8601Format(),
                          loadAverageBefore: loadAverage(), peakResetWorks: ProcessMemory.resetPeak())
-let environment = try BenchmarkEnvironment(options: options, scratch: scratch)
+let environment = try BenchmarkEnvironment(options: options, scratch: scratch, postgres: postgres)
 let setupStart = ContinuousClock.now
 let workloads = try WorkloadName.allCases.filter(options.includes).map { try Workload.make($0, environment) }
 Report.write("fixtures ready in \(Report.seconds(Runner.seconds(since: setupStart))); \(options.rounds) rounds of \(workloads.map(\.name.rawValue).joined(separator: ", "))")

@@ -8,6 +8,7 @@ struct BenchmarkOptions: Sendable {
     /// The one-line usage, printed for `--help` and after a bad argument.
     static let usage = """
         usage: ObjectGraphBenchmarks [--only NAME[,NAME…]] [--rounds N] [--scale F] [--catalogue N] [--insert N] [--fetch N] [--json FILE]
+                                     [--postgres postgres://USER@HOST:PORT/DB]
           NAME: \(WorkloadName.allCases.map(\.rawValue).joined(separator: ", "))
         """
 
@@ -27,6 +28,9 @@ struct BenchmarkOptions: Sendable {
     var jsonPath: String?
     /// Whether `--help` was asked for.
     var wantsHelp = false
+    /// The PostgreSQL server for the PostgreSQL engines, from `--postgres` (the password from
+    /// `PGPASSWORD`); nil to take `OBJECTGRAPH_POSTGRES_URL` from the environment.
+    var postgresURL: String?
 
     /// Reads the arguments that follow the program name.
     /// - Throws: ``UsageError`` naming the argument that does not parse.
@@ -65,6 +69,7 @@ struct BenchmarkOptions: Sendable {
                     only.insert(workload)
                 }
             case "--json": jsonPath = try value(for: argument)
+            case "--postgres": postgresURL = try value(for: argument)
             case "--help", "-h": wantsHelp = true
             default: throw UsageError("unknown argument '\(argument)'")
             }

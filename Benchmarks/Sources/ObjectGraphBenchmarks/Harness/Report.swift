@@ -33,20 +33,42 @@ enum Report {
             for variant in workload.variants where !variant.ratios.isEmpty {
                 out += "  \(variant.name): " + ratioLine(variant.ratios) + "\n"
             }
+            for variant in workload.variants {
+                if let line = statementsLine(variant) { out += "  \(variant.name): \(line)\n" }
+            }
             for comparison in workload.comparisons {
                 out += "  \(comparison.label): \(ratio(comparison.ratio)) (\(seconds(comparison.numeratorSeconds)) vs \(seconds(comparison.denominatorSeconds)))\n"
             }
         }
         out += "\nSummary: ratios of medians (time ÷ time; below 1 means the first engine is faster)\n"
-        var summary = [["workload", "variant", "ObjectGraph ÷ raw", "ObjectGraph ÷ GRDB", "GRDB ÷ raw", "ObjectGraph peak RSS +"]]
+        // The PostgreSQL columns only when PostgreSQL ran.
+        let pairs = VariantResult.ratioPairs.filter { pair in
+            pair.numerator != .objectGraphPostgres
+                || results.workloads.contains { $0.variants.contains { $0.ratios[pair.key] != nil } }
+        }
+        var summary = [["workload", "variant"] + pairs.map(\.heading) + ["ObjectGraph peak RSS +"]]
         for workload in results.workloads {
             for variant in workload.variants {
                 summary.append([workload.name.rawValue, variant.name]
-                    + VariantResult.ratioPairs.map { variant.ratios[$0.key].map(ratio) ?? "–" }
+                    + pairs.map { variant.ratios[$0.key].map(ratio) ?? "–" }
                     + [variant.result(of: .objectGraph).map { megabytes($0.medianPeakGrowth) } ?? "–"])
             }
         }
-        out += aligned(summary, rightAligned: 2...5, indent: "  ")
+        out += aligned(summary, rightAligned: 2...(pairs.count + 2), indent: "  ")
+        var statements = [["workload", "variant", "per", "ObjectGraph", "on PostgreSQL"]]
+        for workload in results.workloads {
+            for variant in workload.variants {
+                guard let operations = variant.operations else { continue }
+                let counts = [Engine.objectGraph, .objectGraphPostgres].map { variant.statementsPerOperation(of: $0) }
+                guard counts.contains(where: { $0 != nil }) else { continue }
+                statements.append([workload.name.rawValue, variant.name, operations.unit]
+                    + counts.map { $0.map(perOperation) ?? "–" })
+            }
+        }
+        if statements.count > 1 {
+            out += "\nStatements per operation (ObjectGraph's statistics: `statements` ÷ operations)\n"
+                + aligned(statements, rightAligned: 3...4, indent: "  ")
+        }
         var others = [["workload", "ratio of medians", ""]]
         for workload in results.workloads {
             others += workload.comparisons.map { [workload.name.rawValue, $0.label, ratio($0.ratio)] }
@@ -85,6 +107,25 @@ enum Report {
             text.append(digit)
         }
         return (value < 0 ? "-" : "") + text
+    }
+
+    /// `statements per save (30 saves): ObjectGraph 1,003, ObjectGraph on PostgreSQL 1,006`,
+    /// or nil when no engine of `variant` counted statements or it has no operations.
+    private static func statementsLine(_ variant: VariantResult) -> String? {
+        guard let operations = variant.operations else { return nil }
+        let counts = variant.engines.compactMap { result in
+            variant.statementsPerOperation(of: result.engine).map { "\(result.engine.rawValue) \(perOperation($0))" }
+        }
+        guard !counts.isEmpty else { return nil }
+        let unit = operations.unit
+        let plural = operations.count == 1 ? unit : unit + (unit.hasSuffix("ch") || unit.hasSuffix("s") ? "es" : "s")
+        return "statements per \(operations.unit) (\(grouped(operations.count)) \(plural)): " + counts.joined(separator: ", ")
+    }
+
+    /// `1,003`, `3.02` or `1.5`: whole numbers grouped, fractions to two places below 10.
+    static func perOperation(_ value: Double) -> String {
+        if value >= 100 || value == value.rounded() { return grouped(Int(value.rounded())) }
+        return String(format: value >= 10 ? "%.1f" : "%.2f", value)
     }
 
     /// `ObjectGraph ÷ raw 1.64×, ObjectGraph ÷ GRDB 0.26×`, over the ratios present.

@@ -36,8 +36,11 @@ struct VariantResult: Codable {
     var name: String
     /// Each engine's samples and summary, in the order ``Engine`` lists them.
     var engines: [EngineResult]
-    /// Median ratios: `ObjectGraph/raw`, `ObjectGraph/GRDB`, `GRDB/raw`, where both engines ran.
+    /// Median ratios: `ObjectGraph/raw`, `ObjectGraph/GRDB`, `GRDB/raw`, `PostgreSQL/SQLite`,
+    /// `PostgreSQL/PostgresNIO`, where both engines ran.
     var ratios: [String: Double]
+    /// The operations one run does, for statements per operation.
+    var operations: Operations?
 
     /// The result of `engine`, if it ran this variant.
     func result(of engine: Engine) -> EngineResult? { engines.first { $0.engine == engine } }
@@ -90,14 +93,28 @@ struct ComparisonResult: Codable {
 
 /// Summaries and ratios from raw samples.
 extension VariantResult {
-    /// The ratios reported for every variant, as (key, numerator, denominator).
-    static let ratioPairs: [(key: String, numerator: Engine, denominator: Engine)] = [
-        ("ObjectGraph/raw", .objectGraph, .raw), ("ObjectGraph/GRDB", .objectGraph, .grdb), ("GRDB/raw", .grdb, .raw),
+    /// The ratios reported for every variant, as (key, numerator, denominator, the summary's
+    /// column heading).
+    static let ratioPairs: [(key: String, numerator: Engine, denominator: Engine, heading: String)] = [
+        ("ObjectGraph/raw", .objectGraph, .raw, "ObjectGraph ÷ raw"),
+        ("ObjectGraph/GRDB", .objectGraph, .grdb, "ObjectGraph ÷ GRDB"),
+        ("GRDB/raw", .grdb, .raw, "GRDB ÷ raw"),
+        ("PostgreSQL/SQLite", .objectGraphPostgres, .objectGraph, "on PostgreSQL ÷ on SQLite"),
+        ("PostgreSQL/PostgresNIO", .objectGraphPostgres, .rawPostgres, "on PostgreSQL ÷ PostgresNIO"),
     ]
 
+    /// Statements per operation of `engine` (from its last sample), if it counts statements
+    /// and the variant has operations.
+    func statementsPerOperation(of engine: Engine) -> Double? {
+        guard let operations, operations.count > 0,
+              let counts = result(of: engine)?.samples.last?.objectGraph else { return nil }
+        return Double(counts.statements) / Double(operations.count)
+    }
+
     /// Summarizes the samples of each engine, in the order `Engine` lists them.
-    init(name: String, samples: [Engine: [Sample]]) {
+    init(name: String, samples: [Engine: [Sample]], operations: Operations?) {
         self.name = name
+        self.operations = operations
         engines = Engine.allCases.compactMap { engine in samples[engine].map { EngineResult(engine: engine, samples: $0) } }
         ratios = [:]
         for pair in Self.ratioPairs {

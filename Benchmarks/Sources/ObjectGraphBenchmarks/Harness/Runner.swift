@@ -30,7 +30,7 @@ struct Runner {
         }
         return workloads.enumerated().map { w, workload in
             let variants = workload.variants.enumerated().map { v, variant in
-                VariantResult(name: variant.name, samples: samples[w][v])
+                VariantResult(name: variant.name, samples: samples[w][v], operations: variant.operations)
             }
             let comparisons = workload.comparisons.compactMap { comparison -> ComparisonResult? in
                 /// The median time of one variant and engine, if it ran.

@@ -1,7 +1,16 @@
+import ObjectGraphPostgres
 import ObjectGraphSQLite
 
-/// What the workloads share: the options, the model, the scratch directory, and the
-/// word fixture (built the first time a workload asks for it).
+/// Where one ObjectGraph store of the benchmarks lives.
+enum StoreLocation {
+    /// A SQLite file.
+    case file(String)
+    /// A schema of the run's PostgreSQL database.
+    case postgres(PostgresLocation)
+}
+
+/// What the workloads share: the options, the model, the scratch directory, the PostgreSQL
+/// server (if any), and the word fixture (built the first time a workload asks for it).
 @MainActor
 final class BenchmarkEnvironment {
     /// The command line.
@@ -10,13 +19,16 @@ final class BenchmarkEnvironment {
     let model: ObjectModel
     /// Where database files go.
     let scratch: Scratch
+    /// The PostgreSQL server, when the PostgreSQL engines run.
+    let postgres: PostgresServer?
     /// The word fixture, once built.
     private var wordFixture: WordFixture?
 
     /// Creates the environment; fixtures come later, on demand.
-    init(options: BenchmarkOptions, scratch: Scratch) throws {
+    init(options: BenchmarkOptions, scratch: Scratch, postgres: PostgresServer?) throws {
         self.options = options
         self.scratch = scratch
+        self.postgres = postgres
         model = try BenchmarkModel.make()
     }
 
@@ -30,11 +42,42 @@ final class BenchmarkEnvironment {
         return path
     }
 
+    /// Creates an empty ObjectGraph store in a fresh schema of the PostgreSQL database.
+    func makePostgresStore(_ label: String) throws -> PostgresLocation {
+        let location = postgres!.freshLocation(label)
+        try PersistentStoreCoordinator(model: model).addPostgresStore(at: location)
+        return location
+    }
+
+    /// Creates an empty ObjectGraph store in a fresh file, or a fresh PostgreSQL schema.
+    func makeStore(_ label: String, onPostgres: Bool) throws -> StoreLocation {
+        onPostgres ? .postgres(try makePostgresStore(label)) : .file(try makeStore(label))
+    }
+
+    /// Removes a store made by ``makeStore(_:onPostgres:)``.
+    func discard(_ store: StoreLocation) {
+        switch store {
+        case .file(let path): scratch.discard(path)
+        case .postgres(let location): postgres!.discard(location)
+        }
+    }
+
     /// A new context on a new coordinator over the store at `path`.
-    func openContext(_ path: String) throws -> MainContext {
+    func openContext(_ path: String) throws -> MainContext { try openContext(.file(path)) }
+
+    /// A new context on a new coordinator over `store`.
+    func openContext(_ store: StoreLocation) throws -> MainContext {
         let coordinator = PersistentStoreCoordinator(model: model)
-        try coordinator.addStore(at: path)
+        switch store {
+        case .file(let path): try coordinator.addStore(at: path)
+        case .postgres(let location): try coordinator.addPostgresStore(at: location)
+        }
         return MainContext(coordinator: coordinator)
+    }
+
+    /// `runs`, followed by the runs `onPostgres` makes when the PostgreSQL engines run.
+    func runs(_ runs: [EngineRun], onPostgres: (PostgresServer) -> [EngineRun]) -> [EngineRun] {
+        runs + (postgres.map(onPostgres) ?? [])
     }
 
     /// The word fixture, built on first use.
@@ -47,10 +90,13 @@ final class BenchmarkEnvironment {
 }
 
 /// An ObjectGraph store whose `Word` table the C API fills with `count` words (keys 1…count),
-/// and the answers the workloads check against.
+/// the same in a PostgreSQL schema when the PostgreSQL engines run, and the answers the
+/// workloads check against.
 struct WordFixture {
     /// The store file; the read workloads never write to it.
     let path: String
+    /// The store in PostgreSQL (filled with PostgresNIO), when the PostgreSQL engines run.
+    let postgres: PostgresLocation?
     /// The number of words.
     let count: Int
     /// The sum of the words' UTF-8 lengths.
@@ -66,6 +112,13 @@ struct WordFixture {
         count = environment.options.scaled(environment.options.fetchCount)
         path = try environment.makeStore("words")
         RawSQLite.fillWords(path: path, count: count, entityIndex: environment.entityIndex("Word"))
+        if let server = environment.postgres {
+            let location = try environment.makePostgresStore("words")
+            try RawPostgres.fillWords(server, location, count: count, entityIndex: environment.entityIndex("Word"))
+            postgres = location
+        } else {
+            postgres = nil
+        }
         let lengths = (1...count).map { BenchmarkData.word($0).utf8.count }
         totalLength = lengths.reduce(0, +)
         longerCount = lengths.count { $0 > Self.minimumLength }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ObjectGraphPostgres
 import ObjectGraphSQLite
 import RecipeCatalog
 
@@ -9,7 +10,8 @@ extension Workload {
     /// ``RecipeImporter`` (uniquing cache, canonical shadow, ingredient lines), against raw
     /// sqlite3 inserts of the same parsed records into the same schema. Both read the file
     /// with the same parser and commit once per importer batch. GRDB does not take part:
-    /// it would need its own import, which is not the peer's everyday path.
+    /// it would need its own import, which is not the peer's everyday path. On PostgreSQL,
+    /// the importer runs against a catalogue in a new schema (no raw PostgresNIO import yet).
     @MainActor
     static func catalogue(_ environment: BenchmarkEnvironment) throws -> Workload {
         let fixture = try CatalogueFixture(environment)
@@ -18,8 +20,8 @@ extension Workload {
         return Workload(
             name: .catalogue,
             title: "\(Report.grouped(fixture.count)) generated recipes (\(Report.grouped(fixture.expected.lines)) ingredient lines) into a new catalogue, committed every \(Report.grouped(batch))",
-            check: "rows per table, name and folded-name lengths, each line's linked ingredient, stored line counts; equal for both engines",
-            variants: [Variant(name: "import", runs: [
+            check: "rows per table, name and folded-name lengths, each line's linked ingredient, stored line counts; equal for every engine",
+            variants: [Variant(name: "import", runs: environment.runs([
                 (.raw, {
                     let path = try fixture.emptyCatalogue(scratch, "catalogue-raw")
                     defer { scratch.discard(path) }
@@ -32,22 +34,19 @@ extension Workload {
                 (.objectGraph, {
                     let path = try fixture.emptyCatalogue(scratch, "catalogue-og")
                     defer { scratch.discard(path) }
-                    let catalog = try Catalog.open(at: path)
-                    var report: RecipeImporter.Report?
-                    let liveBefore = MainContext(coordinator: catalog.coordinator).statistics.liveObjects
-                    var sample = try Sample.measure {
-                        report = try CatalogueFixture.blocking {
-                            try await RecipeImporter().importFile(fixture.file, into: PrivateContext(coordinator: catalog.coordinator))
-                        }
-                    }
-                    let work = report!.statistics
-                    precondition(report!.imported == fixture.count && report!.errors.isEmpty,
-                                 "ObjectGraph imported \(report!.imported) of \(fixture.count), \(report!.errors.count) errors")
-                    sample.objectGraph = ObjectGraphCounts(work, liveBefore: liveBefore)
+                    let sample = try fixture.importWithObjectGraph(into: try Catalog.open(at: path).coordinator)
                     fixture.check(path, engine: "ObjectGraph")
                     return sample
                 }),
-            ])])
+            ], onPostgres: { server in [(.objectGraphPostgres, {
+                let location = server.freshLocation("catalogue")
+                defer { server.discard(location) }
+                let coordinator = PersistentStoreCoordinator(model: try CatalogModel.make())
+                try coordinator.addPostgresStore(at: location)
+                let sample = try fixture.importWithObjectGraph(into: coordinator)
+                fixture.check(try RawPostgres.catalogueTotals(server, location), engine: Engine.objectGraphPostgres.rawValue)
+                return sample
+            })]}), operations: Operations(count: (fixture.count + batch - 1) / batch, unit: "batch"))])
     }
 }
 
@@ -113,8 +112,29 @@ struct CatalogueFixture {
 
     /// Stops the program unless the catalogue at `path` holds exactly the expected rows.
     func check(_ path: String, engine: String) {
-        let found = RawSQLite.catalogueTotals(path: path)
+        check(RawSQLite.catalogueTotals(path: path), engine: engine)
+    }
+
+    /// Stops the program unless `found` are exactly the expected rows.
+    func check(_ found: RawSQLite.CatalogueTotals, engine: String) {
         precondition(found == expected, "\(engine) catalogue: \(found), expected \(expected)")
+    }
+
+    /// Imports the file into the empty catalogue of `coordinator` through ``RecipeImporter``
+    /// on a private context (measured), and checks the importer's report.
+    func importWithObjectGraph(into coordinator: PersistentStoreCoordinator) throws -> Sample {
+        var report: RecipeImporter.Report?
+        let liveBefore = MainContext(coordinator: coordinator).statistics.liveObjects
+        let file = self.file
+        var sample = try Sample.measure {
+            report = try CatalogueFixture.blocking {
+                try await RecipeImporter().importFile(file, into: PrivateContext(coordinator: coordinator))
+            }
+        }
+        precondition(report!.imported == count && report!.errors.isEmpty,
+                     "ObjectGraph imported \(report!.imported) of \(count), \(report!.errors.count) errors")
+        sample.objectGraph = ObjectGraphCounts(report!.statistics, liveBefore: liveBefore)
+        return sample
     }
 
     /// Runs `work` as a task and waits for it on this thread (the main thread, outside

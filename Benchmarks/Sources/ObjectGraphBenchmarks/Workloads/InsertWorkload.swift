@@ -3,15 +3,17 @@ import ObjectGraphSQLite
 /// The insert workload, and the ObjectGraph insert the save-each workload shares.
 extension Workload {
     /// Inserts users with two strings into a new file, committing every 1,000
-    /// (ObjectGraph saves and resets its context every 1,000).
+    /// (ObjectGraph saves and resets its context every 1,000). On PostgreSQL, raw PostgresNIO
+    /// also inserts each 1,000 with one multi-row INSERT, which shows what a statement per
+    /// row costs there (a round trip each).
     @MainActor
     static func insert(_ environment: BenchmarkEnvironment) -> Workload {
         let count = environment.options.scaled(environment.options.insertCount), batch = 1_000
         let scratch = environment.scratch
         return Workload(
-            name: .insert, title: "\(Report.grouped(count)) users × 2 strings into a new file, committed every 1,000",
-            check: "row count and the sum of the names' lengths in the file; ObjectGraph: one transaction per save",
-            variants: [Variant(name: "save per 1,000", runs: [
+            name: .insert, title: "\(Report.grouped(count)) users × 2 strings into a new file (or schema), committed every 1,000",
+            check: "row count and the sum of the names' lengths in the store; ObjectGraph: one transaction per save",
+            variants: [Variant(name: "save per 1,000", runs: environment.runs([
                 (.raw, {
                     let path = scratch.freshPath("insert-raw")
                     defer { scratch.discard(path) }
@@ -23,19 +25,46 @@ extension Workload {
                     defer { scratch.discard(path) }
                     return try GRDBPeer.insertUsers(path: path, count: count, batch: batch)
                 }),
-            ])])
+            ], onPostgres: { server in [
+                (.objectGraphPostgres, {
+                    try objectGraphInsertUsers(environment, count: count, savingEvery: batch, resetting: true, onPostgres: true)
+                }),
+                (.rawPostgres, { try RawPostgres.insertUsers(server, count: count, batch: batch) }),
+            ]}), operations: Operations(count: (count + batch - 1) / batch, unit: "save"))]
+            + (environment.postgres.map { server in [Variant(name: "one INSERT per 1,000", runs: [
+                (.rawPostgres, { try RawPostgres.insertUsersMultiRow(server, count: count, batch: batch) }),
+            ])] } ?? []),
+            comparisons: environment.postgres == nil ? [] : [
+                Comparison(label: "ObjectGraph on PostgreSQL ÷ raw PostgresNIO, one INSERT per 1,000",
+                           numerator: ("save per 1,000", .objectGraphPostgres), denominator: ("one INSERT per 1,000", .rawPostgres)),
+            ])
     }
 
-    /// Inserts `count` users through a context on a new store, saving every `batch` inserts
-    /// (and resetting the context after each save when asked); checks the saved rows and
-    /// that each save was one transaction.
+    /// Inserts `count` users through a context on a new store (a file, or a PostgreSQL
+    /// schema), saving every `batch` inserts (and resetting the context after each save when
+    /// asked); checks the saved rows and that each save was one transaction.
     @MainActor
     static func objectGraphInsertUsers(
-        _ environment: BenchmarkEnvironment, count: Int, savingEvery batch: Int, resetting: Bool
+        _ environment: BenchmarkEnvironment, count: Int, savingEvery batch: Int, resetting: Bool, onPostgres: Bool = false
     ) throws -> Sample {
-        let path = try environment.makeStore("users-og")
-        defer { environment.scratch.discard(path) }
-        let context = try environment.openContext(path)
+        let store = try environment.makeStore("users_og", onPostgres: onPostgres)
+        defer { environment.discard(store) }
+        var context: MainContext? = try environment.openContext(store)
+        defer { context = nil }  // closes the store's connections before the schema is dropped
+        let sample = try insertUsers(context!, environment, count: count, savingEvery: batch, resetting: resetting)
+        switch store {
+        case .file(let path): RawSQLite.checkUsers(path: path, count: count)
+        case .postgres(let location): try RawPostgres.checkUsers(environment.postgres!, location, count: count)
+        }
+        return sample
+    }
+
+    /// The measured insert of ``objectGraphInsertUsers(_:count:savingEvery:resetting:onPostgres:)``
+    /// and the checks through the context.
+    @MainActor
+    private static func insertUsers(
+        _ context: MainContext, _ environment: BenchmarkEnvironment, count: Int, savingEvery batch: Int, resetting: Bool
+    ) throws -> Sample {
         let user = environment.model.entity(named: "User")!
         let name = user.attribute(named: "name")!, city = user.attribute(named: "city")!
         let sample = try Sample.measure(context) {
@@ -56,7 +85,6 @@ extension Workload {
         precondition(saved == count, "\(saved) users saved, not \(count)")
         precondition(sample.objectGraph!.transactions == saves,
                      "\(sample.objectGraph!.transactions) transactions for \(saves) saves")
-        RawSQLite.checkUsers(path: path, count: count)
         return sample
     }
 }

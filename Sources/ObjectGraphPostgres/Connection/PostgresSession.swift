@@ -95,6 +95,7 @@ final class PostgresSession: @unchecked Sendable {
     /// The first statement that failed throws. The ones after it still run outside a
     /// transaction (inside one, the server refuses them), so batch reads, or statements of
     /// one transaction. `failed` hears the position of the statement that failed.
+    @discardableResult
     func runAll(_ statements: [(sql: String, arguments: [StoredValue])],
                 failed: (Int) -> Void = { _ in }) throws -> [(rows: [[StoredValue]], changed: Int)] {
         guard !statements.isEmpty else { return [] }

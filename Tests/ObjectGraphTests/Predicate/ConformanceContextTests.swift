@@ -22,7 +22,7 @@ struct ConformanceContextTests {
     /// slowest path of the suite: every question a round trip to the server, on the main
     /// actor) waits for `make soak` (`RELIABILITY_SOAK=1`). The property test still runs
     /// both PostgreSQL variants in `make test`, on every fourth seed.
-    static let variants = ContextPath.Variant.allCases.filter {
+    nonisolated static let variants = ContextPath.Variant.allCases.filter {
         $0 != .pendingPostgres || ProcessInfo.processInfo.environment["RELIABILITY_SOAK"] == "1"
     }
 

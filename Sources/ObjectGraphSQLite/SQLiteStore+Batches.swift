@@ -8,11 +8,14 @@ extension SQLiteStore {
         let prepared = try layout.batchRows(rows, of: entity)
         return try perform { connection in
             try connection.inTransaction {
-                // The rows take the keys past the largest used (see assignKeys).
+                // The rows take the keys past the largest used, and past any the writer keeps
+                // for its next save (see assignKeys), which then reads the keys again.
                 let highest = try connection.cachedStatement(tableSQL(for: entity).highestKey)
                 try highest.bind(.text(layout.table), at: 1)
                 var key: Int64 = 1
                 try highest.forEachRow { key = $0.int64(at: 0) + 1 }
+                key = max(key, connection.nextKeys[layout.table] ?? 1)
+                connection.nextKeys.removeAll()
                 var ids: [ObjectID] = []
                 let statement = try connection.cachedStatement(tableSQL(for: entity).insert)
                 for values in prepared {

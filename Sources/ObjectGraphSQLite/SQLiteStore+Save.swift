@@ -117,8 +117,23 @@ extension SQLiteStore {
     /// (``recordHighestKey(of:_:)``), so no key is ever handed out twice. Keys handed out
     /// before their rows exist (`reserving`, for ``reservePermanentIDs(for:)``) are recorded
     /// at once.
+    ///
+    /// The writer remembers each table's next key after a save and uses it at the next save
+    /// when no other connection has committed in between (`PRAGMA data_version`, read while
+    /// this transaction holds the write lock), so consecutive saves read no key at all.
+    /// Whatever else this connection does to keys (reserving, a batch insert) forgets them.
     private func assignKeys(_ ids: [ObjectID], _ connection: SQLiteConnection, reserving: Bool = false) throws -> [ObjectID] {
         var result = ids
+        guard ids.contains(where: \.isTemporary) else { return result }
+        if reserving {
+            connection.nextKeys.removeAll()
+        } else {
+            let version = try connection.dataVersion()
+            if version != connection.nextKeysVersion {
+                connection.nextKeys.removeAll()
+                connection.nextKeysVersion = version
+            }
+        }
         // Positions by the index of their table's root entity (an array, not a dictionary:
         // this runs once per inserted row).
         let entities = model.entities
@@ -134,11 +149,14 @@ extension SQLiteStore {
                 let statement = try connection.cachedStatement(sql.reserveKeys)
                 try statement.bind([.text(table), .integer(Int64(positions.count))])
                 try statement.forEachRow { row in next = row.int64(at: 0) - Int64(positions.count) + 1 }
+            } else if let cached = connection.nextKeys[table] {
+                next = cached
             } else {
                 let statement = try connection.cachedStatement(sql.highestKey)
                 try statement.bind(.text(table), at: 1)
                 try statement.forEachRow { row in next = row.int64(at: 0) + 1 }
             }
+            if !reserving { connection.nextKeys[table] = next + Int64(positions.count) }
             for position in positions {
                 result[position] = ObjectID(entityIndex: Int(ids[position].entityIndex), key: next)
                 next += 1

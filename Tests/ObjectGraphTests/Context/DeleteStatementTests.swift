@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
@@ -102,6 +103,34 @@ struct DeleteStatementTests {
         try other.save()
         try context.save()
         #expect(early.objectID.key == lastKey + 3 && meanwhile.objectID.key == lastKey + 4)
+    }
+
+    @Test("Saves that follow one another read no key; a batch insert or another store on the file in between takes its own keys")
+    func keysStayUniqueBetweenSaves() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("og-keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("keys.sqlite").path
+        let first = try TestModel.coordinator(path: path), second = try TestModel.coordinator(path: path)
+        let context = MainContext(coordinator: first), other = MainContext(coordinator: second)
+        var keys: [Int64] = []
+        func save(_ name: String, in context: MainContext) throws {
+            let tag = try context.insert("Tag")
+            tag["label"] = name
+            try context.save()
+            keys.append(tag.objectID.key)
+        }
+        try save("a", in: context)
+        let before = context.statistics
+        try save("b", in: context)
+        #expect((context.statistics - before).statements == 3)  // BEGIN, INSERT, COMMIT: no key read
+        keys += try context.execute(BatchInsertRequest(entityName: "Tag", objects: [["label": "batch 1"], ["label": "batch 2"]]))
+            .insertedIDs.map(\.key)
+        try save("c", in: context)
+        try save("elsewhere", in: other)  // another connection commits
+        try save("d", in: context)
+        #expect(keys == Array(1...7))
+        #expect(try MainContext(coordinator: first).count(for: FetchRequest(entityName: "Tag")) == 7)
     }
 
     @Test("Keys travel as a JSON array, negative and extreme ones included")

@@ -88,6 +88,9 @@ package final class RowCache: Sendable {
     /// The number of rows cached.
     var count: Int { storage.withLock { $0.index.count } }
 
+    /// The number of values kept, including those of removed rows not yet packed away.
+    var storedValueCount: Int { storage.withLock { $0.values.count } }
+
     /// The values and their index, guarded by the cache's lock.
     private struct Storage {
         var index = RowIndex()

@@ -8,11 +8,14 @@ extension SQLiteStore {
         let prepared = try layout.batchRows(rows, of: entity)
         return try perform { connection in
             try connection.inTransaction {
-                let reserve = try connection.cachedStatement(SchemaSQL.reserveKeys(table: layout.table))
-                try reserve.bind([.text(layout.table), .integer(Int64(rows.count))])
-                var maximum: Int64 = 0
-                try reserve.forEachRow { maximum = $0.int64(at: 0) }
-                var key = maximum - Int64(rows.count) + 1
+                // The rows take the keys past the largest used, and past any the writer keeps
+                // for its next save (see assignKeys), which then reads the keys again.
+                let highest = try connection.cachedStatement(tableSQL(for: entity).highestKey)
+                try highest.bind(.text(layout.table), at: 1)
+                var key: Int64 = 1
+                try highest.forEachRow { key = $0.int64(at: 0) + 1 }
+                key = max(key, connection.nextKeys[layout.table] ?? 1)
+                connection.nextKeys.removeAll()
                 var ids: [ObjectID] = []
                 let statement = try connection.cachedStatement(tableSQL(for: entity).insert)
                 for values in prepared {
@@ -57,9 +60,47 @@ extension SQLiteStore {
         var deleted: [ObjectID] = []
         var nullified: [ObjectID] = []
         var recomputed: [ObjectID] = []
-        fileprivate var seen = Set<ObjectID>()
         /// Rows that lost a related row or a reference and derive a value from that relationship.
         fileprivate var touched = Set<ObjectID>()
+        /// The keys deleted so far, by table (its root entity's index), so a cycle of
+        /// cascades stops at rows already deleted.
+        private var deletedKeys: [[Int64]]
+        /// `deletedKeys` of a table as a set, made when a table's rows are first checked
+        /// against them and kept in step afterwards: most deletes never check (a cascade
+        /// into another table finds only rows not deleted yet), and hashing hundreds of
+        /// thousands of IDs cost more than the statements.
+        private var deletedSets: [Set<Int64>?]
+        private let rootOf: [Int]
+
+        init(model: ObjectModel) {
+            rootOf = model.entities.map(\.root.index)
+            deletedKeys = Array(repeating: [], count: rootOf.count)
+            deletedSets = Array(repeating: nil, count: rootOf.count)
+        }
+
+        /// Whether the row of `id` was deleted already.
+        fileprivate mutating func contains(_ id: ObjectID) -> Bool {
+            let table = rootOf[Int(id.entityIndex)]
+            guard !deletedKeys[table].isEmpty else { return false }
+            if deletedSets[table] == nil { deletedSets[table] = Set(deletedKeys[table]) }
+            return deletedSets[table]!.contains(id.key)
+        }
+
+        /// `ids` without the rows deleted already.
+        fileprivate mutating func notDeleted(_ ids: [ObjectID]) -> [ObjectID] {
+            guard ids.contains(where: { !deletedKeys[rootOf[Int($0.entityIndex)]].isEmpty }) else { return ids }
+            return ids.filter { !contains($0) }
+        }
+
+        /// Records rows as deleted (each once: callers pass only rows not deleted yet).
+        fileprivate mutating func record(_ ids: [ObjectID]) {
+            deleted += ids
+            for id in ids {
+                let table = rootOf[Int(id.entityIndex)]
+                deletedKeys[table].append(id.key)
+                deletedSets[table]?.insert(id.key)
+            }
+        }
     }
 
     /// Deletes the rows `plan` selects, applies every delete rule in SQL, and
@@ -68,9 +109,10 @@ extension SQLiteStore {
     package func batchDelete(_ entity: EntityDescription, plan: FetchPlan) throws -> BatchResult {
         try perform { connection in
             try connection.inTransaction {
-                var deletion = BatchDeletion()
+                var deletion = BatchDeletion(model: model)
                 try deleteRows(try keys(FetchSQL.statement(for: plan, layout: layout(for: entity)), connection), connection, &deletion)
-                let survivors = deletion.touched.subtracting(deletion.seen)
+                var survivors: [ObjectID] = []
+                for id in deletion.touched where !deletion.contains(id) { survivors.append(id) }
                 for (entityIndex, group) in Dictionary(grouping: survivors, by: \.entityIndex).sorted(by: { $0.key < $1.key }) {
                     let entity = model.entities[Int(entityIndex)]
                     guard !entity.relationshipDerivedAttributes.isEmpty else { continue }
@@ -97,14 +139,16 @@ extension SQLiteStore {
     }
 
     /// Deletes rows (grouped by concrete entity), cascading and nullifying by the model's rules.
+    /// `ids` holds each row once (every statement that finds rows selects distinct ones).
     private func deleteRows(_ ids: [ObjectID], _ connection: SQLiteConnection, _ deletion: inout BatchDeletion) throws {
-        let fresh = ids.filter { deletion.seen.insert($0).inserted }
+        let fresh = deletion.notDeleted(ids)
         guard !fresh.isEmpty else { return }
-        deletion.deleted += fresh
-        let byEntity = Dictionary(grouping: fresh, by: \.entityIndex)
-        for (entityIndex, group) in byEntity.sorted(by: { $0.key < $1.key }) {
-            let entity = model.entities[Int(entityIndex)]
-            let keys = FetchSQL.keyList(group.map(\.key))
+        deletion.record(fresh)
+        var keysByEntity = [[Int64]](repeating: [], count: model.entities.count)
+        for id in fresh { keysByEntity[Int(id.entityIndex)].append(id.key) }
+        for (entityIndex, group) in keysByEntity.enumerated() where !group.isEmpty {
+            let entity = model.entities[entityIndex]
+            let keys = FetchSQL.keyList(group)
             for relationship in entity.relationships {
                 let destination = relationship.destination!
                 let destinationLayout = layout(for: destination)
@@ -120,8 +164,8 @@ extension SQLiteStore {
                     let join = SchemaNaming.joinTable(for: relationship)
                     var targets: [ObjectID] = []
                     if relationship.deleteRule == .cascade || relationship.deleteRule == .deny || derives {
-                        targets = try self.keys(FetchSQL.selectJoinedDestinations(of: relationship, layout: destinationLayout, keys: keys), connection)
-                            .filter { !deletion.seen.contains($0) }
+                        targets = deletion.notDeleted(try self.keys(
+                            FetchSQL.selectJoinedDestinations(of: relationship, layout: destinationLayout, keys: keys), connection))
                     }
                     if relationship.deleteRule == .deny, !targets.isEmpty { throw denied(entity, relationship, targets.count) }
                     try run(SchemaSQL.deleteJoinRows(join.table, column: join.sourceColumn, keyList: true), [keys], connection)
@@ -138,7 +182,7 @@ extension SQLiteStore {
                     guard relationship.deleteRule == .cascade || relationship.deleteRule == .deny || derives else { continue }
                     select = FetchSQL.selectReferenced(layout(for: entity), relationship: relationship, keys: keys)
                 }
-                let targets = try self.keys(select, connection).filter { !deletion.seen.contains($0) }
+                let targets = deletion.notDeleted(try self.keys(select, connection))
                 guard !targets.isEmpty else { continue }
                 // A to-many inverse loses these rows whatever the rule.
                 if derives && !pointsBack { deletion.touched.formUnion(targets) }
@@ -158,6 +202,7 @@ extension SQLiteStore {
                     break
                 }
             }
+            try recordHighestKey(of: entity, connection)
             try run(SchemaSQL.deleteRows(table: layout(for: entity).table), [keys], connection)
         }
     }

@@ -19,6 +19,9 @@ extension SQLiteStore {
     package func forEachRow(
         destinationsOf relationship: RelationshipDescription, sourceKeys: [Int64], _ body: (ObjectID, any StoreRow) throws -> Void
     ) throws {
+        if sourceKeys.count == 1, let sql = toManySQL[ObjectIdentifier(relationship)]?.destinationRows {
+            return try forEachRow(SQLFragment(sql: sql, arguments: [.integer(sourceKeys[0])]), body)
+        }
         let layout = layout(for: relationship.destination)
         try forEachRow(FetchSQL.selectDestinations(of: relationship, sourceKeys: sourceKeys, layout: layout), body)
     }
@@ -104,7 +107,8 @@ extension SQLiteStore {
     /// The IDs of the destinations of a to-many relationship of the object with key `key`.
     package func fetchDestinations(of relationship: RelationshipDescription, key: Int64) throws -> [ObjectID] {
         try performRead { connection in
-            let statement = try connection.cachedStatement(FetchSQL.selectDestinations(of: relationship))
+            let statement = try connection.cachedStatement(
+                toManySQL[ObjectIdentifier(relationship)]?.destinationKeys ?? FetchSQL.selectDestinations(of: relationship))
             try statement.bind(.integer(key), at: 1)
             var ids: [ObjectID] = []
             try statement.forEachRow { row in

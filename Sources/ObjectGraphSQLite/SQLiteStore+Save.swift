@@ -21,10 +21,8 @@ extension SQLiteStore {
                     let ids = try assignKeys(changes.inserts.map(\.id), connection)
                     let keys = StoreChanges.Keys(changes, ids: ids, model: model)
                     values = try changes.resolvedValues(keys)
-                    for id in changes.deletes {
-                        current = id
-                        try delete(id, connection)
-                    }
+                    current = changes.deletes.first
+                    try delete(changes.deletes, connection)
                     // Each entity's INSERT is looked up (by its SQL text) once per save, not
                     // whenever the rows switch tables (a parent row and its child rows alternate).
                     var insertStatements = [SQLiteStatement?](repeating: nil, count: model.entities.count)
@@ -107,13 +105,35 @@ extension SQLiteStore {
     /// Gives objects with temporary IDs permanent ones now, in their own transaction.
     package func reservePermanentIDs(for ids: [ObjectID]) throws -> [ObjectID] {
         try perform { connection in
-            try connection.inTransaction { try assignKeys(ids, connection) }
+            try connection.inTransaction { try assignKeys(ids, connection, reserving: true) }
         }
     }
 
-    /// The permanent ID for each of `ids`: reserved keys for temporary ones, in order per table.
-    private func assignKeys(_ ids: [ObjectID], _ connection: SQLiteConnection) throws -> [ObjectID] {
+    /// The permanent ID for each of `ids`: new keys for temporary ones, in order per table,
+    /// past every key the table has used.
+    ///
+    /// Keys for rows inserted in the same transaction are read, not recorded: the rows
+    /// themselves then hold the largest key, and a delete records it before it removes them
+    /// (``recordHighestKey(of:_:)``), so no key is ever handed out twice. Keys handed out
+    /// before their rows exist (`reserving`, for ``reservePermanentIDs(for:)``) are recorded
+    /// at once.
+    ///
+    /// The writer remembers each table's next key after a save and uses it at the next save
+    /// when no other connection has committed in between (`PRAGMA data_version`, read while
+    /// this transaction holds the write lock), so consecutive saves read no key at all.
+    /// Whatever else this connection does to keys (reserving, a batch insert) forgets them.
+    private func assignKeys(_ ids: [ObjectID], _ connection: SQLiteConnection, reserving: Bool = false) throws -> [ObjectID] {
         var result = ids
+        guard ids.contains(where: \.isTemporary) else { return result }
+        if reserving {
+            connection.nextKeys.removeAll()
+        } else {
+            let version = try connection.dataVersion()
+            if version != connection.nextKeysVersion {
+                connection.nextKeys.removeAll()
+                connection.nextKeysVersion = version
+            }
+        }
         // Positions by the index of their table's root entity (an array, not a dictionary:
         // this runs once per inserted row).
         let entities = model.entities
@@ -123,12 +143,20 @@ extension SQLiteStore {
             positionsByTable[rootOf[Int(id.entityIndex)]].append(position)
         }
         for (rootIndex, positions) in positionsByTable.enumerated() where !positions.isEmpty {
-            let table = layout(for: entities[rootIndex]).table
-            let statement = try connection.cachedStatement(SchemaSQL.reserveKeys(table: table))
-            try statement.bind([.text(table), .integer(Int64(positions.count))])
-            var maximum: Int64 = 0
-            try statement.forEachRow { row in maximum = row.int64(at: 0) }
-            var next = maximum - Int64(positions.count) + 1
+            let table = layout(for: entities[rootIndex]).table, sql = tableSQL(for: entities[rootIndex])
+            var next: Int64 = 0
+            if reserving {
+                let statement = try connection.cachedStatement(sql.reserveKeys)
+                try statement.bind([.text(table), .integer(Int64(positions.count))])
+                try statement.forEachRow { row in next = row.int64(at: 0) - Int64(positions.count) + 1 }
+            } else if let cached = connection.nextKeys[table] {
+                next = cached
+            } else {
+                let statement = try connection.cachedStatement(sql.highestKey)
+                try statement.bind(.text(table), at: 1)
+                try statement.forEachRow { row in next = row.int64(at: 0) + 1 }
+            }
+            if !reserving { connection.nextKeys[table] = next + Int64(positions.count) }
             for position in positions {
                 result[position] = ObjectID(entityIndex: Int(ids[position].entityIndex), key: next)
                 next += 1
@@ -137,17 +165,41 @@ extension SQLiteStore {
         return result
     }
 
-    private func delete(_ id: ObjectID, _ connection: SQLiteConnection) throws {
-        let entity = model.entities[Int(id.entityIndex)]
-        let statement = try connection.cachedStatement(tableSQL(for: entity).delete)
-        try statement.bind(.integer(id.key), at: 1)
-        try statement.run()
-        for relationship in entity.relationships where relationship.isManyToMany {
-            let join = SchemaNaming.joinTable(for: relationship)
-            let statement = try connection.cachedStatement(SchemaSQL.deleteJoinRows(join.table, column: join.sourceColumn))
-            try statement.bind(.integer(id.key), at: 1)
+    /// Deletes the rows of `ids` and their many-to-many join rows: one statement per entity
+    /// (and join table) for all its rows, the keys bound as one JSON array, rather than one
+    /// per row; a single row keeps the plain statement.
+    private func delete(_ ids: [ObjectID], _ connection: SQLiteConnection) throws {
+        guard !ids.isEmpty else { return }
+        var keysByEntity = [[Int64]](repeating: [], count: model.entities.count)
+        for id in ids { keysByEntity[Int(id.entityIndex)].append(id.key) }
+        var recorded = [Bool](repeating: false, count: model.entities.count)
+        for (entityIndex, keys) in keysByEntity.enumerated() where !keys.isEmpty {
+            let entity = model.entities[entityIndex]
+            if !recorded[entity.root.index] {
+                recorded[entity.root.index] = true
+                try recordHighestKey(of: entity, connection)
+            }
+            let single = keys.count == 1
+            let argument: StoredValue = single ? .integer(keys[0]) : FetchSQL.keyList(keys)
+            let statement = try connection.cachedStatement(
+                single ? tableSQL(for: entity).delete : SchemaSQL.deleteRows(table: layout(for: entity).table))
+            try statement.bind(argument, at: 1)
             try statement.run()
+            for relationship in entity.relationships where relationship.isManyToMany {
+                let join = SchemaNaming.joinTable(for: relationship)
+                let statement = try connection.cachedStatement(
+                    SchemaSQL.deleteJoinRows(join.table, column: join.sourceColumn, keyList: !single))
+                try statement.bind(argument, at: 1)
+                try statement.run()
+            }
         }
+    }
+
+    /// Records the largest key of `entity`'s table as used, before rows of it are deleted.
+    func recordHighestKey(of entity: EntityDescription, _ connection: SQLiteConnection) throws {
+        let statement = try connection.cachedStatement(tableSQL(for: entity).recordHighestKey)
+        try statement.bind(.text(layout(for: entity).table), at: 1)
+        try statement.run()
     }
 
     /// The error for a violated uniqueness constraint, naming the keys and, for an

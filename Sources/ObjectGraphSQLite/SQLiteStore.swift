@@ -63,6 +63,9 @@ public final class SQLiteStore: StoreRequestHandler {
     private let layoutByEntity: [TableLayout]
     /// The statements every row of each entity's table uses, by entity index.
     private let tableSQLByEntity: [TableSQL]
+    /// The statements that load one object's to-many relationship, by relationship: built
+    /// once, not on every fault (a delete rule loads one per deleted object).
+    let toManySQL: [ObjectIdentifier: ToManySQL]
     private let metadataCache: Locked<[String: String]>
 
     /// Opens or creates the store at `path` for `model`.
@@ -85,6 +88,14 @@ public final class SQLiteStore: StoreRequestHandler {
         self.layoutByEntity = model.entities.map { entity in layouts.first { $0.root === entity.root }! }
         let tableSQL = layouts.map(TableSQL.init)
         self.tableSQLByEntity = layoutByEntity.map { layout in tableSQL[layouts.firstIndex { $0 === layout }!] }
+        var toManySQL: [ObjectIdentifier: ToManySQL] = [:]
+        for entity in model.entities {
+            for relationship in entity.relationships where relationship.isToMany && toManySQL[ObjectIdentifier(relationship)] == nil {
+                let layout = layoutByEntity[relationship.destination.index]
+                toManySQL[ObjectIdentifier(relationship)] = ToManySQL(relationship, layout: layout)
+            }
+        }
+        self.toManySQL = toManySQL
         let metadata = try Self.prepare(opened, path: path, model: model, layouts: layouts, options: options)
         self.identifier = metadata[MetadataKey.storeUUID] ?? ""
         self.metadataCache = Locked(metadata)

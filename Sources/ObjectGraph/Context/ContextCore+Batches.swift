@@ -76,7 +76,6 @@ extension ContextCore {
         }
         guard !result.deletedIDs.isEmpty else { return }
         undo.removeAll()  // an undo group could bring back an object that is gone from the store
-        let gone = Set(result.deletedIDs)
         var removed: [ManagedObject] = []
         for id in result.deletedIDs {
             guard let object = registeredObject(for: id) else { continue }
@@ -92,7 +91,12 @@ extension ContextCore {
             updated.removeAll { identifiers.contains(ObjectIdentifier($0)) }
             deleted.removeAll { identifiers.contains(ObjectIdentifier($0)) }
         }
-        for object in registeredObjects {
+        let remaining = registeredObjects
+        guard !remaining.isEmpty else { return }
+        // Hashed only when some object may hold a deleted one (a batch delete can remove
+        // hundreds of thousands of rows from a context that holds none of them).
+        let gone = Set(result.deletedIDs)
+        for object in remaining {
             for relationship in object.entity.toManyRelationships {
                 guard case .toMany(let storage) = object.slots[relationship.slot].value else { continue }
                 storage.removeAll { gone.contains($0.objectID) }

@@ -74,7 +74,7 @@ extension ContextCore {
         from run: ((ObjectID, any StoreRow) throws -> Void) throws -> Void
     ) throws -> [ManagedObject] {
         var objects: [ManagedObject] = []
-        var cachedRows: [(ObjectID, RowCache.Row)] = []
+        var cachedRows = RowCache.Batch(width: layout.rowWidth)
         var lastEntity = -1
         var sources: [TableLayout.SlotSource] = []
         try run { id, row in
@@ -99,7 +99,7 @@ extension ContextCore {
                     object.headerPointer.pointee.rowVersion = version
                 }
             case .cache:
-                cachedRows.append((id, (0..<layout.rowWidth).map { row.value(at: $0) }))
+                cachedRows.append(id) { row.value(at: $0) }
             case .keysOnly:
                 break
             }

@@ -44,7 +44,7 @@ extension ContextCore {
         return destinations
     }
 
-    private func prefetchToMany(_ relationship: RelationshipDescription, for sources: [ManagedObject]) throws -> [ManagedObject] {
+    func prefetchToMany(_ relationship: RelationshipDescription, for sources: [ManagedObject]) throws -> [ManagedObject] {
         let pending = sources.filter { !$0.objectID.isTemporary && !$0.isRealized(relationship) }
         guard !pending.isEmpty else { return sources.flatMap { $0.objects(of: relationship) } }
         relationshipFaultsFired += pending.count

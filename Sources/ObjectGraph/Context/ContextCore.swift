@@ -208,6 +208,7 @@ final class ContextCore {
         deleted.append(object)
         for relationship in object.entity.relationships {
             guard relationship.deleteRule == .cascade || relationship.deleteRule == .nullify else { continue }
+            if relationship.isToMany { loadDestinationsInOneQuery(relationship, of: object) }
             let destinations = relationship.isToMany
                 ? object.objects(of: relationship)
                 : object.object(of: relationship).map { [$0] } ?? []
@@ -219,6 +220,23 @@ final class ContextCore {
                     destination.inverseWillRemove(object, via: relationship.inverse)
                 }
             }
+        }
+    }
+
+    /// Realizes a to-many relationship that is still a fault with its destinations loaded,
+    /// in one statement (two for a many-to-many one), before a delete rule visits them.
+    ///
+    /// Both rules fire every destination (a cascade deletes it, a nullify clears its
+    /// inverse); firing the relationship's fault and then each destination's would cost one
+    /// statement for the keys and one per destination. If a statement fails, the
+    /// relationship stays a fault and the rule loads it the usual way, which records the error
+    /// for the next save.
+    private func loadDestinationsInOneQuery(_ relationship: RelationshipDescription, of object: ManagedObject) {
+        guard parent == nil, !object.objectID.isTemporary, !object.isRealized(relationship) else { return }
+        do {
+            _ = try prefetchToMany(relationship, for: [object])
+        } catch {
+            // Left a fault: `objects(of:)` fires it and keeps the error (see fulfillToManyFault).
         }
     }
 

@@ -1,4 +1,3 @@
-
 /// Recently fetched rows, shared by every context of a coordinator, so firing a fault
 /// usually needs no query.
 ///
@@ -8,28 +7,230 @@
 /// over with that fetch's rows (all of them, as Core Data keeps a fetch's rows, so touching
 /// every object of one large fetch runs no more statements), so it never holds more than
 /// the last large fetch.
+///
+/// Rows are kept the way a fetch hands them over: the values of every row one after
+/// another in one array, found through an open-addressing index from ID to the row's first
+/// value. A fetch of 500,000 faults thus adds two arrays to the cache instead of 500,000
+/// (one per row) and hashes no ID with SipHash. A removed or replaced row leaves its values
+/// behind until they outnumber the live ones, when the live rows are copied together.
 package final class RowCache: Sendable {
     /// A row's column values, in its table layout's order.
     package typealias Row = [StoredValue]
 
-    private let rows = Locked<[ObjectID: Row]>([:])
+    /// The rows of one fetch, gathered without the lock and added in one step.
+    struct Batch {
+        /// The number of values of each row (every row of a fetch comes from one table).
+        let width: Int
+        fileprivate var ids: [ObjectID] = []
+        fileprivate var values: [StoredValue] = []
+
+        /// An empty batch of rows `width` values wide.
+        init(width: Int) { self.width = width }
+
+        /// Adds the row of `id`, its values read through `value` (columns 0 and 1, the key
+        /// and the entity index, come from the ID, which was read from them).
+        @inline(__always)
+        mutating func append(_ id: ObjectID, _ value: (Int) -> StoredValue) {
+            ids.append(id)
+            values.append(.integer(id.key))
+            values.append(.integer(Int64(id.entityIndex)))
+            for column in 2..<width { values.append(value(column)) }
+        }
+    }
+
+    private let storage = Locked(Storage())
     /// The most rows kept before the cache is emptied.
     let limit: Int
 
     init(limit: Int = 200_000) { self.limit = limit }
 
-    func row(for id: ObjectID) -> Row? { rows.withLock { $0[id] } }
-
-    func store(_ newRows: [(ObjectID, Row)]) {
-        rows.withLock { rows in
-            if rows.count + newRows.count > limit { rows.removeAll(keepingCapacity: true) }
-            for (id, row) in newRows { rows[id] = row }
+    /// The cached row of `id`, if any.
+    func row(for id: ObjectID) -> Row? {
+        storage.withLock { storage in
+            guard let (start, width) = storage.index.find(id) else { return nil }
+            return Array(storage.values[start..<start + width])
         }
     }
 
-    func remove(_ ids: some Sequence<ObjectID>) {
-        rows.withLock { rows in for id in ids { rows[id] = nil } }
+    /// Adds a fetch's rows, replacing older rows of the same objects.
+    func store(_ batch: Batch) {
+        storage.withLock { storage in
+            if storage.index.count + batch.ids.count > limit { storage = Storage() }
+            let base = storage.values.count
+            if base == 0 {
+                storage.values = batch.values
+            } else {
+                storage.values.append(contentsOf: batch.values)
+            }
+            for (row, id) in batch.ids.enumerated() {
+                if let old = storage.index.insert(id, start: base + row * batch.width, width: batch.width) {
+                    storage.dead += old
+                }
+            }
+            storage.compactIfMostlyDead()
+        }
     }
 
-    func removeAll() { rows.withLock { $0.removeAll() } }
+    /// Forgets the rows of `ids` (saved or deleted since they were fetched).
+    func remove(_ ids: some Sequence<ObjectID>) {
+        storage.withLock { storage in
+            guard storage.index.count > 0 else { return }
+            for id in ids {
+                if let width = storage.index.remove(id) { storage.dead += width }
+            }
+            storage.compactIfMostlyDead()
+        }
+    }
+
+    /// Forgets every row.
+    func removeAll() { storage.withLock { $0 = Storage() } }
+
+    /// The number of rows cached.
+    var count: Int { storage.withLock { $0.index.count } }
+
+    /// The number of values kept, including those of removed rows not yet packed away.
+    var storedValueCount: Int { storage.withLock { $0.values.count } }
+
+    /// The values and their index, guarded by the cache's lock.
+    private struct Storage {
+        var index = RowIndex()
+        var values: [StoredValue] = []
+        /// Values no live row refers to any more.
+        var dead = 0
+
+        /// Copies the live rows into a new array once dead values are the majority.
+        mutating func compactIfMostlyDead() {
+            if index.count == 0 {
+                if !values.isEmpty { self = Storage() }
+                return
+            }
+            guard dead > 4_096, dead * 2 > values.count else { return }
+            let old = values
+            var packed: [StoredValue] = []
+            packed.reserveCapacity(old.count - dead)
+            index.relocateAll { start, width in
+                let newStart = packed.count
+                packed.append(contentsOf: old[start..<start + width])
+                return newStart
+            }
+            values = packed
+            dead = 0
+        }
+    }
+}
+
+/// An open-addressing table from a permanent ID to where its row's values start: the row
+/// cache's index. Linear probing, at most 3/4 full counting tombstones; consecutive keys
+/// of one entity hash into one group of 16 entries, as in ``ObjectTable``.
+private struct RowIndex {
+    private struct Entry {
+        var key: Int64
+        var entityIndex: UInt32
+        var width: UInt32
+        /// The first value's position; ``RowIndex/empty`` or ``RowIndex/tombstone`` when unused.
+        var start: Int
+    }
+
+    private static let empty = -1, tombstone = -2
+    private var entries: [Entry]
+    private var shift: Int
+    /// Live entries.
+    private(set) var count = 0
+    /// Live entries and tombstones.
+    private var used = 0
+
+    init(capacity: Int = 64) {
+        entries = Array(repeating: Entry(key: 0, entityIndex: 0, width: 0, start: Self.empty), count: capacity)
+        shift = 64 - capacity.trailingZeroBitCount + 4
+    }
+
+    @inline(__always)
+    private func home(of id: ObjectID) -> Int {
+        let mixed = UInt64(bitPattern: id.key >> 4) ^ UInt64(id.entityIndex) &* 0xC2B2_AE3D_27D4_EB4F
+        let group = Int(truncatingIfNeeded: (mixed &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
+        return (group << 4 | Int(id.key & 15)) & (entries.count - 1)
+    }
+
+    @inline(__always)
+    private func matches(_ entry: Entry, _ id: ObjectID) -> Bool {
+        entry.key == id.key && entry.entityIndex == id.entityIndex && entry.start != Self.empty
+    }
+
+    /// Where the row of `id` starts and how wide it is, if cached.
+    func find(_ id: ObjectID) -> (start: Int, width: Int)? {
+        guard !id.isTemporary else { return nil }
+        var slot = home(of: id)
+        while true {
+            let entry = entries[slot]
+            if entry.start == Self.empty { return nil }
+            if matches(entry, id) { return entry.start == Self.tombstone ? nil : (entry.start, Int(entry.width)) }
+            slot = (slot + 1) & (entries.count - 1)
+        }
+    }
+
+    /// Points `id` at a row; returns the width of the live row it replaced, if any.
+    mutating func insert(_ id: ObjectID, start: Int, width: Int) -> Int? {
+        guard !id.isTemporary else { return nil }
+        if (used + 1) * 4 > entries.count * 3 { rebuild() }
+        var slot = home(of: id)
+        while true {
+            let entry = entries[slot]
+            if matches(entry, id) {
+                entries[slot].start = start
+                entries[slot].width = UInt32(width)
+                if entry.start == Self.tombstone {
+                    count += 1
+                    return nil
+                }
+                return Int(entry.width)
+            }
+            if entry.start == Self.empty {
+                entries[slot] = Entry(key: id.key, entityIndex: id.entityIndex, width: UInt32(width), start: start)
+                count += 1
+                used += 1
+                return nil
+            }
+            slot = (slot + 1) & (entries.count - 1)
+        }
+    }
+
+    /// Forgets `id`, leaving a tombstone; returns the width of its row, if it had one.
+    mutating func remove(_ id: ObjectID) -> Int? {
+        guard !id.isTemporary else { return nil }
+        var slot = home(of: id)
+        while true {
+            let entry = entries[slot]
+            if entry.start == Self.empty { return nil }
+            if matches(entry, id) {
+                guard entry.start != Self.tombstone else { return nil }
+                entries[slot].start = Self.tombstone
+                count -= 1
+                return Int(entry.width)
+            }
+            slot = (slot + 1) & (entries.count - 1)
+        }
+    }
+
+    /// Gives every live row the start `move` returns for it (its old start and width).
+    mutating func relocateAll(_ move: (Int, Int) -> Int) {
+        for slot in entries.indices where entries[slot].start >= 0 {
+            entries[slot].start = move(entries[slot].start, Int(entries[slot].width))
+        }
+    }
+
+    /// Copies the live entries into a new table without tombstones: twice as large when
+    /// they fill more than 3/8 of it.
+    private mutating func rebuild() {
+        var capacity = entries.count
+        if (count + 1) * 8 > capacity * 3 { capacity *= 2 }
+        let old = entries
+        self = RowIndex(capacity: capacity)
+        for entry in old where entry.start >= 0 {
+            var slot = home(of: ObjectID(entityIndex: Int(entry.entityIndex), key: entry.key))
+            while entries[slot].start != Self.empty { slot = (slot + 1) & (entries.count - 1) }
+            entries[slot] = entry
+            count += 1
+        }
+        used = count
+    }
 }

@@ -46,14 +46,22 @@ enum FetchSQL {
 
     /// The full rows of the destinations of a one-to-many relationship for several sources.
     static func selectDestinations(of relationship: RelationshipDescription, sourceKeys: [Int64], layout: TableLayout) -> SQLFragment {
-        let column = SQLIdentifier(SchemaNaming.column(for: relationship.inverse)).quoted
-        var sql: SQLFragment = "SELECT \(raw: fullRow(layout)) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\(raw: column) IN (SELECT value FROM json_each(\(keyList(sourceKeys))))"
+        SQLFragment(sql: selectDestinationRows(of: relationship, layout: layout, oneSource: false),
+                    arguments: [keyList(sourceKeys)])
+    }
+
+    /// The full rows of the destinations of a one-to-many relationship, grouped by source:
+    /// of one source (its key bound to the one placeholder), or of the sources whose keys
+    /// are bound as one JSON array.
+    static func selectDestinationRows(of relationship: RelationshipDescription, layout: TableLayout, oneSource: Bool) -> String {
+        let column = "\(alias).\(SQLIdentifier(SchemaNaming.column(for: relationship.inverse)).quoted)"
+        var sql = "SELECT \(fullRow(layout)) FROM \(SQLIdentifier(layout.table).quoted) AS \(alias) WHERE \(column) "
+            + (oneSource ? "= ?" : "IN (SELECT value FROM json_each(?))")
         if let restriction = SchemaNaming.entityRestriction(for: relationship.destination, alias: alias) {
-            sql.append(" AND " + restriction)
+            sql += " AND " + restriction.sql
         }
         let order = relationship.orderKey.map { ", \(alias).\(SQLIdentifier($0).quoted)" } ?? ""
-        sql.append(" ORDER BY \(raw: alias).\(raw: column)\(raw: order), \(raw: alias).\"_pk\"")
-        return sql
+        return sql + " ORDER BY \(column)\(order), \(alias).\"_pk\""
     }
 
     /// The (source, destination) key pairs of a many-to-many relationship for several sources.
@@ -80,17 +88,39 @@ enum FetchSQL {
     }
 
     /// The rows that the given rows of `layout` point to through `column` (key and the
-    /// destination's entity when recorded, else the declared one).
+    /// destination's entity when recorded, else the declared one), each once: several rows
+    /// may point to one.
     static func selectReferenced(_ layout: TableLayout, relationship: RelationshipDescription, keys: StoredValue) -> SQLFragment {
         let column = SchemaNaming.column(for: relationship)
         let entityExpression = SchemaNaming.entityColumn(for: relationship).map { "\(alias).\(SQLIdentifier($0).quoted)" }
             ?? String(relationship.destination.index)
-        return "SELECT \(column: column, of: alias), \(raw: entityExpression) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\"_pk\" IN (SELECT value FROM json_each(\(keys))) AND \(column: column, of: alias) IS NOT NULL"
+        return "SELECT DISTINCT \(column: column, of: alias), \(raw: entityExpression) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\"_pk\" IN (SELECT value FROM json_each(\(keys))) AND \(column: column, of: alias) IS NOT NULL"
     }
 
-    /// Keys as one bound JSON array.
+    /// Keys as one bound JSON array, written digit by digit into one buffer (a string per
+    /// key cost about 300 instructions; batch deletes bind hundreds of thousands).
     static func keyList(_ keys: [Int64]) -> StoredValue {
-        .text("[" + keys.map(String.init).joined(separator: ",") + "]")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(2 + keys.count * 8)
+        bytes.append(UInt8(ascii: "["))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            for (position, key) in keys.enumerated() {
+                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                if key < 0 { bytes.append(UInt8(ascii: "-")) }
+                var magnitude = key.magnitude, count = 0
+                repeat {
+                    digits[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                    count += 1
+                } while magnitude > 0
+                while count > 0 {
+                    count -= 1
+                    bytes.append(digits[count])
+                }
+            }
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return .text(String(decoding: bytes, as: UTF8.self))
     }
 
     /// The columns of a full row, in ``TableLayout`` order: keys, named columns, version.

@@ -46,6 +46,27 @@ enum SchemaSQL {
             """
     }
 
+    /// The largest key `table` has used: its recorded maximum (keys reserved, or held by rows
+    /// deleted since) or its largest key present, whichever is larger. Only reads, so a save
+    /// that inserts writes no page for its keys.
+    static func highestKey(table: String) -> String {
+        let quoted = SQLIdentifier(table).quoted
+        return """
+            SELECT max(coalesce((SELECT "max" FROM "_primarykeys" WHERE "name" = ?1), 0), \
+            coalesce((SELECT max("_pk") FROM \(quoted)), 0))
+            """
+    }
+
+    /// Records the largest key present in `table` as used, before rows of it are deleted, so
+    /// that deleting the rows with the largest keys never hands their keys out again.
+    static func recordHighestKey(table: String) -> String {
+        let quoted = SQLIdentifier(table).quoted
+        return """
+            INSERT INTO "_primarykeys" ("name", "max") VALUES (?1, (SELECT coalesce(max("_pk"), 0) FROM \(quoted))) \
+            ON CONFLICT("name") DO UPDATE SET "max" = max("max", excluded."max")
+            """
+    }
+
     /// The statements that create one tree's table, its join tables and its indexes.
     static func create(_ layout: TableLayout) -> [String] {
         let table = createTable(layout)
@@ -218,10 +239,34 @@ struct TableSQL: Sendable {
     let insert: String
     let delete: String
     let selectRow: String
+    /// Reserves keys for objects that get permanent IDs before they are saved.
+    let reserveKeys: String
+    /// The largest key used so far (every save that inserts into the table runs it).
+    let highestKey: String
+    /// Records the largest key present as used (before deleting rows).
+    let recordHighestKey: String
 
     init(_ layout: TableLayout) {
         insert = SchemaSQL.insert(table: layout.table, columns: layout.columns)
         delete = SchemaSQL.delete(table: layout.table)
         selectRow = FetchSQL.selectRow(table: layout.table, columns: layout.columns)
+        reserveKeys = SchemaSQL.reserveKeys(table: layout.table)
+        highestKey = SchemaSQL.highestKey(table: layout.table)
+        recordHighestKey = SchemaSQL.recordHighestKey(table: layout.table)
+    }
+}
+
+/// The statements that load one object's to-many relationship, built once per store.
+struct ToManySQL: Sendable {
+    /// The destinations' keys, in order (one placeholder: the source's key).
+    let destinationKeys: String
+    /// The destinations' full rows (one placeholder: the source's key); nil for a
+    /// many-to-many relationship.
+    let destinationRows: String?
+
+    init(_ relationship: RelationshipDescription, layout: TableLayout) {
+        destinationKeys = FetchSQL.selectDestinations(of: relationship)
+        destinationRows = relationship.isManyToMany
+            ? nil : FetchSQL.selectDestinationRows(of: relationship, layout: layout, oneSource: true)
     }
 }

@@ -59,7 +59,31 @@ final class SQLiteConnection {
 
     deinit {
         statementCache.removeAll()
+        sqlite3_finalize(dataVersionStatement)
         sqlite3_close_v2(handle)
+    }
+
+    // MARK: Keys
+
+    /// The next free key of each table, as this connection's saves left them: valid only
+    /// while ``dataVersion()`` still returns ``nextKeysVersion`` (no other connection has
+    /// committed since). A save that inserts then reads no key from the file.
+    @exclusivity(unchecked) var nextKeys: [String: Int64] = [:]
+    @exclusivity(unchecked) var nextKeysVersion: Int64 = -1
+    private var dataVersionStatement: OpaquePointer?
+
+    /// `PRAGMA data_version`: it changes whenever another connection commits to the file,
+    /// and never for this connection's own commits. Bookkeeping, neither counted nor traced.
+    func dataVersion() throws(SQLiteError) -> Int64 {
+        let sql = "PRAGMA data_version"
+        if dataVersionStatement == nil {
+            let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &dataVersionStatement, nil)
+            guard code == SQLITE_OK else { throw SQLiteError(code: code, message: errorMessage(), sql: sql) }
+        }
+        defer { sqlite3_reset(dataVersionStatement) }
+        let code = sqlite3_step(dataVersionStatement)
+        guard code == SQLITE_ROW else { throw SQLiteError(code: code, message: errorMessage(), sql: sql) }
+        return sqlite3_column_int64(dataVersionStatement, 0)
     }
 
     // MARK: Statements
@@ -126,10 +150,10 @@ final class SQLiteConnection {
     /// in a savepoint: a failure undoes only its own writes, and the outer one goes on.
     func inTransaction<T>(_ body: () throws -> T) throws -> T {
         if sqlite3_get_autocommit(handle) == 0 {
-            try execute("SAVEPOINT nested")
+            try control("SAVEPOINT nested")
             do {
                 let result = try body()
-                try execute("RELEASE nested")
+                try control("RELEASE nested")
                 return result
             } catch {
                 try? execute("ROLLBACK TO nested")
@@ -137,16 +161,25 @@ final class SQLiteConnection {
                 throw error
             }
         }
-        try execute("BEGIN IMMEDIATE")
+        try control("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try control("COMMIT")
             statistics.transactions += 1
             return result
         } catch {
             try? execute("ROLLBACK")  // the original error is the one worth reporting
             throw error
         }
+    }
+
+    /// Runs a statement that begins or ends a transaction or savepoint, prepared once and
+    /// kept: parsing it again for every save cost several thousand instructions. Reset
+    /// afterwards, even when it fails, so it never keeps the transaction busy.
+    private func control(_ sql: String) throws(SQLiteError) {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.run()
     }
 
     /// The number of rows the last statement changed.

@@ -26,13 +26,12 @@ run-postgres: setup
 
 # The PostgreSQL tests run when Scripts/postgres.sh can start a server; otherwise they print
 # why they were skipped. The exercises' package builds while the main suite runs (the suite
-# mostly waits for child processes and the main actor, so a core is free), and no build
-# keeps an index for editors (it is a tenth of the first build's time).
-BUILD_FLAGS = --disable-index-store
+# mostly waits for child processes and the main actor, so a core is free). (The index store
+# stays on: on Linux it is how the test build finds the XCTest cases.)
 test:
 	@bash Scripts/setup.sh test
-	$(SWIFT) build --build-tests --traits PostgreSQL $(BUILD_FLAGS)
-	@mkdir -p .build && { $(SWIFT) build --package-path Exercises --build-tests $(BUILD_FLAGS) > .build/exercises-build.log 2>&1 & ex=$$!; \
+	$(SWIFT) build --build-tests --traits PostgreSQL
+	@mkdir -p .build && { $(SWIFT) build --package-path Exercises --build-tests > .build/exercises-build.log 2>&1 & ex=$$!; \
 	  pg="$$(bash Scripts/postgres.sh env)" || { pg=; echo "PostgreSQL tests skipped: Scripts/postgres.sh could not start a server"; }; \
 	  eval "$$pg"; $(SWIFT) test --skip-build --traits PostgreSQL; status=$$?; \
 	  wait $$ex || { cat .build/exercises-build.log; echo "the exercises' package did not build"; exit 1; }; exit $$status; }
@@ -66,7 +65,7 @@ soak: setup
 	@bash Scripts/setup.sh test
 	PREDICATE_FUZZ_COUNT=1000000 JSONL_FUZZ_COUNT=1000000 ATOMIC_FUZZ_COUNT=1000000 \
 	  $(SWIFT) test -c release -Xswiftc -enable-testing --filter 'PredicateFuzzTests|RecipeLineFuzzTests|AtomicReaderFuzzTests'
-	$(SWIFT) build --build-tests --traits PostgreSQL $(BUILD_FLAGS)
+	$(SWIFT) build --build-tests --traits PostgreSQL
 	@pg="$$(bash Scripts/postgres.sh env)" || { pg=; echo "PostgreSQL soak skipped: Scripts/postgres.sh could not start a server"; }; \
 	  eval "$$pg"; RELIABILITY_SOAK=1 RELIABILITY_KILL_TRIALS=200 $(SWIFT) test --skip-build --traits PostgreSQL --filter '$(RELIABILITY_SUITES)'
 	RELIABILITY_SOAK=1 RECIPES_BINARY=$(CURDIR)/.build/release/recipes $(SWIFT) test --skip-build --filter HugeInputTests

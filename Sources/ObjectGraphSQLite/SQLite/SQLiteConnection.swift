@@ -176,10 +176,15 @@ final class SQLiteConnection {
     /// Runs a statement that begins or ends a transaction or savepoint, prepared once and
     /// kept: parsing it again for every save cost several thousand instructions. Reset
     /// afterwards, even when it fails, so it never keeps the transaction busy.
+    ///
+    /// Traced before it runs, as ``execute(_:)`` traces: a trace that ends before a COMMIT
+    /// line belongs to a transaction that has not committed (the SIGKILL trials rely on it).
     private func control(_ sql: String) throws(SQLiteError) {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
-        try statement.run()
+        statistics.statements += 1
+        trace?(SQLTraceEvent(sql: sql, arguments: [], rows: 0, duration: .zero, plan: []))
+        while try statement.step() {}
     }
 
     /// The number of rows the last statement changed.

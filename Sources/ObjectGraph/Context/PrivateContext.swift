@@ -175,6 +175,12 @@ public actor PrivateContext {
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws { try core.obtainPermanentIDs(for: objects) }
     /// Whether anything was inserted, updated or deleted since the last save.
     public var hasChanges: Bool { core.hasChanges }
+    /// Objects inserted and not yet saved.
+    public var insertedObjects: Set<ManagedObject> { core.changedObjects(.inserted) }
+    /// Objects changed and not yet saved.
+    public var updatedObjects: Set<ManagedObject> { core.changedObjects(.updated) }
+    /// Objects deleted and not yet saved.
+    public var deletedObjects: Set<ManagedObject> { core.changedObjects(.deleted) }
     /// Every object registered in the context.
     public var registeredObjects: [ManagedObject] { core.registeredObjects }
     /// The SQL, values and query plan that fetching (or, with `counting`, counting) `request` runs.

@@ -17,8 +17,14 @@ import Foundation
 ///   object per entity, linked to real objects, is saved and then deleted without saving.
 ///
 /// Each answer is asked for several ways (``Mode``), each on objects that start as faults.
-@MainActor
-final class ContextPath {
+///
+/// The work runs on private contexts, on their own queues: the suites that use a path run
+/// their thousands of cases side by side (``gate`` keeps a few at a time), not one after
+/// another on the main actor, and never block Swift's cooperative pool.
+///
+/// Unchecked `Sendable`: a path is written only while ``make(_:variant:)`` loads it (on the
+/// loading context's queue, while the caller waits); afterwards every question only reads it.
+final class ContextPath: @unchecked Sendable {
     enum Variant: String, CaseIterable, Sendable, CustomStringConvertible {
         case saved, pending
         /// The same, on a ``MemoryStore``: no SQL, the in-memory evaluator behind the store protocol.
@@ -71,14 +77,17 @@ final class ContextPath {
     /// What an object is in the pending variant.
     enum Role { case clean, update, insert }
 
+    /// How many context paths the tests build and question at once: enough to keep both
+    /// cores and a database server busy, few enough that parameterized suites whose cases
+    /// all start together do not open hundreds of stores and connections.
+    static let gate = TestGate(width: 4)
+
     let graph: TestGraph
     let variant: Variant
     let model: ObjectModel
     private(set) var coordinator: PersistentStoreCoordinator
-    /// The atomic store's file, removed with the path.
-    private let file: String?
     /// The context that holds the pending variant's unsaved changes.
-    private(set) var pendingContext: MainContext?
+    private(set) var pendingContext: PrivateContext?
     /// The fixture key of every object, by its ID in the context (temporary for pending inserts).
     private var keys: [ObjectID: Int64] = [:]
     /// The fixture keys of the objects the pending variant inserts without saving. Where
@@ -86,16 +95,19 @@ final class ContextPath {
     /// so an evaluator run on the fixture must mark them (``TestObject/isUnsaved``).
     private(set) var unsavedKeys: Set<Int64> = []
 
-    init(_ graph: TestGraph, variant: Variant) throws {
+    /// A path holding `graph`'s objects as `variant` says.
+    static func make(_ graph: TestGraph, variant: Variant) async throws -> ContextPath {
+        let path = ContextPath(graph, variant: variant)
+        try await path.load()
+        return path
+    }
+
+    private init(_ graph: TestGraph, variant: Variant) {
         self.graph = graph
         self.variant = variant
         model = RecipeModel.make(canonicalShadows: true)
         coordinator = PersistentStoreCoordinator(model: model)
-        file = (try variant.store.addStore(to: coordinator) as? any AtomicStorePath)?.path
-        try load()
     }
-
-    deinit { if let file { StoreKind.removeFolder(of: file) } }
 
     // MARK: Loading
 
@@ -136,22 +148,61 @@ final class ContextPath {
         relationship.isManyToMany && SchemaNaming.joinTable(for: relationship).sourceColumn == "_source"
     }
 
-    private func load() throws {
-        let objects = graph.objects
+    /// What the first save wrote, for the pending changes to start from.
+    private struct SavedState: Sendable {
+        /// The saved objects' IDs by fixture key.
+        var ids: [Int64: ObjectID] = [:]
+        /// The saved destination of each to-one, by "key.relationship".
+        var toOne: [String: Int64] = [:]
+        /// The saved destinations of each owning many-to-many side, by "key.relationship".
+        var toMany: [String: Set<Int64>] = [:]
+        /// The decoys to delete without saving.
+        var decoys: [ObjectID] = []
+    }
+
+    /// Every fixture object's role, by fixture key.
+    private func roles() -> [Int64: Role] {
         var ordinals: [String: Int] = [:]
-        let roles = Dictionary(uniqueKeysWithValues: objects.map { object in
+        return Dictionary(uniqueKeysWithValues: graph.objects.map { object in
             defer { ordinals[object.entity.name, default: 0] += 1 }
             return (object.key, role(ordinals[object.entity.name, default: 0]))
         })
+    }
+
+    /// Adds the store, saves the first state and, for a pending variant, makes the unsaved
+    /// changes; each step off the cooperative pool.
+    private func load() async throws {
+        let (coordinator, store) = (self.coordinator, variant.store)
+        let file = try await offPool { (try store.addStore(to: coordinator) as? any AtomicStorePath)?.path }
+        let saved = try await PrivateContext(coordinator: coordinator).perform { try self.saveFirstState(in: $0) }
+        if let file {
+            // Questions go to what the file holds: a new coordinator reads it back (whole, as
+            // an atomic store does), and the file goes, since questions never save.
+            let reopened = PersistentStoreCoordinator(model: model)
+            try await offPool {
+                defer { StoreKind.removeFolder(of: file) }
+                _ = try reopened.addStore(type: store.type, at: file)
+            }
+            self.coordinator = reopened
+        }
+        guard variant.isPending else { return }
+        let context = PrivateContext(coordinator: self.coordinator)
+        try await context.perform { try self.makeUnsavedChanges(in: $0, from: saved) }
+        pendingContext = context
+    }
+
+    /// The saved state: real objects (decoy values for those to update), then decoys to delete.
+    private func saveFirstState(in first: isolated PrivateContext) throws -> SavedState {
+        let objects = graph.objects
+        let roles = roles()
         let indexes = Dictionary(uniqueKeysWithValues: objects.enumerated().map { ($1.key, $0) })
-        let first = MainContext(coordinator: coordinator)
         var saved: [Int64: ManagedObject] = [:]
+        var state = SavedState()
         /// The first saved object of an entity other than `excluded`.
         func other(_ entity: EntityDescription, than excluded: TestObject?) -> TestObject? {
             objects.first { $0.entity === entity && roles[$0.key] != .insert && $0 !== excluded }
         }
 
-        // The saved state: real objects (decoy values for those to update), then decoys to delete.
         for object in objects where roles[object.key] != .insert {
             let managed = try first.insert(object.entity.name)
             for attribute in object.entity.storedAttributes {
@@ -161,7 +212,6 @@ final class ContextPath {
             }
             saved[object.key] = managed
         }
-        var savedToOne: [String: Int64] = [:], savedToMany: [String: Set<Int64>] = [:]
         for object in objects where roles[object.key] != .insert {
             let isUpdated = roles[object.key] == .update
             for relationship in object.entity.relationships where !relationship.isToMany {
@@ -170,7 +220,7 @@ final class ContextPath {
                 if let target = destination, roles[target.key] == .insert { destination = nil }
                 guard let destination else { continue }
                 saved[object.key]!.setObject(saved[destination.key]!, of: self.relationship(relationship))
-                savedToOne["\(object.key).\(relationship.name)"] = destination.key
+                state.toOne["\(object.key).\(relationship.name)"] = destination.key
             }
             for relationship in object.entity.relationships where Self.isOwningSide(relationship) {
                 var destinations = (object.toMany[relationship.name] ?? []).filter { roles[$0.key] != .insert }
@@ -184,7 +234,7 @@ final class ContextPath {
                 for destination in destinations {
                     try saved[object.key]!.add(saved[destination.key]!, toKey: relationship.name)
                 }
-                savedToMany["\(object.key).\(relationship.name)"] = Set(destinations.map(\.key))
+                state.toMany["\(object.key).\(relationship.name)"] = Set(destinations.map(\.key))
             }
         }
         var decoys: [ManagedObject] = []
@@ -208,18 +258,19 @@ final class ContextPath {
             }
         }
         try first.save()
-        for (key, object) in saved { keys[object.objectID] = key }
-        if let store = coordinator.stores.first as? any AtomicStorePath {
-            // Questions go to what the file holds: a new coordinator reads it back.
-            coordinator = PersistentStoreCoordinator(model: model)
-            try coordinator.addStore(type: variant.store.type, at: store.path)
+        for (key, object) in saved {
+            keys[object.objectID] = key
+            state.ids[key] = object.objectID
         }
-        guard variant.isPending else { return }
+        state.decoys = decoys.map(\.objectID)
+        return state
+    }
 
-        // The unsaved changes, in a new context whose objects start as faults.
-        let context = MainContext(coordinator: coordinator)
-        var current: [Int64: ManagedObject] = saved.mapValues { context.object(with: $0.objectID) }
-        for object in objects where roles[object.key] == .insert {
+    /// The unsaved changes, in `context`, whose objects start as faults.
+    private func makeUnsavedChanges(in context: isolated PrivateContext, from saved: SavedState) throws {
+        let roles = roles()
+        var current: [Int64: ManagedObject] = saved.ids.mapValues { context.object(with: $0) }
+        for object in graph.objects where roles[object.key] == .insert {
             let managed = try context.insert(object.entity.name)
             for attribute in object.entity.storedAttributes {
                 managed.setStoredValue(object.values[attribute.name] ?? .null, of: self.attribute(attribute))
@@ -228,7 +279,7 @@ final class ContextPath {
             keys[managed.objectID] = object.key
             unsavedKeys.insert(object.key)
         }
-        for object in objects {
+        for object in graph.objects {
             let managed = current[object.key]!
             if roles[object.key] == .update {
                 for attribute in object.entity.storedAttributes {
@@ -237,17 +288,16 @@ final class ContextPath {
             }
             for relationship in object.entity.relationships where !relationship.isToMany {
                 let destination = object.toOne[relationship.name]
-                guard savedToOne["\(object.key).\(relationship.name)"] != destination?.key else { continue }
+                guard saved.toOne["\(object.key).\(relationship.name)"] != destination?.key else { continue }
                 managed.setObject(destination.map { current[$0.key]! }, of: self.relationship(relationship))
             }
             for relationship in object.entity.relationships where Self.isOwningSide(relationship) {
                 let destinations = object.toMany[relationship.name] ?? []
-                guard savedToMany["\(object.key).\(relationship.name)"] != Set(destinations.map(\.key)) else { continue }
+                guard saved.toMany["\(object.key).\(relationship.name)"] != Set(destinations.map(\.key)) else { continue }
                 try managed.setValue(destinations.map { current[$0.key]! }, forKey: relationship.name)
             }
         }
-        for decoy in decoys { context.delete(context.object(with: decoy.objectID)) }
-        pendingContext = context
+        for decoy in saved.decoys { context.delete(context.object(with: decoy)) }
     }
 
     // MARK: Asking
@@ -256,35 +306,41 @@ final class ContextPath {
     private func fixtureKeys(_ ids: [ObjectID]) -> [Int64] { ids.map { keys[$0] ?? -1 } }
 
     /// The keys each mode selects for `predicate`, or the error it threw.
-    func answers(_ predicate: FetchPredicate, on entityName: String, modes: [Mode] = Mode.allCases) -> [(Mode, Result<[Int64], any Error>)] {
-        modes.map { mode in
-            let context: MainContext
-            if let pendingContext {
-                pendingContext.refreshAllObjects()
-                context = pendingContext
-            } else {
-                context = MainContext(coordinator: coordinator)
+    func answers(_ predicate: FetchPredicate, on entityName: String,
+                 modes: [Mode] = Mode.allCases) async -> [(Mode, Result<[Int64], any Error>)] {
+        var answers: [(Mode, Result<[Int64], any Error>)] = []
+        for mode in modes {
+            // Each mode on objects that start as faults: a new context, or the pending one refreshed.
+            let context = pendingContext ?? PrivateContext(coordinator: coordinator)
+            let isPending = pendingContext != nil
+            let result = await context.perform { context in
+                if isPending { context.refreshAllObjects() }
+                return Result { try self.keys(mode, predicate, on: entityName, in: context) }
             }
-            var request = FetchRequest(entityName: entityName, predicate: predicate)
-            let result = Result<[Int64], any Error> {
-                switch mode {
-                case .faults: return fixtureKeys(try context.fetch(request).map(\.objectID))
-                case .populated:
-                    request.returnsObjectsAsFaults = false
-                    return fixtureKeys(try context.fetch(request).map(\.objectID))
-                case .keysOnly:
-                    request.includesPropertyValues = false
-                    return fixtureKeys(try context.fetch(request).map(\.objectID))
-                case .batched:
-                    request.fetchBatchSize = 3
-                    return fixtureKeys(try context.fetch(request).map(\.objectID))
-                case .objectIDs: return fixtureKeys(try context.fetchObjectIDs(request))
-                case .count:
-                    // Compared by size only: the count must equal the number of expected objects.
-                    return Array(repeating: 0, count: try context.count(for: request))
-                }
-            }
-            return (mode, result)
+            answers.append((mode, result))
+        }
+        return answers
+    }
+
+    /// The keys `mode` selects (for a count, as many zeros as it counted).
+    private func keys(_ mode: Mode, _ predicate: FetchPredicate, on entityName: String,
+                      in context: isolated PrivateContext) throws -> [Int64] {
+        var request = FetchRequest(entityName: entityName, predicate: predicate)
+        switch mode {
+        case .faults: return fixtureKeys(try context.fetch(request).map(\.objectID))
+        case .populated:
+            request.returnsObjectsAsFaults = false
+            return fixtureKeys(try context.fetch(request).map(\.objectID))
+        case .keysOnly:
+            request.includesPropertyValues = false
+            return fixtureKeys(try context.fetch(request).map(\.objectID))
+        case .batched:
+            request.fetchBatchSize = 3
+            return fixtureKeys(try context.fetch(request).map(\.objectID))
+        case .objectIDs: return fixtureKeys(try context.fetchObjectIDs(request))
+        case .count:
+            // Compared by size only: the count must equal the number of expected objects.
+            return Array(repeating: 0, count: try context.count(for: request))
         }
     }
 
@@ -292,8 +348,8 @@ final class ContextPath {
     /// all agree): `describe` renders a set of keys as the table writes results, and `count`
     /// is how many objects the table expects.
     func mismatches(_ predicate: FetchPredicate, on entityName: String, expected: String, count: Int,
-                    modes: [Mode] = Mode.allCases, describe: (Set<Int64>) -> String) -> [String] {
-        answers(predicate, on: entityName, modes: modes).compactMap { mode, result in
+                    modes: [Mode] = Mode.allCases, describe: (Set<Int64>) -> String) async -> [String] {
+        await answers(predicate, on: entityName, modes: modes).compactMap { mode, result in
             switch result {
             case .failure(let error): return "\(variant)/\(mode.rawValue) threw \(error)"
             case .success(let keys) where mode == .count:

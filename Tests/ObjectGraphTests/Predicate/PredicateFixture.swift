@@ -3,7 +3,10 @@
 import Foundation
 
 /// A test-only object: attribute values and relationships held in dictionaries.
-final class TestObject: PredicateEvaluable {
+///
+/// Unchecked `Sendable`: a test builds its objects before it asks anything; a
+/// ``ContextPath`` then reads them on a context's queue while the test waits for it.
+final class TestObject: PredicateEvaluable, @unchecked Sendable {
     let entity: EntityDescription
     let key: Int64
     var values: [String: StoredValue] = [:]
@@ -98,7 +101,9 @@ enum RecipeModel {
 
 /// A set of objects of one model, in memory and in an in-memory SQLite database laid out
 /// as ``SchemaNaming`` says, so a predicate can run through both back ends.
-final class TestGraph {
+///
+/// Unchecked `Sendable`, as ``TestObject`` is: built first, then only read.
+final class TestGraph: @unchecked Sendable {
     let model: ObjectModel
     var objects: [TestObject] = []
     private var nextKey: Int64 = 1

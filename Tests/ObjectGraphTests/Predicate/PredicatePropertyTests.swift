@@ -209,13 +209,17 @@ struct PredicatePropertyTests {
 
     /// The same graphs and predicates through a context and its store (``ContextPath``), saved
     /// and with unsaved changes: each answer must be the in-memory evaluator's on the graph.
-    /// (Each predicate is asked two of the ways, in turn, to keep the run short.)
+    /// (Each predicate is asked two of the ways, in turn, to keep the run short.) The cases
+    /// run side by side, a few at a time, on private contexts.
     @Test("A context selects what the evaluator selects, saved and with unsaved changes", arguments: contextCases)
-    @MainActor
-    func contextAgrees(seed: Int, variant: ContextPath.Variant) throws {
+    func contextAgrees(seed: Int, variant: ContextPath.Variant) async throws {
+        try await ContextPath.gate.run { try await contextAgreesInGate(seed: seed, variant: variant) }
+    }
+
+    private func contextAgreesInGate(seed: Int, variant: ContextPath.Variant) async throws {
         var random = Self.random(seed: seed)
         let graph = random.makeGraph()
-        let path = try ContextPath(graph, variant: variant)
+        let path = try await ContextPath.make(graph, variant: variant)
         for object in graph.objects where path.unsavedKeys.contains(object.key) { object.isUnsaved = true }
         let recipe = graph.model.entity(named: "Recipe")!
         let modes = ContextPath.Mode.allCases
@@ -224,7 +228,7 @@ struct PredicatePropertyTests {
             let predicate = try FetchPredicate(text)
             guard let checked = try? predicate.checked(for: recipe) else { continue }
             let expected = Set(graph.objects(of: "Recipe").filter { checked.evaluate($0) }.map(\.key))
-            let failures = path.mismatches(predicate, on: "Recipe", expected: expected.sorted().description,
+            let failures = await path.mismatches(predicate, on: "Recipe", expected: expected.sorted().description,
                                            count: expected.count, modes: [modes[index % modes.count], modes[(index + 3) % modes.count]]) {
                 $0.sorted().description
             }

@@ -84,4 +84,52 @@ struct PostgresMultiProcessTests {
         #expect(values.count == 2 && (1_001...1_040).contains(values[0]) && (2_001...2_040).contains(values[1]), "\(answers[0])")
         print("postgres multi-process: imported \(count) recipes beside 2 × 40 edits; \(conflicts) edits refused by the merge policy")
     }
+
+    @Test("A shell's .watch shows another shell's saves on the same catalogue: inserts, updates and deletes")
+    func watchSeesAnotherShell() async throws {
+        guard let server = Self.server else { return }
+        let catalogue = try Self.newCatalogue(server)
+        let home = try TemporaryDirectory()
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleData/recipes.jsonl").path
+        let imported = try await RecipesBinary.run([catalogue, "-c", "import \(sample)"])
+        if imported.standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
+        #expect(imported.status == 0, "\(imported.standardError)")
+
+        let watcher = try ShellProcess([catalogue], home: home.url)
+        watcher.send(".watch fetch Recipe where cuisine.name == 'Thai' sort name")
+        try await watcher.waitFor("the watch") { $0.contains("watching 7 Recipe objects") }
+        let editor = try await RecipesBinary.run([catalogue,
+            "-c", "insert Recipe name=\"Aaa Thai Test\" sourceID=x-1 cuisine=\"Thai\"",
+            "-c", "update Recipe where name == 'Larb Gai' set rating=1",
+            "-c", "delete Recipe where name == 'Pad Thai'", "-c", "save"])
+        #expect(editor.status == 0, "\(editor.standardError)")
+
+        // The other process's save arrives as a notification; the watch's lines print after
+        // the next command, so ask until they are there.
+        let expected = ["+ Recipe/", "Aaa Thai Test", "~ Recipe/", "Larb Gai", "- Recipe/", "Pad Thai"]
+        var asked = 0
+        while !Self.hasWatchLines(watcher.output) {
+            asked += 1
+            watcher.send("count Recipe")
+            try await watcher.waitFor("answer \(asked) to count, then the watch's lines", timeout: .seconds(60)) { output in
+                output.components(separatedBy: "\n169\n").count > asked || Self.hasWatchLines(output)
+            }
+            if !Self.hasWatchLines(watcher.output) { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        let lines = watcher.output.split(separator: "\n").map(String.init)
+        for (prefix, name) in stride(from: 0, to: expected.count, by: 2).map({ (expected[$0], expected[$0 + 1]) }) {
+            #expect(lines.contains { $0.hasPrefix(prefix) && $0.hasSuffix(name) }, "no line '\(prefix)… \(name)':\n\(watcher.output)")
+        }
+        watcher.send(".quit")
+        #expect(try await watcher.waitForExit().status == 0)
+    }
+
+    /// Whether `output` shows all three changes the editor saved.
+    static func hasWatchLines(_ output: String) -> Bool {
+        let lines = output.split(separator: "\n")
+        return lines.contains { $0.hasPrefix("+ Recipe/") && $0.hasSuffix("Aaa Thai Test") }
+            && lines.contains { $0.hasPrefix("~ Recipe/") && $0.hasSuffix("Larb Gai") }
+            && lines.contains { $0.hasPrefix("- Recipe/") && $0.hasSuffix("Pad Thai") }
+    }
 }

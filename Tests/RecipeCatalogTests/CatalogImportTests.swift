@@ -34,6 +34,17 @@ struct CatalogImportTests {
         #expect(recipe.ingredients.map(\.displayOrder) == Array(0..<recipe.ingredientCount))
     }
 
+    @Test("loadSampleDataOnce fills the catalogue the first time, records it in the metadata, and then leaves it alone")
+    func sampleDataLoadsOnce() async throws {
+        let catalog = try Catalog.inMemory()
+        let first = try await catalog.loadSampleDataOnce(from: Self.sample)
+        #expect(try #require(first).imported >= 160)
+        #expect(catalog.store.metadata[Catalog.sampleDataKey] != nil)
+        #expect(try await catalog.loadSampleDataOnce(from: Self.sample) == nil)
+        let context = MainContext(coordinator: catalog.coordinator)
+        #expect(try context.count(for: FetchRequest(entityName: "Recipe")) == first?.imported)
+    }
+
     @Test func importingTwiceAddsNothing() async throws {
         let catalog = try Catalog.inMemory()
         let url = Self.sample.appendingPathComponent("recipes.jsonl")

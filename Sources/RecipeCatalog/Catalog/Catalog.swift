@@ -149,6 +149,20 @@ public final class Catalog: Sendable {
         return try await RecipeImporter().importFile(directory.appendingPathComponent("recipes.jsonl"), into: context)
     }
 
+    /// The metadata key with which ``loadSampleDataOnce(from:)`` records that it filled the catalogue.
+    public static let sampleDataKey = "sampleCatalogue"
+
+    /// Fills the catalogue from a `SampleData` folder unless its store's metadata says that was
+    /// done, then records it (``sampleDataKey``): a catalogue on a database server gets the
+    /// sample once, however often it is opened.
+    /// - Returns: the import's report, or nil when the sample was there already.
+    public func loadSampleDataOnce(from directory: URL) async throws -> RecipeImporter.Report? {
+        guard store.metadata[Self.sampleDataKey] == nil else { return nil }
+        let report = try await loadSampleData(from: directory)
+        try store.setMetadata("loaded", forKey: Self.sampleDataKey)
+        return report
+    }
+
     /// The request behind `search TEXT`: recipes whose name contains the text, ignoring case
     /// and accents, by name. The framework answers it from the `nameCanonical` shadow.
     public static func searchRequest(_ text: String) throws -> FetchRequest {

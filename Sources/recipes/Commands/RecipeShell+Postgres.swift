@@ -20,22 +20,19 @@ extension RecipeShell {
         let location = try PostgresLocation(url: url)
         let catalog = try Catalog.open(type: .postgres) { try $0.addPostgresStore(at: location) }
         let environment = ProcessInfo.processInfo.environment
-        if environment["RECIPES_POSTGRES_SAMPLE"] == "1", catalog.store.metadata[sampleKey] == nil {
+        if environment["RECIPES_POSTGRES_SAMPLE"] == "1", catalog.store.metadata[Catalog.sampleDataKey] == nil {
             guard let sample = Catalog.sampleDataDirectory else {
                 throw CommandError("the sample data was not found; set RECIPES_SAMPLE_DATA to the SampleData folder")
             }
-            let report = try await catalog.loadSampleData(from: sample)
-            try catalog.store.setMetadata("loaded", forKey: sampleKey)
-            output.printErrorLine("Created the sample catalogue in \(location): \(report.imported) recipes.")
+            if let report = try await catalog.loadSampleDataOnce(from: sample) {
+                output.printErrorLine("Created the sample catalogue in \(location): \(report.imported) recipes.")
+            }
         }
         return (catalog, location.description)
         #else
         throw CommandError("this recipes was built without PostgreSQL: run it with 'make run-postgres ARGS=…' or build it with 'swift build --traits PostgreSQL'")
         #endif
     }
-
-    /// The metadata key that records that the sample catalogue was loaded.
-    private static let sampleKey = "sampleCatalogue"
 }
 
 #if PostgreSQL

@@ -125,6 +125,23 @@ struct PostgresMultiProcessTests {
         #expect(try await watcher.waitForExit().status == 0)
     }
 
+    @Test("make run-postgres's first use loads the sample catalogue; later uses find it there")
+    func sampleOnFirstUse() async throws {
+        guard let server = Self.server else { return }
+        let catalogue = try Self.newCatalogue(server)
+        var answers: [RecipesBinary.Run] = []
+        for _ in 0..<2 {
+            answers.append(try await RecipesBinary.run([catalogue, "-c", ".mode json", "-c", "count Recipe"],
+                                                       environment: ["RECIPES_POSTGRES_SAMPLE": "1"]))
+        }
+        if answers[0].standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
+        for run in answers {
+            #expect(run.status == 0 && run.standardOutput == "{\"count\": 169}\n", "\(run.standardOutput)\(run.standardError)")
+        }
+        #expect(answers[0].standardError.contains("Created the sample catalogue in"), "\(answers[0].standardError)")
+        #expect(!answers[1].standardError.contains("Created"), "\(answers[1].standardError)")
+    }
+
     /// Whether `output` shows all three changes the editor saved.
     static func hasWatchLines(_ output: String) -> Bool {
         let lines = output.split(separator: "\n")

@@ -62,7 +62,7 @@ extension PostgresStore {
     /// The statement `plan` runs, its values and PostgreSQL's plan for it.
     package func explain(_ plan: FetchPlan) throws -> QueryExplanation {
         guard let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity)) else {
-            return QueryExplanation(sql: "read every table in one transaction; evaluate the predicate in memory", arguments: [],
+            return QueryExplanation(sql: "read every table in one transaction; evaluate the predicate in memory", isSQL: false, arguments: [],
                                     plan: ["the predicate folds a column, matches a string with [c]/[d], uses MATCHES or a function: PostgreSQL cannot answer it as Foundation does"])
         }
         let steps = try read { try $0.run("EXPLAIN " + select.text, select.arguments).rows }

@@ -115,16 +115,21 @@ package protocol StoreRow {
 
 /// What a fetch would run, for `.explain`: the store's query, its values and its plan.
 public struct QueryExplanation: Sendable {
-    /// The query text (for SQLite, SQL with `?` placeholders).
+    /// The query text (for SQLite, SQL with `?` placeholders), or, where ``isSQL`` is false,
+    /// a description of the scan a store without SQL runs.
     public var sql: String
+    /// Whether ``sql`` is SQL the database runs, rather than a description of work the
+    /// store does in memory (the memory and atomic stores, PostgreSQL's in-memory fallback).
+    public var isSQL: Bool
     /// The values bound to the placeholders.
     public var arguments: [StoredValue]
     /// The store's query plan, one line per step, indented by depth.
     public var plan: [String]
 
     /// Creates an explanation; stores make these.
-    public init(sql: String, arguments: [StoredValue], plan: [String]) {
+    public init(sql: String, isSQL: Bool = true, arguments: [StoredValue], plan: [String]) {
         self.sql = sql
+        self.isSQL = isSQL
         self.arguments = arguments
         self.plan = plan
     }

@@ -139,7 +139,7 @@ extension RecipeShell {
             explanation = try self.context.explain(Catalog.searchRequest(try CommandWords.split(rest).joined(separator: " ")))
         default: throw CommandError(".explain works on fetch, count, show and search commands")
         }
-        context.print("SQL: \(explanation.sql)")
+        context.print("\(explanation.isSQL ? "SQL" : "query"): \(explanation.sql)")
         if !explanation.arguments.isEmpty {
             context.print("values: " + explanation.arguments.map(\.description).joined(separator: ", "))
         }

@@ -101,7 +101,9 @@ struct MemoryStoreTests {
         try context.insert("Tag")["label"] = "winter"
         try context.save()
         #expect(coordinator.stores[0].metadata["position"] == "line 42")
-        let plan = try context.explain(FetchRequest(entityName: "Tag")).plan
+        let explanation = try context.explain(FetchRequest(entityName: "Tag"))
+        #expect(explanation.isSQL == [.sqlite, .postgres].contains(kind), "\(explanation.sql)")
+        let plan = explanation.plan
         switch kind {
         case .sqlite: #expect(plan.first?.contains("SCAN") == true)
         case .memory: #expect(plan == ["SCAN Tag (in memory)"])

@@ -160,7 +160,7 @@ public final class MemoryStore: StoreRequestHandler {
 
     package func explain(_ plan: FetchPlan) throws -> QueryExplanation {
         let what = plan.predicate.map { _ in " where the predicate holds, evaluated in memory" } ?? ""
-        return QueryExplanation(sql: "scan \(plan.entity.name) rows\(what)", arguments: [], plan: ["SCAN \(plan.entity.root.name) (in memory)"])
+        return QueryExplanation(sql: "scan \(plan.entity.name) rows\(what)", isSQL: false, arguments: [], plan: ["SCAN \(plan.entity.root.name) (in memory)"])
     }
 
     package func fetchJoinPairs(of relationship: RelationshipDescription, sourceKeys: [Int64]) throws -> [(source: Int64, destination: Int64)] {

@@ -50,6 +50,9 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
     private let largestKeys = Locked<[Int: Int64]>([:])
     /// For tests: make the next writes fail after this many bytes.
     private let failsAfter = Locked<Int?>(nil)
+    /// The version of the file this store read or last wrote (nil: there was no file): a
+    /// save refuses to replace a file that another process or program has replaced since.
+    private let fileVersion = Locked<FileVersion?>(nil)
     /// The many-to-many relationship owning each join of ``MemoryStore``.
     let joinOwners: [String: RelationshipDescription]
 
@@ -133,6 +136,7 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
         if !FileManager.default.fileExists(atPath: path) {
             try engine.write(self) { $0.metadata[Self.uuidKey] = UUID().uuidString }
         }
+        fileVersion.withLock { $0 = FileVersion(of: path) }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -214,6 +218,7 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
     }
 
     func stage(_ next: MemoryStore.Contents, replacing previous: MemoryStore.Contents) throws -> any StagedWrite {
+        try checkFileIsTheOneRead()
         var nodes = self.nodes.withLock { $0 }
         let (changed, deleted) = changes(from: previous, to: next)
         for id in deleted { nodes[id] = nil }
@@ -236,18 +241,38 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
         let staged = try AtomicFile.stage(path, failsAfter: failsAfter.withLock { $0 }) { file in
             try save(entries, metadata: next.metadata, to: file)
         }
-        return CommitNodes(staged: staged) { self.nodes.withLock { $0 = nodes } }
+        return CommitNodes(staged: staged, check: checkFileIsTheOneRead) {
+            self.nodes.withLock { $0 = nodes }
+            self.fileVersion.withLock { $0 = FileVersion(of: self.path) }
+        }
     }
 
-    /// Commits a staged file, then keeps the nodes it was written from.
+    /// Commits a staged file, then keeps the nodes it was written from and the new file's version.
     private struct CommitNodes: StagedWrite {
         let staged: AtomicFile.Staged
+        /// Checks again, just before the file is replaced, that nobody else replaced it.
+        let check: () throws -> Void
         let keep: () -> Void
         func commit() throws {
+            try check()
             try staged.commit()
             keep()
         }
         func discard() { staged.discard() }
+    }
+
+    /// Throws when the file is no longer the one this store read or last wrote: another
+    /// coordinator, process or program saved it since, and writing this store's rows would
+    /// silently undo that save. (An atomic store holds the whole file and cannot merge; a
+    /// save that races another one between this check and the rename is not caught.)
+    private func checkFileIsTheOneRead() throws {
+        let read = fileVersion.withLock { $0 }
+        guard FileVersion(of: path) == read else {
+            throw ObjectGraphError(.storeFailure, """
+                the store at '\(path)' was changed by another process or program since this one read it; \
+                nothing was written, so that change is kept (open the store again to see it, then save again)
+                """)
+        }
     }
 
     // MARK: StoreRequestHandler: reads go to the rows
@@ -309,5 +334,24 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
 
     package func batchDelete(_ entity: EntityDescription, plan: FetchPlan) throws -> BatchResult {
         try engine.batchDelete(entity, plan: plan, backing: self)
+    }
+}
+
+/// One version of a file: a save renames a new file over the old one (a new inode), and an
+/// edit in place changes the size or the modification time.
+struct FileVersion: Equatable {
+    let inode: UInt64
+    let size: Int64
+    let modified: Int64
+    let modifiedNanoseconds: Int
+
+    /// The version of the file at `path`, or nil when there is none.
+    init?(of path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        inode = UInt64(status.st_ino)
+        size = Int64(status.st_size)
+        modified = Int64(status.st_mtim.tv_sec)
+        modifiedNanoseconds = status.st_mtim.tv_nsec
     }
 }

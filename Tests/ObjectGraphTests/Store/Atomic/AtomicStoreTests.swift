@@ -75,6 +75,38 @@ struct AtomicStoreTests {
         #expect(try next.fetch(FetchRequest(entityName: "Tag", sortKeys: [SortKey("label")])).map { $0.objectID.key }.max() == 4)
     }
 
+    @Test("A save does not overwrite a file that another coordinator saved since this one read it; the context keeps its change",
+          arguments: StoreKind.atomic)
+    func staleFileIsKept(kind: StoreKind) throws {
+        let model = try TestModel.make()
+        let first = PersistentStoreCoordinator(model: model)
+        let path = (try kind.addStore(to: first) as! any AtomicStorePath).path
+        defer { StoreKind.removeFolder(of: path) }
+        let a = MainContext(coordinator: first)
+        try a.insert("Tag")["label"] = "from a"
+        try a.save()
+        let second = PersistentStoreCoordinator(model: model)
+        _ = try second.addStore(type: kind.type, at: path)
+        let b = MainContext(coordinator: second)
+        try b.insert("Tag")["label"] = "from b"
+        try b.save()
+
+        // The first store still holds the file it wrote: writing it now would drop "from b".
+        try a.insert("Tag")["label"] = "a again"
+        let error = try #require(throws: ObjectGraphError.self) { try a.save() }
+        #expect(error.code == .storeFailure && error.message.contains("changed by another process") && error.message.contains(path),
+                "\(error)")
+        #expect(a.hasChanges)
+        try b.insert("Tag")["label"] = "b again"
+        try b.save()  // the second store's file is the current one
+
+        let reader = PersistentStoreCoordinator(model: model)
+        _ = try reader.addStore(type: kind.type, at: path)
+        let context = MainContext(coordinator: reader)
+        let labels = try context.fetch(FetchRequest(entityName: "Tag")).compactMap { $0["label"] as? String }
+        #expect(labels.sorted() == ["b again", "from a", "from b"])
+    }
+
     @Test("The article's example subclass, a store of JSON lines, reads back what it wrote")
     func articleExample() throws {
         let model = try TestModel.make()

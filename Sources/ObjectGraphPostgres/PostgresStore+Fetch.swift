@@ -1,4 +1,5 @@
 package import ObjectGraph
+import ObjectGraphSQL
 
 /// A row read from the server: its values in ``TableLayout`` order.
 struct FetchedRow: StoreRow {

@@ -1,4 +1,5 @@
 import ObjectGraph
+import ObjectGraphSQL
 extension SQLiteRow: StoreRow {}
 
 /// Reads: every fetch a context plans, and the loads of faults and prefetches, in SQL.

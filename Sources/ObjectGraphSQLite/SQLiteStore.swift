@@ -1,4 +1,5 @@
 public import ObjectGraph
+import ObjectGraphSQL
 import Foundation
 
 /// A persistent store in one SQLite file (or in memory), shared by every context of a coordinator.

@@ -1,4 +1,5 @@
 import ObjectGraph
+import ObjectGraphSQL
 /// Builds the SELECT statements of fetches.
 enum FetchSQL {
     static let alias = "t0"

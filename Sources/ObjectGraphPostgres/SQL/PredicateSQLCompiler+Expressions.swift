@@ -1,4 +1,5 @@
 import ObjectGraph
+import ObjectGraphSQL
 /// Scalar expressions, key paths and collections.
 extension PredicateSQLCompiler.Compiler {
     mutating func expression(_ expression: CheckedExpression) -> SQLFragment {

@@ -1,4 +1,5 @@
 import ObjectGraph
+import ObjectGraphSQL
 /// Lowers a ``CheckedPredicate`` to a PostgreSQL condition that selects exactly the objects
 /// the in-memory evaluator matches, or reports that it cannot.
 ///

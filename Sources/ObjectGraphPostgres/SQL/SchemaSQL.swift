@@ -1,4 +1,5 @@
 import ObjectGraph
+import ObjectGraphSQL
 /// The statements that create and change a store's schema and write its rows.
 enum SchemaSQL {
     static let createMetadata = """

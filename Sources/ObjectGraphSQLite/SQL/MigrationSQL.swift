@@ -1,4 +1,5 @@
 import ObjectGraph
+import ObjectGraphSQL
 
 /// The SQL that migrates a store from one model version to another without code: what an
 /// inferred ``ObjectGraph/MappingModel`` says, as statements run in one transaction.

@@ -1,4 +1,5 @@
 import ObjectGraph
+import ObjectGraphSQL
 /// The SQL that creates and describes a store's schema and its bookkeeping tables.
 enum SchemaSQL {
     /// The key/value metadata table: model version hashes, the store's UUID, caller keys.

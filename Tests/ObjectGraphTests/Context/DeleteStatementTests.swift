@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
+import ObjectGraphSQL
 
 /// What deleting through a context costs in statements: the delete rules load a to-many
 /// relationship's destinations in one statement, and a save deletes all rows of one entity

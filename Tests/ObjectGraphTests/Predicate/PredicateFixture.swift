@@ -1,5 +1,6 @@
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
+import ObjectGraphSQL
 import Foundation
 
 /// A test-only object: attribute values and relationships held in dictionaries.

@@ -12,13 +12,13 @@ enum FetchSQL {
     /// ends with `t0."_pk"` (a total order) unless the results are distinct values. NULLs sort
     /// first, as in SQLite.
     static func statement(for plan: FetchPlan, layout: TableLayout) -> SQLFragment? {
-        var native = plan.sortTerms.allSatisfy { PredicateSQLCompiler.isNative($0.expression) }
+        var native = plan.sortTerms.allSatisfy { PredicateSQLCompiler.isExact($0.expression, dialect: .postgreSQL) }
         if case .values(let expressions) = plan.output {
-            native = native && expressions.allSatisfy(PredicateSQLCompiler.isNative)
+            native = native && expressions.allSatisfy { PredicateSQLCompiler.isExact($0, dialect: .postgreSQL) }
             // PostgreSQL sorts distinct values only by what it selects.
             if native, plan.distinct {
-                let selected = expressions.map { PredicateSQLCompiler.compile($0, alias: alias) }
-                native = plan.sortTerms.allSatisfy { selected.contains(PredicateSQLCompiler.compile($0.expression, alias: alias)) }
+                let selected = expressions.map { PredicateSQLCompiler.compile($0, alias: alias, dialect: .postgreSQL) }
+                native = plan.sortTerms.allSatisfy { selected.contains(PredicateSQLCompiler.compile($0.expression, alias: alias, dialect: .postgreSQL)) }
             }
         }
         guard native else { return nil }
@@ -32,19 +32,19 @@ enum FetchSQL {
             sql = "SELECT count(*)"
         case .values(let expressions):
             sql = "SELECT \(raw: plan.distinct ? "DISTINCT " : "")"
-            sql.append(SQLFragment.joined(expressions.map { PredicateSQLCompiler.compile($0, alias: alias) }, separator: ", "))
+            sql.append(SQLFragment.joined(expressions.map { PredicateSQLCompiler.compile($0, alias: alias, dialect: .postgreSQL) }, separator: ", "))
         }
         sql.append(" FROM \(table: layout.table) AS \(raw: alias)")
         var condition: SQLFragment?
         if let predicate = plan.predicate {
-            guard let compiled = PredicateSQLCompiler.compile(predicate, alias: alias) else { return nil }
+            guard let compiled = PredicateSQLCompiler.compileExactly(predicate, alias: alias, dialect: .postgreSQL) else { return nil }
             condition = compiled
         }
         sql.append(whereClause(entity: plan.entity, includesSubentities: plan.includesSubentities, condition: condition))
         if case .count = plan.output { return sql }
         if !plan.sortTerms.isEmpty {
             var terms = plan.sortTerms.map { term in
-                PredicateSQLCompiler.compile(term.expression, alias: alias) + SQLFragment(sql: term.ascending ? " NULLS FIRST" : " DESC NULLS LAST")
+                PredicateSQLCompiler.compile(term.expression, alias: alias, dialect: .postgreSQL) + SQLFragment(sql: term.ascending ? " NULLS FIRST" : " DESC NULLS LAST")
             }
             if !plan.distinct { terms.append("\(raw: alias).\"_pk\"") }
             sql.append(" ORDER BY " + SQLFragment.joined(terms, separator: ", "))

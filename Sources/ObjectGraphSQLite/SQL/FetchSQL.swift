@@ -20,15 +20,15 @@ enum FetchSQL {
             sql = "SELECT count(*)"
         case .values(let expressions):
             sql = "SELECT \(raw: plan.distinct ? "DISTINCT " : "")"
-            sql.append(SQLFragment.joined(expressions.map { PredicateSQLCompiler.compile($0, alias: alias) }, separator: ", "))
+            sql.append(SQLFragment.joined(expressions.map { PredicateSQLCompiler.compile($0, alias: alias, dialect: .sqlite) }, separator: ", "))
         }
         sql.append(" FROM \(table: layout.table) AS \(raw: alias)")
-        let condition = plan.predicate.map { PredicateSQLCompiler.compile($0, alias: alias) }
+        let condition = plan.predicate.map { PredicateSQLCompiler.compile($0, alias: alias, dialect: .sqlite) }
         sql.append(whereClause(entity: plan.entity, includesSubentities: plan.includesSubentities, condition: condition))
         if case .count = plan.output { return sql }
         if !plan.sortTerms.isEmpty {
             var terms = plan.sortTerms.map { term in
-                PredicateSQLCompiler.compile(term.expression, alias: alias) + SQLFragment(sql: term.ascending ? "" : " DESC")
+                PredicateSQLCompiler.compile(term.expression, alias: alias, dialect: .sqlite) + SQLFragment(sql: term.ascending ? "" : " DESC")
             }
             if !plan.distinct { terms.append("\(raw: alias).\"_pk\"") }
             sql.append(" ORDER BY " + SQLFragment.joined(terms, separator: ", "))

@@ -36,6 +36,22 @@ package struct SQLDialect: Sendable {
     /// only the in-memory evaluator can.
     package let function: (@Sendable (_ code: String, _ operands: SQLFragment) -> SQLFragment)?
 
+    /// Whether a statement's parameters are numbered (`$1`, PostgreSQL) or not (`?`, SQLite).
+    package let numbersParameters: Bool
+    /// What `LIMIT` takes for "no limit": a bound -1 (SQLite), `ALL` (PostgreSQL).
+    package let unlimited: SQLFragment
+    /// The brackets of a bound list of keys: `[` `]` (a JSON array, SQLite), `{` `}` (an
+    /// array literal, PostgreSQL).
+    package let keyListBrackets: (open: UInt8, close: UInt8)
+    /// What surrounds a bound list of keys to test membership in it:
+    /// `IN (SELECT value FROM json_each(?))` (SQLite), `= ANY(CAST(? AS bigint[]))` (PostgreSQL).
+    package let keyMembership: (prefix: String, suffix: String)
+    /// Whether `SELECT DISTINCT` can sort only by what it selects (PostgreSQL).
+    package let sortsDistinctBySelectedOnly: Bool
+
+    /// The `number`th parameter (from 1) of a statement written as plain text.
+    package func parameter(_ number: Int) -> String { numbersParameters ? "$\(number)" : "?" }
+
     /// Whether the database answers every predicate itself (no part needs the evaluator).
     package var answersEveryPredicate: Bool { fold != nil && match != nil && function != nil }
 
@@ -46,7 +62,9 @@ package struct SQLDialect: Sendable {
         ascending: String, descending: String,
         fold: (@Sendable (_ value: SQLFragment, _ flags: String) -> SQLFragment)?,
         match: (@Sendable (_ code: String, _ flags: String, _ subject: SQLFragment, _ pattern: SQLFragment) -> SQLFragment)?,
-        function: (@Sendable (_ code: String, _ operands: SQLFragment) -> SQLFragment)?
+        function: (@Sendable (_ code: String, _ operands: SQLFragment) -> SQLFragment)?,
+        numbersParameters: Bool, unlimited: SQLFragment, keyListBrackets: (open: UInt8, close: UInt8),
+        keyMembership: (prefix: String, suffix: String), sortsDistinctBySelectedOnly: Bool
     ) {
         self.trueLiteral = trueLiteral
         self.falseLiteral = falseLiteral
@@ -63,5 +81,10 @@ package struct SQLDialect: Sendable {
         self.fold = fold
         self.match = match
         self.function = function
+        self.numbersParameters = numbersParameters
+        self.unlimited = unlimited
+        self.keyListBrackets = keyListBrackets
+        self.keyMembership = keyMembership
+        self.sortsDistinctBySelectedOnly = sortsDistinctBySelectedOnly
     }
 }

@@ -8,5 +8,7 @@ extension SQLDialect {
         ifNull: "COALESCE", position: "strpos",
         typedNull: "CAST(NULL AS double precision)", realType: "double precision", guardsDivisionByZero: true,
         castsAverage: true, ascending: " NULLS FIRST", descending: " DESC NULLS LAST",
-        fold: nil, match: nil, function: nil)
+        fold: nil, match: nil, function: nil,
+        numbersParameters: true, unlimited: "ALL", keyListBrackets: (UInt8(ascii: "{"), UInt8(ascii: "}")),
+        keyMembership: ("= ANY(CAST(", " AS bigint[]))"), sortsDistinctBySelectedOnly: true)
 }

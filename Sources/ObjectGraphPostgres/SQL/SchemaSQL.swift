@@ -213,6 +213,6 @@ struct TableSQL: Sendable {
     init(_ layout: TableLayout) {
         insert = SchemaSQL.insert(table: layout.table, columns: layout.columns)
         delete = SchemaSQL.delete(table: layout.table)
-        selectRow = FetchSQL.selectRow(table: layout.table, columns: layout.columns)
+        selectRow = FetchSQL.selectRow(table: layout.table, columns: layout.columns, dialect: .postgreSQL)
     }
 }

@@ -1,3 +1,4 @@
+import ObjectGraph
 import ObjectGraphSQL
 extension SQLDialect {
     /// SQLite's SQL: 0/1 booleans, `IS` for null-safe equality, and the functions that
@@ -9,5 +10,8 @@ extension SQLDialect {
         ascending: "", descending: " DESC",
         fold: { value, flags in "og_fold(\(value), \(raw: flags))" },
         match: { code, flags, subject, pattern in "og_match(\(raw: code), \(raw: flags), \(subject), \(pattern))" },
-        function: { code, operands in "og_function(\(raw: code), \(operands))" })
+        function: { code, operands in "og_function(\(raw: code), \(operands))" },
+        numbersParameters: false, unlimited: "\(StoredValue.integer(-1))",
+        keyListBrackets: (UInt8(ascii: "["), UInt8(ascii: "]")),
+        keyMembership: ("IN (SELECT value FROM json_each(", "))"), sortsDistinctBySelectedOnly: false)
 }

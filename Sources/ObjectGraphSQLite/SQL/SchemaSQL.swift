@@ -250,7 +250,7 @@ struct TableSQL: Sendable {
     init(_ layout: TableLayout) {
         insert = SchemaSQL.insert(table: layout.table, columns: layout.columns)
         delete = SchemaSQL.delete(table: layout.table)
-        selectRow = FetchSQL.selectRow(table: layout.table, columns: layout.columns)
+        selectRow = FetchSQL.selectRow(table: layout.table, columns: layout.columns, dialect: .sqlite)
         reserveKeys = SchemaSQL.reserveKeys(table: layout.table)
         highestKey = SchemaSQL.highestKey(table: layout.table)
         recordHighestKey = SchemaSQL.recordHighestKey(table: layout.table)
@@ -266,8 +266,8 @@ struct ToManySQL: Sendable {
     let destinationRows: String?
 
     init(_ relationship: RelationshipDescription, layout: TableLayout) {
-        destinationKeys = FetchSQL.selectDestinations(of: relationship)
+        destinationKeys = FetchSQL.selectDestinations(of: relationship, dialect: .sqlite)
         destinationRows = relationship.isManyToMany
-            ? nil : FetchSQL.selectDestinationRows(of: relationship, layout: layout, oneSource: true)
+            ? nil : FetchSQL.selectDestinationRows(of: relationship, layout: layout, dialect: .sqlite)
     }
 }

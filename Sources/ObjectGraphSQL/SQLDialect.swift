@@ -1,3 +1,4 @@
+package import ObjectGraph
 /// What differs between the SQL that the two stores' databases take, for the SQL that
 /// ``PredicateSQLCompiler`` and ``FetchSQL`` write once for both.
 ///
@@ -36,6 +37,13 @@ package struct SQLDialect: Sendable {
     /// only the in-memory evaluator can.
     package let function: (@Sendable (_ code: String, _ operands: SQLFragment) -> SQLFragment)?
 
+    /// The type of keys and other integer columns: `INTEGER` (SQLite), `bigint` (PostgreSQL).
+    package let integerType: String
+    /// The type of an attribute's column: its storage class (SQLite), `bigint`,
+    /// `double precision`, `text COLLATE "C"` or `bytea` (PostgreSQL).
+    package let columnType: @Sendable (AttributeType) -> String
+    /// What follows a join table's definition: ` WITHOUT ROWID` (SQLite), nothing (PostgreSQL).
+    package let joinTableOptions: String
     /// Whether a statement's parameters are numbered (`$1`, PostgreSQL) or not (`?`, SQLite).
     package let numbersParameters: Bool
     /// What `LIMIT` takes for "no limit": a bound -1 (SQLite), `ALL` (PostgreSQL).
@@ -64,7 +72,8 @@ package struct SQLDialect: Sendable {
         match: (@Sendable (_ code: String, _ flags: String, _ subject: SQLFragment, _ pattern: SQLFragment) -> SQLFragment)?,
         function: (@Sendable (_ code: String, _ operands: SQLFragment) -> SQLFragment)?,
         numbersParameters: Bool, unlimited: SQLFragment, keyListBrackets: (open: UInt8, close: UInt8),
-        keyMembership: (prefix: String, suffix: String), sortsDistinctBySelectedOnly: Bool
+        keyMembership: (prefix: String, suffix: String), sortsDistinctBySelectedOnly: Bool,
+        integerType: String, columnType: @escaping @Sendable (AttributeType) -> String, joinTableOptions: String
     ) {
         self.trueLiteral = trueLiteral
         self.falseLiteral = falseLiteral
@@ -86,5 +95,8 @@ package struct SQLDialect: Sendable {
         self.keyListBrackets = keyListBrackets
         self.keyMembership = keyMembership
         self.sortsDistinctBySelectedOnly = sortsDistinctBySelectedOnly
+        self.integerType = integerType
+        self.columnType = columnType
+        self.joinTableOptions = joinTableOptions
     }
 }

@@ -1,3 +1,4 @@
+import ObjectGraph
 import ObjectGraphSQL
 extension SQLDialect {
     /// PostgreSQL's SQL: `TRUE`/`FALSE`, `IS [NOT] DISTINCT FROM`, typed NULLs, NULL sorted
@@ -10,5 +11,6 @@ extension SQLDialect {
         castsAverage: true, ascending: " NULLS FIRST", descending: " DESC NULLS LAST",
         fold: nil, match: nil, function: nil,
         numbersParameters: true, unlimited: "ALL", keyListBrackets: (UInt8(ascii: "{"), UInt8(ascii: "}")),
-        keyMembership: ("= ANY(CAST(", " AS bigint[]))"), sortsDistinctBySelectedOnly: true)
+        keyMembership: ("= ANY(CAST(", " AS bigint[]))"), sortsDistinctBySelectedOnly: true,
+        integerType: "bigint", columnType: { SchemaSQL.columnType($0) }, joinTableOptions: "")
 }

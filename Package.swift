@@ -30,11 +30,14 @@ let package = Package(
 
         // The framework: knows nothing of recipes, nor of SQL.
         .target(name: "ObjectGraph", swiftSettings: strict),
-        // The SQLite store: the only target that calls sqlite3 or writes SQL.
-        .target(name: "ObjectGraphSQLite", dependencies: ["ObjectGraph", "CSQLite"], swiftSettings: strict),
-        // The PostgreSQL store: the only other target that writes SQL.
+        // The SQL both stores build (names, fragments, predicates, fetches), written once;
+        // what differs between the databases is a dialect each store passes in.
+        .target(name: "ObjectGraphSQL", dependencies: ["ObjectGraph"], swiftSettings: strict),
+        // The SQLite store: the only target that calls sqlite3.
+        .target(name: "ObjectGraphSQLite", dependencies: ["ObjectGraph", "ObjectGraphSQL", "CSQLite"], swiftSettings: strict),
+        // The PostgreSQL store: the only target that talks to PostgresNIO.
         .target(name: "ObjectGraphPostgres",
-                dependencies: ["ObjectGraph", .product(name: "PostgresNIO", package: "postgres-nio")],
+                dependencies: ["ObjectGraph", "ObjectGraphSQL", .product(name: "PostgresNIO", package: "postgres-nio")],
                 swiftSettings: strict),
         // The sample domain: knows nothing of the terminal.
         .target(name: "RecipeCatalog", dependencies: ["ObjectGraphSQLite"], swiftSettings: strict),
@@ -45,7 +48,7 @@ let package = Package(
                           ],
                           swiftSettings: strict),
 
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "ObjectGraphSQLite", "ObjectGraphPostgres"],
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "ObjectGraphSQL", "ObjectGraphSQLite", "ObjectGraphPostgres"],
                     swiftSettings: strict),
         .testTarget(name: "RecipeCatalogTests", dependencies: ["RecipeCatalog", "ObjectGraphSQLite"],
                     swiftSettings: strict),

@@ -1,4 +1,5 @@
 package import ObjectGraph
+import ObjectGraphSQL
 import Foundation
 
 extension PostgresStore {
@@ -39,7 +40,7 @@ extension PostgresStore {
             let ids = try keys(of: plan, session)
             guard !ids.isEmpty else { return [] }
             try session.run(SchemaSQL.updateRows(table: layout.table, columns: assignments.map(\.0)),
-                            assignments.map(\.1) + [FetchSQL.keyList(ids.map(\.key))])
+                            assignments.map(\.1) + [FetchSQL.keyList(ids.map(\.key), dialect: .postgreSQL)])
             try announce(inserted: [], updated: ids, deleted: [], session)
             return ids
         }
@@ -70,7 +71,7 @@ extension PostgresStore {
                     guard !entity.relationshipDerivedAttributes.isEmpty else { continue }
                     try run(SchemaSQL.recomputeDerived(entity.relationshipDerivedAttributes, table: layout(for: entity).table,
                                                        destinationTable: { self.layout(for: $0).table }),
-                            [FetchSQL.keyList(group.map(\.key))], connection)
+                            [FetchSQL.keyList(group.map(\.key), dialect: .postgreSQL)], connection)
                     deletion.recomputed += group
                 }
                 var result = BatchResult()
@@ -87,7 +88,7 @@ extension PostgresStore {
     private func keys(of plan: FetchPlan, _ session: PostgresSession) throws -> [ObjectID] {
         var keysPlan = plan
         keysPlan.output = .keys
-        guard let select = FetchSQL.statement(for: keysPlan, layout: layout(for: plan.entity)) else { return try fetchIDs(keysPlan) }
+        guard let select = FetchSQL.exactStatement(for: keysPlan, layout: layout(for: plan.entity), dialect: .postgreSQL) else { return try fetchIDs(keysPlan) }
         return try keys(select, session)
     }
 
@@ -106,7 +107,7 @@ extension PostgresStore {
         let byEntity = Dictionary(grouping: fresh, by: \.entityIndex)
         for (entityIndex, group) in byEntity.sorted(by: { $0.key < $1.key }) {
             let entity = model.entities[Int(entityIndex)]
-            let keys = FetchSQL.keyList(group.map(\.key))
+            let keys = FetchSQL.keyList(group.map(\.key), dialect: .postgreSQL)
             for relationship in entity.relationships {
                 let destination = relationship.destination!
                 let destinationLayout = layout(for: destination)
@@ -122,7 +123,7 @@ extension PostgresStore {
                     let join = SchemaNaming.joinTable(for: relationship)
                     var targets: [ObjectID] = []
                     if relationship.deleteRule == .cascade || relationship.deleteRule == .deny || derives {
-                        targets = try self.keys(FetchSQL.selectJoinedDestinations(of: relationship, layout: destinationLayout, keys: keys), connection)
+                        targets = try self.keys(FetchSQL.selectJoinedDestinations(of: relationship, layout: destinationLayout, keys: keys, dialect: .postgreSQL), connection)
                             .filter { !deletion.seen.contains($0) }
                     }
                     if relationship.deleteRule == .deny, !targets.isEmpty { throw denied(entity, relationship, targets.count) }
@@ -135,10 +136,10 @@ extension PostgresStore {
                 }
                 let select: SQLFragment
                 if pointsBack {
-                    select = FetchSQL.selectReferencing(destinationLayout, entity: destination, column: relationship.inverse.name, keys: keys)
+                    select = FetchSQL.selectReferencing(destinationLayout, entity: destination, column: relationship.inverse.name, keys: keys, dialect: .postgreSQL)
                 } else {
                     guard relationship.deleteRule == .cascade || relationship.deleteRule == .deny || derives else { continue }
-                    select = FetchSQL.selectReferenced(layout(for: entity), relationship: relationship, keys: keys)
+                    select = FetchSQL.selectReferenced(layout(for: entity), relationship: relationship, keys: keys, distinct: false, dialect: .postgreSQL)
                 }
                 let targets = try self.keys(select, connection).filter { !deletion.seen.contains($0) }
                 guard !targets.isEmpty else { continue }
@@ -151,7 +152,7 @@ extension PostgresStore {
                     guard pointsBack else { break }
                     let columns = [relationship.inverse.name] + (SchemaNaming.entityColumn(for: relationship.inverse).map { [$0] } ?? [])
                     try run(SchemaSQL.nullify(table: destinationLayout.table, columns: columns),
-                            [FetchSQL.keyList(targets.map(\.key))], connection)
+                            [FetchSQL.keyList(targets.map(\.key), dialect: .postgreSQL)], connection)
                     deletion.nullified += targets
                     if derives { deletion.touched.formUnion(targets) }
                 case .deny:

@@ -1,4 +1,5 @@
 package import ObjectGraph
+import ObjectGraphSQL
 
 /// A row read from the server: its values in ``TableLayout`` order.
 struct FetchedRow: StoreRow {
@@ -10,21 +11,21 @@ struct FetchedRow: StoreRow {
 /// Reads: every fetch a context plans, and the loads of faults and prefetches, in SQL.
 extension PostgresStore {
     package func forEachRow(_ plan: FetchPlan, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
-        guard let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity)) else {
+        guard let select = FetchSQL.exactStatement(for: plan, layout: layout(for: plan.entity), dialect: .postgreSQL) else {
             return try evaluator { try $0.forEachRow(plan, body) }
         }
         try forEachRow(select, body)
     }
 
     package func forEachRow(withKeys keys: [Int64], of entity: EntityDescription, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
-        try forEachRow(FetchSQL.selectRows(layout(for: entity), keys: keys), body)
+        try forEachRow(FetchSQL.selectRows(layout(for: entity), keys: keys, dialect: .postgreSQL), body)
     }
 
     package func forEachRow(
         destinationsOf relationship: RelationshipDescription, sourceKeys: [Int64], _ body: (ObjectID, any StoreRow) throws -> Void
     ) throws {
         let layout = layout(for: relationship.destination)
-        try forEachRow(FetchSQL.selectDestinations(of: relationship, sourceKeys: sourceKeys, layout: layout), body)
+        try forEachRow(FetchSQL.selectDestinations(of: relationship, sourceKeys: sourceKeys, layout: layout, dialect: .postgreSQL), body)
     }
 
     private func forEachRow(_ select: SQLFragment, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
@@ -42,7 +43,7 @@ extension PostgresStore {
     }
 
     package func fetchValues(_ plan: FetchPlan) throws -> [[StoredValue]] {
-        guard let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity)) else {
+        guard let select = FetchSQL.exactStatement(for: plan, layout: layout(for: plan.entity), dialect: .postgreSQL) else {
             return try evaluator { try $0.fetchValues(plan) }
         }
         return try read { try $0.run(select.text, select.arguments).rows }
@@ -51,7 +52,7 @@ extension PostgresStore {
     package func count(_ plan: FetchPlan) throws -> Int {
         var countPlan = plan
         countPlan.output = .count
-        guard let select = FetchSQL.statement(for: countPlan, layout: layout(for: plan.entity)) else {
+        guard let select = FetchSQL.exactStatement(for: countPlan, layout: layout(for: plan.entity), dialect: .postgreSQL) else {
             return try evaluator { try $0.count(plan) }
         }
         let rows = try read { try $0.run(select.text, select.arguments).rows }
@@ -61,7 +62,7 @@ extension PostgresStore {
 
     /// The statement `plan` runs, its values and PostgreSQL's plan for it.
     package func explain(_ plan: FetchPlan) throws -> QueryExplanation {
-        guard let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity)) else {
+        guard let select = FetchSQL.exactStatement(for: plan, layout: layout(for: plan.entity), dialect: .postgreSQL) else {
             return QueryExplanation(sql: "read every table in one transaction; evaluate the predicate in memory", isSQL: false, arguments: [],
                                     plan: ["the predicate folds a column, matches a string with [c]/[d], uses MATCHES or a function: PostgreSQL cannot answer it as Foundation does"])
         }
@@ -73,7 +74,7 @@ extension PostgresStore {
     }
 
     package func fetchJoinPairs(of relationship: RelationshipDescription, sourceKeys: [Int64]) throws -> [(source: Int64, destination: Int64)] {
-        let select = FetchSQL.selectJoinPairs(of: relationship, sourceKeys: sourceKeys)
+        let select = FetchSQL.selectJoinPairs(of: relationship, sourceKeys: sourceKeys, dialect: .postgreSQL)
         return try read { try $0.run(select.text, select.arguments).rows }.compactMap { row in
             guard case .integer(let source) = row[0], case .integer(let destination) = row[1] else { return nil }
             return (source, destination)
@@ -86,7 +87,7 @@ extension PostgresStore {
     }
 
     package func fetchDestinations(of relationship: RelationshipDescription, key: Int64) throws -> [ObjectID] {
-        try read { try $0.run(FetchSQL.selectDestinations(of: relationship), [.integer(key)]).rows }.compactMap { row in
+        try read { try $0.run(FetchSQL.selectDestinations(of: relationship, dialect: .postgreSQL), [.integer(key)]).rows }.compactMap { row in
             guard case .integer(let key) = row[0], case .integer(let entity) = row[1] else { return nil }
             return ObjectID(entityIndex: Int(entity), key: key)
         }

@@ -1,4 +1,5 @@
 import ObjectGraph
+import ObjectGraphSQL
 import Foundation
 
 /// Change notifications between processes: every save and batch request sends the IDs it

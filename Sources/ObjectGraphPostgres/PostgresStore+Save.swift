@@ -1,4 +1,5 @@
 package import ObjectGraph
+import ObjectGraphSQL
 import Foundation
 
 extension PostgresStore {

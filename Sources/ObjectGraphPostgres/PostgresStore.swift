@@ -1,4 +1,5 @@
 public import ObjectGraph
+import ObjectGraphSQL
 import Foundation
 
 /// A persistent store in a PostgreSQL database, shared by every context of a coordinator
@@ -177,7 +178,7 @@ public final class PostgresStore: StoreRequestHandler {
                 try session.run(SchemaSQL.createMetadata)
                 try session.run(SchemaSQL.createPrimaryKeys)
                 for layout in layouts {
-                    for statement in SchemaSQL.create(layout) { try session.run(statement) }
+                    for statement in SchemaSQL.create(layout, dialect: .postgreSQL) { try session.run(statement) }
                 }
                 for (key, value) in [(MetadataKey.storeUUID, UUID().uuidString),
                                      (MetadataKey.versionHashes, encodeJSON(model.versionHashes)),

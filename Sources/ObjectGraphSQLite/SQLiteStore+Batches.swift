@@ -1,4 +1,5 @@
 import ObjectGraph
+import ObjectGraphSQL
 import Foundation
 
 extension SQLiteStore {
@@ -44,10 +45,10 @@ extension SQLiteStore {
         }
         return try perform { connection in
             try connection.inTransaction {
-                let ids = try keys(FetchSQL.statement(for: plan, layout: layout), connection)
+                let ids = try keys(FetchSQL.statement(for: plan, layout: layout, dialect: .sqlite), connection)
                 guard !ids.isEmpty else { return [] }
                 let statement = try connection.cachedStatement(SchemaSQL.updateRows(table: layout.table, columns: assignments.map(\.0)))
-                try statement.bind(assignments.map(\.1) + [FetchSQL.keyList(ids.map(\.key))])
+                try statement.bind(assignments.map(\.1) + [FetchSQL.keyList(ids.map(\.key), dialect: .sqlite)])
                 try statement.run()
                 return ids
             }
@@ -110,7 +111,7 @@ extension SQLiteStore {
         try perform { connection in
             try connection.inTransaction {
                 var deletion = BatchDeletion(model: model)
-                try deleteRows(try keys(FetchSQL.statement(for: plan, layout: layout(for: entity)), connection), connection, &deletion)
+                try deleteRows(try keys(FetchSQL.statement(for: plan, layout: layout(for: entity), dialect: .sqlite), connection), connection, &deletion)
                 var survivors: [ObjectID] = []
                 for id in deletion.touched where !deletion.contains(id) { survivors.append(id) }
                 for (entityIndex, group) in Dictionary(grouping: survivors, by: \.entityIndex).sorted(by: { $0.key < $1.key }) {
@@ -118,7 +119,7 @@ extension SQLiteStore {
                     guard !entity.relationshipDerivedAttributes.isEmpty else { continue }
                     try run(SchemaSQL.recomputeDerived(entity.relationshipDerivedAttributes, table: layout(for: entity).table,
                                                        destinationTable: { self.layout(for: $0).table }),
-                            [FetchSQL.keyList(group.map(\.key))], connection)
+                            [FetchSQL.keyList(group.map(\.key), dialect: .sqlite)], connection)
                     deletion.recomputed += group
                 }
                 var result = BatchResult()
@@ -148,7 +149,7 @@ extension SQLiteStore {
         for id in fresh { keysByEntity[Int(id.entityIndex)].append(id.key) }
         for (entityIndex, group) in keysByEntity.enumerated() where !group.isEmpty {
             let entity = model.entities[entityIndex]
-            let keys = FetchSQL.keyList(group)
+            let keys = FetchSQL.keyList(group, dialect: .sqlite)
             for relationship in entity.relationships {
                 let destination = relationship.destination!
                 let destinationLayout = layout(for: destination)
@@ -165,7 +166,7 @@ extension SQLiteStore {
                     var targets: [ObjectID] = []
                     if relationship.deleteRule == .cascade || relationship.deleteRule == .deny || derives {
                         targets = deletion.notDeleted(try self.keys(
-                            FetchSQL.selectJoinedDestinations(of: relationship, layout: destinationLayout, keys: keys), connection))
+                            FetchSQL.selectJoinedDestinations(of: relationship, layout: destinationLayout, keys: keys, dialect: .sqlite), connection))
                     }
                     if relationship.deleteRule == .deny, !targets.isEmpty { throw denied(entity, relationship, targets.count) }
                     try run(SchemaSQL.deleteJoinRows(join.table, column: join.sourceColumn, keyList: true), [keys], connection)
@@ -177,10 +178,10 @@ extension SQLiteStore {
                 }
                 let select: SQLFragment
                 if pointsBack {
-                    select = FetchSQL.selectReferencing(destinationLayout, entity: destination, column: relationship.inverse.name, keys: keys)
+                    select = FetchSQL.selectReferencing(destinationLayout, entity: destination, column: relationship.inverse.name, keys: keys, dialect: .sqlite)
                 } else {
                     guard relationship.deleteRule == .cascade || relationship.deleteRule == .deny || derives else { continue }
-                    select = FetchSQL.selectReferenced(layout(for: entity), relationship: relationship, keys: keys)
+                    select = FetchSQL.selectReferenced(layout(for: entity), relationship: relationship, keys: keys, distinct: true, dialect: .sqlite)
                 }
                 let targets = deletion.notDeleted(try self.keys(select, connection))
                 guard !targets.isEmpty else { continue }
@@ -193,7 +194,7 @@ extension SQLiteStore {
                     guard pointsBack else { break }
                     let columns = [relationship.inverse.name] + (SchemaNaming.entityColumn(for: relationship.inverse).map { [$0] } ?? [])
                     try run(SchemaSQL.nullify(table: destinationLayout.table, columns: columns),
-                            [FetchSQL.keyList(targets.map(\.key))], connection)
+                            [FetchSQL.keyList(targets.map(\.key), dialect: .sqlite)], connection)
                     deletion.nullified += targets
                     if derives { deletion.touched.formUnion(targets) }
                 case .deny:

@@ -1,4 +1,5 @@
 import ObjectGraph
+import ObjectGraphSQL
 extension SQLiteRow: StoreRow {}
 
 /// Reads: every fetch a context plans, and the loads of faults and prefetches, in SQL.
@@ -6,12 +7,12 @@ extension SQLiteStore {
     /// Runs `plan` (``FetchPlan/Output-swift.enum/rows`` or ``FetchPlan/Output-swift.enum/keys``)
     /// and hands each row to `body` with its object ID.
     package func forEachRow(_ plan: FetchPlan, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
-        try forEachRow(FetchSQL.statement(for: plan, layout: layout(for: plan.entity)), body)
+        try forEachRow(FetchSQL.statement(for: plan, layout: layout(for: plan.entity), dialect: .sqlite), body)
     }
 
     /// The full rows of `entity`'s table with the given keys, in key order, in one statement.
     package func forEachRow(withKeys keys: [Int64], of entity: EntityDescription, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
-        try forEachRow(FetchSQL.selectRows(layout(for: entity), keys: keys), body)
+        try forEachRow(FetchSQL.selectRows(layout(for: entity), keys: keys, dialect: .sqlite), body)
     }
 
     /// The full rows of the destinations of a one-to-many relationship for several sources,
@@ -23,7 +24,7 @@ extension SQLiteStore {
             return try forEachRow(SQLFragment(sql: sql, arguments: [.integer(sourceKeys[0])]), body)
         }
         let layout = layout(for: relationship.destination)
-        try forEachRow(FetchSQL.selectDestinations(of: relationship, sourceKeys: sourceKeys, layout: layout), body)
+        try forEachRow(FetchSQL.selectDestinations(of: relationship, sourceKeys: sourceKeys, layout: layout, dialect: .sqlite), body)
     }
 
     /// Runs `body` with every read this thread makes inside one read transaction on one
@@ -55,7 +56,7 @@ extension SQLiteStore {
 
     /// The values `plan` selects (its output is values), one array per row.
     package func fetchValues(_ plan: FetchPlan) throws -> [[StoredValue]] {
-        let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity))
+        let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity), dialect: .sqlite)
         return try performRead { connection in try connection.rows(select.sql, select.arguments) }
     }
 
@@ -63,7 +64,7 @@ extension SQLiteStore {
     package func count(_ plan: FetchPlan) throws -> Int {
         var countPlan = plan
         countPlan.output = .count
-        let select = FetchSQL.statement(for: countPlan, layout: layout(for: plan.entity))
+        let select = FetchSQL.statement(for: countPlan, layout: layout(for: plan.entity), dialect: .sqlite)
         return try performRead { connection in
             let statement = try connection.cachedStatement(select.sql)
             try statement.bind(select.arguments)
@@ -75,7 +76,7 @@ extension SQLiteStore {
 
     /// The statement `plan` runs, its values and SQLite's plan for it.
     package func explain(_ plan: FetchPlan) throws -> QueryExplanation {
-        let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity))
+        let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity), dialect: .sqlite)
         let steps = try performRead { connection in
             try connection.cachedStatement(select.sql).queryPlan(arguments: select.arguments)
         }
@@ -84,7 +85,7 @@ extension SQLiteStore {
 
     /// The (source, destination) key pairs of a many-to-many relationship for several sources.
     package func fetchJoinPairs(of relationship: RelationshipDescription, sourceKeys: [Int64]) throws -> [(source: Int64, destination: Int64)] {
-        let select = FetchSQL.selectJoinPairs(of: relationship, sourceKeys: sourceKeys)
+        let select = FetchSQL.selectJoinPairs(of: relationship, sourceKeys: sourceKeys, dialect: .sqlite)
         return try performRead { connection in try connection.rows(select.sql, select.arguments) }.compactMap { row in
             guard case .integer(let source) = row[0], case .integer(let destination) = row[1] else { return nil }
             return (source, destination)
@@ -108,7 +109,7 @@ extension SQLiteStore {
     package func fetchDestinations(of relationship: RelationshipDescription, key: Int64) throws -> [ObjectID] {
         try performRead { connection in
             let statement = try connection.cachedStatement(
-                toManySQL[ObjectIdentifier(relationship)]?.destinationKeys ?? FetchSQL.selectDestinations(of: relationship))
+                toManySQL[ObjectIdentifier(relationship)]?.destinationKeys ?? FetchSQL.selectDestinations(of: relationship, dialect: .sqlite))
             try statement.bind(.integer(key), at: 1)
             var ids: [ObjectID] = []
             try statement.forEachRow { row in

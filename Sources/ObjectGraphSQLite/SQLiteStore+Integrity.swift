@@ -1,4 +1,5 @@
 import ObjectGraph
+import ObjectGraphSQL
 
 extension SQLiteStore {
     /// Checks the store file and the object graph it holds, and returns one line per problem

@@ -1,4 +1,5 @@
 public import ObjectGraph
+import ObjectGraphSQL
 import Foundation
 
 extension SQLiteStore {

@@ -1,4 +1,5 @@
 import ObjectGraph
+import ObjectGraphSQL
 import Foundation
 
 extension SQLiteStore {
@@ -180,7 +181,7 @@ extension SQLiteStore {
                 try recordHighestKey(of: entity, connection)
             }
             let single = keys.count == 1
-            let argument: StoredValue = single ? .integer(keys[0]) : FetchSQL.keyList(keys)
+            let argument: StoredValue = single ? .integer(keys[0]) : FetchSQL.keyList(keys, dialect: .sqlite)
             let statement = try connection.cachedStatement(
                 single ? tableSQL(for: entity).delete : SchemaSQL.deleteRows(table: layout(for: entity).table))
             try statement.bind(argument, at: 1)

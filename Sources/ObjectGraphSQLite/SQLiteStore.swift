@@ -1,4 +1,5 @@
 public import ObjectGraph
+import ObjectGraphSQL
 import Foundation
 
 /// A persistent store in one SQLite file (or in memory), shared by every context of a coordinator.
@@ -289,7 +290,7 @@ public final class SQLiteStore: StoreRequestHandler {
                     try connection.execute(SchemaSQL.createMetadata)
                     try connection.execute(SchemaSQL.createPrimaryKeys)
                     for layout in layouts {
-                        for statement in SchemaSQL.create(layout) { try connection.execute(statement) }
+                        for statement in SchemaSQL.create(layout, dialect: .sqlite) { try connection.execute(statement) }
                     }
                     let insert = try connection.cachedStatement(SchemaSQL.upsertMetadata)
                     for (key, value) in [(MetadataKey.storeUUID, UUID().uuidString),

@@ -3,7 +3,7 @@
 /// Every key path is bound to the model's attributes and relationships, every constant is
 /// converted to the stored form of what it is compared with (a `Date` to seconds since
 /// 1970, a `UUID` to its uppercase string), and every operator has operands it accepts.
-/// ``evaluate(_:)`` is the reference semantics; the SQLite store's `PredicateSQLCompiler` lowers the same
+/// ``evaluate(_:)`` is the reference semantics; the SQL stores' `PredicateSQLCompiler` (module `ObjectGraphSQL`) lowers the same
 /// tree to SQL that selects exactly the same objects.
 ///
 /// Objects in scope are numbered: scope 0 is the evaluated object; every to-many

@@ -1,4 +1,5 @@
 import ObjectGraph
+import ObjectGraphSQL
 import Foundation
 import PostgresNIO
 

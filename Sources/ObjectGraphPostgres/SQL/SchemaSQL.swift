@@ -1,6 +1,8 @@
 import ObjectGraph
-/// The statements that create and change a store's schema and write its rows.
-enum SchemaSQL {
+import ObjectGraphSQL
+/// The statements of a PostgreSQL store's bookkeeping tables, sessions and notifications, and
+/// those that write its rows.
+extension SchemaSQL {
     static let createMetadata = """
         CREATE TABLE IF NOT EXISTS "_metadata" ("key" text COLLATE "C" PRIMARY KEY, "value" text)
         """
@@ -51,71 +53,6 @@ enum SchemaSQL {
         }
     }
 
-    /// Every statement that creates a tree's table, its indexes and its join tables.
-    static func create(_ layout: TableLayout) -> [String] {
-        let table = createTable(layout)
-        return [table[0]] + joinTables(of: layout).flatMap(createJoinTable) + table.dropFirst()
-    }
-
-    static func joinTables(of layout: TableLayout) -> [RelationshipDescription] {
-        layout.root.selfAndDescendants.flatMap(\.declaredRelationships).filter {
-            $0.isManyToMany && SchemaNaming.joinTable(for: $0).sourceColumn == "_source"
-        }
-    }
-
-    static func createJoinTable(_ relationship: RelationshipDescription) -> [String] {
-        let join = SQLIdentifier(SchemaNaming.joinTable(for: relationship).table).quoted
-        return ["""
-            CREATE TABLE \(join) ("_source" bigint NOT NULL, "_destination" bigint NOT NULL, \
-            PRIMARY KEY ("_source", "_destination"))
-            """,
-            "CREATE INDEX \(SQLIdentifier("_join_index_" + relationship.entity.name + "_" + relationship.name).quoted) ON \(join) (\"_destination\", \"_source\")"]
-    }
-
-    static func createTable(_ layout: TableLayout) -> [String] {
-        let root = layout.root
-        let tree = root.selfAndDescendants
-        var definitions = ["\"_pk\" bigint PRIMARY KEY", "\"_ent\" bigint NOT NULL", versionColumnDefinition]
-        var statements: [String] = []
-        var indexed: [[String]] = []
-        var columns: Set<String> = []
-        for entity in tree {
-            for attribute in entity.declaredAttributes where !attribute.isTransient {
-                if columns.insert(attribute.name).inserted {
-                    definitions.append("\(SQLIdentifier(attribute.name).quoted) \(columnType(attribute.type))")
-                }
-                if attribute.isIndexed { indexed.append([attribute.name]) }
-            }
-        }
-        for entity in tree {
-            for relationship in entity.declaredRelationships where !relationship.isToMany {
-                if columns.insert(relationship.name).inserted {
-                    definitions.append("\(SQLIdentifier(relationship.name).quoted) bigint")
-                    if let entityColumn = SchemaNaming.entityColumn(for: relationship) {
-                        definitions.append("\(SQLIdentifier(entityColumn).quoted) bigint")
-                    }
-                }
-                indexed.append([relationship.name])
-            }
-            indexed += entity.indexes
-        }
-        for entity in tree {
-            for keys in entity.uniquenessConstraints {
-                // NULLS NOT DISTINCT would differ from SQLite, where NULLs never collide.
-                definitions.append("UNIQUE (\(keys.map { SQLIdentifier($0).quoted }.joined(separator: ", ")))")
-            }
-        }
-        if tree.count > 1 { indexed.append(["_ent"]) }
-        let table = SQLIdentifier(layout.table).quoted
-        statements.append("CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))")
-        var seen: Set<[String]> = []
-        for keys in indexed where seen.insert(keys).inserted {
-            let name = SQLIdentifier("_index_\(layout.table)_\(keys.joined(separator: "_"))").quoted
-            statements.append("CREATE INDEX \(name) ON \(table) (\(keys.map { SQLIdentifier($0).quoted }.joined(separator: ", ")))")
-        }
-        return statements
-    }
-
     static func insert(table: String, columns: [String]) -> String {
         let names = (["_pk", "_ent"] + columns).map { SQLIdentifier($0).quoted }
         let marks = (1...names.count).map { "$\($0)" }.joined(separator: ", ")
@@ -128,8 +65,6 @@ enum SchemaSQL {
         return "UPDATE \(SQLIdentifier(layout.table).quoted) SET \(assignments), \"_opt\" = \"_opt\" + 1 WHERE \"_pk\" = $\(columns.count + 1)"
             + (checksVersion ? " AND \"_opt\" = $\(columns.count + 2)" : "")
     }
-
-    static let versionColumnDefinition = #""_opt" bigint NOT NULL DEFAULT 0"#
 
     static func selectVersion(table: String) -> String {
         "SELECT \"_opt\" FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" = $1"
@@ -212,6 +147,6 @@ struct TableSQL: Sendable {
     init(_ layout: TableLayout) {
         insert = SchemaSQL.insert(table: layout.table, columns: layout.columns)
         delete = SchemaSQL.delete(table: layout.table)
-        selectRow = FetchSQL.selectRow(table: layout.table, columns: layout.columns)
+        selectRow = FetchSQL.selectRow(table: layout.table, columns: layout.columns, dialect: .postgreSQL)
     }
 }

@@ -1,4 +1,5 @@
 import ObjectGraph
+import ObjectGraphSQL
 
 /// The queries behind ``SQLiteStore/checkIntegrity()``: each returns the keys of the rows
 /// (at most `limit`) that break one rule of the object graph.

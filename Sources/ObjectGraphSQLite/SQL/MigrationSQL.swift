@@ -1,4 +1,5 @@
 import ObjectGraph
+import ObjectGraphSQL
 
 /// The SQL that migrates a store from one model version to another without code: what an
 /// inferred ``ObjectGraph/MappingModel`` says, as statements run in one transaction.
@@ -117,13 +118,13 @@ struct MigrationSQL {
         let joinPlans = joinTablePlans()
         for plan in joinPlans where plan.setsAside { setAside(plan.sourceTable!) }
         for root in rowCopies.map(\.0) + extractions.map(\.0) + created {
-            for statement in SchemaSQL.createTable(TableLayout(root: root)) { add(.run(SQLFragment(sql: statement))) }
+            for statement in SchemaSQL.createTable(TableLayout(root: root), dialect: .sqlite) { add(.run(SQLFragment(sql: statement))) }
             rebuilt.insert(root.name)
         }
         for (root, old) in rowCopies { copyRows(into: root, from: old) }
         for (root, entityMapping) in extractions { extractRows(into: root, entityMapping) }
         for plan in joinPlans where plan.isRebuilt {
-            for statement in SchemaSQL.createJoinTable(plan.relationship) { add(.run(SQLFragment(sql: statement))) }
+            for statement in SchemaSQL.createJoinTable(plan.relationship, dialect: .sqlite) { add(.run(SQLFragment(sql: statement))) }
             if let select = plan.select {
                 steps.append(.run("INSERT OR IGNORE INTO \(table: plan.table) (\"_source\", \"_destination\") " + select))
                 weights.append(plan.weight)
@@ -179,7 +180,7 @@ struct MigrationSQL {
             && oldColumns.isSubset(of: Set(layout.columns))
             && oldLayout.columns.allSatisfy { plain(expressions[layout.columnIndex[$0]! + 1], $0) }
         guard identity else { return .rebuild }
-        let newTable = SchemaSQL.createTable(layout), oldTable = SchemaSQL.createTable(oldLayout)
+        let newTable = SchemaSQL.createTable(layout, dialect: .sqlite), oldTable = SchemaSQL.createTable(oldLayout, dialect: .sqlite)
         if newTable == oldTable { return .none }
         // Same constraints, and the new columns' values do not read the row: add them in place.
         let constraints = { (tree: EntityDescription) in tree.selfAndDescendants.flatMap(\.uniquenessConstraints) }

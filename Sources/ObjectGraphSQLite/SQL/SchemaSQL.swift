@@ -1,6 +1,7 @@
 import ObjectGraph
-/// The SQL that creates and describes a store's schema and its bookkeeping tables.
-enum SchemaSQL {
+import ObjectGraphSQL
+/// The SQL that creates and describes a SQLite store's bookkeeping tables, and writes its rows.
+extension SchemaSQL {
     /// The key/value metadata table: model version hashes, the store's UUID, caller keys.
     static let createMetadata = """
         CREATE TABLE IF NOT EXISTS "_metadata" ("key" TEXT PRIMARY KEY NOT NULL, "value" TEXT) WITHOUT ROWID
@@ -67,76 +68,6 @@ enum SchemaSQL {
             """
     }
 
-    /// The statements that create one tree's table, its join tables and its indexes.
-    static func create(_ layout: TableLayout) -> [String] {
-        let table = createTable(layout)
-        return [table[0]] + joinTables(of: layout).flatMap(createJoinTable) + table.dropFirst()
-    }
-
-    /// The many-to-many relationships whose join table belongs to this tree (the side that sorts first).
-    static func joinTables(of layout: TableLayout) -> [RelationshipDescription] {
-        layout.root.selfAndDescendants.flatMap(\.declaredRelationships).filter {
-            $0.isManyToMany && SchemaNaming.joinTable(for: $0).sourceColumn == "_source"
-        }
-    }
-
-    /// The statements that create the join table of a many-to-many relationship, and its index.
-    static func createJoinTable(_ relationship: RelationshipDescription) -> [String] {
-        let join = SQLIdentifier(SchemaNaming.joinTable(for: relationship).table).quoted
-        return ["""
-            CREATE TABLE \(join) ("_source" INTEGER NOT NULL, "_destination" INTEGER NOT NULL, \
-            PRIMARY KEY ("_source", "_destination")) WITHOUT ROWID
-            """,
-            "CREATE INDEX \(SQLIdentifier("_join_index_" + relationship.entity.name + "_" + relationship.name).quoted) ON \(join) (\"_destination\", \"_source\")"]
-    }
-
-    /// The statements that create one tree's table (first) and its indexes, without join tables.
-    static func createTable(_ layout: TableLayout) -> [String] {
-        let root = layout.root
-        let tree = root.selfAndDescendants
-        var definitions = ["\"_pk\" INTEGER PRIMARY KEY", "\"_ent\" INTEGER NOT NULL", versionColumnDefinition]
-        var statements: [String] = []
-        var indexed: [[String]] = []
-        // Sibling entities may declare a property of the same name; the model has checked
-        // that they are stored alike, and they share one column.
-        var columns: Set<String> = []
-        for entity in tree {
-            for attribute in entity.declaredAttributes where !attribute.isTransient {
-                if columns.insert(attribute.name).inserted {
-                    definitions.append("\(SQLIdentifier(attribute.name).quoted) \(attribute.type.storageClass)")
-                }
-                if attribute.isIndexed { indexed.append([attribute.name]) }
-            }
-        }
-        for entity in tree {
-            for relationship in entity.declaredRelationships where !relationship.isToMany {
-                if columns.insert(relationship.name).inserted {
-                    definitions.append("\(SQLIdentifier(relationship.name).quoted) INTEGER")
-                    if let entityColumn = SchemaNaming.entityColumn(for: relationship) {
-                        definitions.append("\(SQLIdentifier(entityColumn).quoted) INTEGER")
-                    }
-                }
-                // Every foreign key is indexed: to-many faults and deletes search by it.
-                indexed.append([relationship.name])
-            }
-            indexed += entity.indexes
-        }
-        for entity in tree {
-            for keys in entity.uniquenessConstraints {
-                definitions.append("UNIQUE (\(keys.map { SQLIdentifier($0).quoted }.joined(separator: ", ")))")
-            }
-        }
-        if tree.count > 1 { indexed.append(["_ent"]) }
-        let table = SQLIdentifier(layout.table).quoted
-        statements.append("CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))")
-        var seen: Set<[String]> = []
-        for keys in indexed where seen.insert(keys).inserted {
-            let name = SQLIdentifier("_index_\(layout.table)_\(keys.joined(separator: "_"))").quoted
-            statements.append("CREATE INDEX \(name) ON \(table) (\(keys.map { SQLIdentifier($0).quoted }.joined(separator: ", ")))")
-        }
-        return statements
-    }
-
     /// `INSERT INTO t (_pk, _ent, c1, …) VALUES (?, ?, ?, …)` over every column of the layout.
     static func insert(table: String, columns: [String]) -> String {
         let names = (["_pk", "_ent"] + columns).map { SQLIdentifier($0).quoted }
@@ -153,12 +84,9 @@ enum SchemaSQL {
             + (checksVersion ? " AND \"_opt\" = ?" : "")
     }
 
-    /// The version column's definition.
-    static let versionColumnDefinition = #""_opt" INTEGER NOT NULL DEFAULT 0"#
-
     /// Adds the version column to a table made before stores had one.
     static func addVersionColumn(table: String) -> String {
-        "ALTER TABLE \(SQLIdentifier(table).quoted) ADD COLUMN \(versionColumnDefinition)"
+        "ALTER TABLE \(SQLIdentifier(table).quoted) ADD COLUMN \(versionColumnDefinition(.sqlite))"
     }
 
     /// The names of a table's columns.
@@ -249,7 +177,7 @@ struct TableSQL: Sendable {
     init(_ layout: TableLayout) {
         insert = SchemaSQL.insert(table: layout.table, columns: layout.columns)
         delete = SchemaSQL.delete(table: layout.table)
-        selectRow = FetchSQL.selectRow(table: layout.table, columns: layout.columns)
+        selectRow = FetchSQL.selectRow(table: layout.table, columns: layout.columns, dialect: .sqlite)
         reserveKeys = SchemaSQL.reserveKeys(table: layout.table)
         highestKey = SchemaSQL.highestKey(table: layout.table)
         recordHighestKey = SchemaSQL.recordHighestKey(table: layout.table)
@@ -265,8 +193,8 @@ struct ToManySQL: Sendable {
     let destinationRows: String?
 
     init(_ relationship: RelationshipDescription, layout: TableLayout) {
-        destinationKeys = FetchSQL.selectDestinations(of: relationship)
+        destinationKeys = FetchSQL.selectDestinations(of: relationship, dialect: .sqlite)
         destinationRows = relationship.isManyToMany
-            ? nil : FetchSQL.selectDestinationRows(of: relationship, layout: layout, oneSource: true)
+            ? nil : FetchSQL.selectDestinationRows(of: relationship, layout: layout, dialect: .sqlite)
     }
 }

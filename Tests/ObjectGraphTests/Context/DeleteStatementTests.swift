@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
+import ObjectGraphSQL
 
 /// What deleting through a context costs in statements: the delete rules load a to-many
 /// relationship's destinations in one statement, and a save deletes all rows of one entity
@@ -135,8 +136,8 @@ struct DeleteStatementTests {
 
     @Test("Keys travel as a JSON array, negative and extreme ones included")
     func keyListWritesEveryKey() {
-        #expect(FetchSQL.keyList([]) == .text("[]"))
-        #expect(FetchSQL.keyList([0, -1, 42, 1_000_000, Int64.min, Int64.max])
+        #expect(FetchSQL.keyList([], dialect: .sqlite) == .text("[]"))
+        #expect(FetchSQL.keyList([0, -1, 42, 1_000_000, Int64.min, Int64.max], dialect: .sqlite)
                 == .text("[0,-1,42,1000000,-9223372036854775808,9223372036854775807]"))
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
+import ObjectGraphSQL
 
 /// Version 1 of a small notes model: authors write notes; a note may hold an image.
 @MainActor

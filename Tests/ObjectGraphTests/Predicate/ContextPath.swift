@@ -1,5 +1,6 @@
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
+import ObjectGraphSQL
 import Foundation
 
 /// The objects of a ``TestGraph`` put through the path applications take: a model with a

@@ -1,5 +1,6 @@
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
+import ObjectGraphSQL
 import Foundation
 
 /// A test-only object: attribute values and relationships held in dictionaries.
@@ -201,7 +202,7 @@ struct BothBackEnds {
         let entity = graph.model.entity(named: entityName)!
         let checked = try predicate.checked(for: entity)
         let memory = Set(graph.objects(of: entityName).filter { checked.evaluate($0) }.map(\.key))
-        var fragment = PredicateSQLCompiler.compile(checked, alias: "t0")
+        var fragment = PredicateSQLCompiler.compile(checked, alias: "t0", dialect: .sqlite)
         if let restriction = SchemaNaming.entityRestriction(for: entity, alias: "t0") {
             fragment = "(\(fragment)) AND \(restriction)"
         }

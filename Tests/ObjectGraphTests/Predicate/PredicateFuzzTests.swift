@@ -1,5 +1,6 @@
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
+import ObjectGraphSQL
 import Foundation
 import Testing
 
@@ -73,7 +74,7 @@ struct PredicateFuzzTests {
             #expect(reparsed == predicate, "input \(input.debugDescription) printed as \(printed.debugDescription)")
             guard let checked = try? predicate.checked(for: recipe) else { continue }
             statistics.checked += 1
-            _ = PredicateSQLCompiler.compile(checked, alias: "t0")
+            _ = PredicateSQLCompiler.compile(checked, alias: "t0", dialect: .sqlite)
             // Regular expressions from random text can backtrack for a very long time.
             // (SQL runs for every fifth checked predicate, to keep the default run fast.)
             guard !printed.contains("MATCHES"), statistics.checked % 5 == 0 else { continue }

@@ -1,5 +1,6 @@
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
+import ObjectGraphSQL
 import Foundation
 import Testing
 
@@ -80,7 +81,7 @@ struct PredicateSQLTests {
     func plan(_ format: String, entity: String = "Recipe") throws -> [String] {
         let connection = try graph.makeDatabase()
         let checked = try FetchPredicate(format).checked(for: graph.model.entity(named: entity)!)
-        let fragment = PredicateSQLCompiler.compile(checked, alias: "t0")
+        let fragment = PredicateSQLCompiler.compile(checked, alias: "t0", dialect: .sqlite)
         let statement = try connection.makeStatement("SELECT t0._pk FROM \"\(entity)\" AS t0 WHERE \(fragment.sql)")
         return try statement.queryPlan(arguments: fragment.arguments)
     }
@@ -100,7 +101,7 @@ struct PredicateSQLTests {
         let connection = try graph.makeDatabase()
         let ids = [recipe("Toast").evaluationObjectID, recipe("Apple pie").evaluationObjectID]
         let checked = try FetchPredicate("SELF IN %@", ids).checked(for: graph.model.entity(named: "Recipe")!)
-        let fragment = PredicateSQLCompiler.compile(checked, alias: "t0")
+        let fragment = PredicateSQLCompiler.compile(checked, alias: "t0", dialect: .sqlite)
         #expect(fragment.sql == "(t0._pk IN (?, ?) AND t0._ent = 1)")
         #expect(fragment.arguments == [.integer(recipe("Toast").key), .integer(recipe("Apple pie").key)])
         let lines = try connection.makeStatement("SELECT t0._pk FROM \"Recipe\" AS t0 WHERE \(fragment.sql)")
@@ -129,7 +130,7 @@ struct PredicateSQLTests {
     ])
     func exactSQL(format: String, sql: String, arguments: [StoredValue]) throws {
         let checked = try FetchPredicate(format).checked(for: graph.model.entity(named: "Recipe")!)
-        let fragment = PredicateSQLCompiler.compile(checked, alias: "t0")
+        let fragment = PredicateSQLCompiler.compile(checked, alias: "t0", dialect: .sqlite)
         #expect(fragment.sql == sql)
         #expect(fragment.arguments == arguments)
     }
@@ -137,12 +138,12 @@ struct PredicateSQLTests {
     @Test("Key paths for sorting compile to scalar SQL and read in memory")
     func keyPaths() throws {
         let recipeEntity = graph.model.entity(named: "Recipe")!
-        let fragment = try PredicateSQLCompiler.compileKeyPath(["chef", "name"], entity: recipeEntity, alias: "t0")
+        let fragment = try PredicateSQLCompiler.compileKeyPath(["chef", "name"], entity: recipeEntity, alias: "t0", dialect: .sqlite)
         #expect(fragment.sql == #"(SELECT h1."name" FROM "Chef" AS h1 WHERE h1._pk = t0."chef")"#)
-        #expect(try PredicateSQLCompiler.compileKeyPath(["rating"], entity: recipeEntity, alias: "t0").sql == #"t0."rating""#)
-        #expect(throws: ObjectGraphError.self) { try PredicateSQLCompiler.compileKeyPath(["chef"], entity: recipeEntity, alias: "t0") }
-        #expect(throws: PredicateSyntaxError.self) { try PredicateSQLCompiler.compileKeyPath(["tags", "name"], entity: recipeEntity, alias: "t0") }
-        #expect(throws: PredicateSyntaxError.self) { try PredicateSQLCompiler.compileKeyPath(["chef", "nmae"], entity: recipeEntity, alias: "t0") }
+        #expect(try PredicateSQLCompiler.compileKeyPath(["rating"], entity: recipeEntity, alias: "t0", dialect: .sqlite).sql == #"t0."rating""#)
+        #expect(throws: ObjectGraphError.self) { try PredicateSQLCompiler.compileKeyPath(["chef"], entity: recipeEntity, alias: "t0", dialect: .sqlite) }
+        #expect(throws: PredicateSyntaxError.self) { try PredicateSQLCompiler.compileKeyPath(["tags", "name"], entity: recipeEntity, alias: "t0", dialect: .sqlite) }
+        #expect(throws: PredicateSyntaxError.self) { try PredicateSQLCompiler.compileKeyPath(["chef", "nmae"], entity: recipeEntity, alias: "t0", dialect: .sqlite) }
         #expect(recipe("Toast").value(atKeyPath: ["chef", "name"]) == .null)
         #expect(recipe("Apple pie").value(atKeyPath: ["chef", "name"]) == .text("Ana"))
         #expect(recipe("Apple pie").value(atKeyPath: ["prepMinutes"]) == .integer(15))

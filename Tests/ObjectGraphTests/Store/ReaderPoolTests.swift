@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
+import ObjectGraphSQL
 
 /// A file store reads on a pool of read-only connections and writes on one writer: reads
 /// never wait for a save in progress, reads inside a write see its rows, in-memory stores

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
+import ObjectGraphSQL
 
 @MainActor
 struct StoreErrorTests {

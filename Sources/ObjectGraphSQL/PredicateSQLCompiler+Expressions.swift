@@ -1,18 +1,23 @@
 import ObjectGraph
 /// Scalar expressions, key paths and collections.
 extension PredicateSQLCompiler.Compiler {
+    /// A scalar expression.
     mutating func expression(_ expression: CheckedExpression) -> SQLFragment {
         switch expression {
-        // A bare NULL has no type PostgreSQL can pick an operator for: make it numeric
-        // (arithmetic and negation only take numbers; comparisons take it as anything).
-        case .constant(.null): return "CAST(NULL AS double precision)"
-        case .constant(let value): return "\(value)"
+        case .constant(let value):
+            // A bare NULL has no type PostgreSQL can pick an operator for: the dialect makes
+            // it numeric (arithmetic and negation only take numbers; comparisons take anything).
+            if value == .null, let typedNull = dialect.typedNull { return SQLFragment(sql: typedNull) }
+            return "\(value)"
         case .attribute(let scope, let hops, let attribute):
             return column(SchemaNaming.column(for: attribute), of: aliases[scope], through: hops)
         case .arithmetic(let op, let lhs, let rhs):
             let l = self.expression(lhs), r = self.expression(rhs)
-            // A division by zero is NULL, as in SQLite (PostgreSQL would raise an error).
-            if op == .divide { return "(CAST(\(l) AS double precision) / NULLIF(\(r), 0))" }
+            if op == .divide {
+                // A division by zero is NULL, as in SQLite (PostgreSQL would raise an error).
+                let divisor: SQLFragment = dialect.guardsDivisionByZero ? "NULLIF(\(r), 0)" : r
+                return "(CAST(\(l) AS \(raw: dialect.realType)) / \(divisor))"
+            }
             return "(\(l) \(raw: op.rawValue) \(r))"
         case .negate(let operand): return "(- \(self.expression(operand)))"
         case .aggregate(let function, let collection, let inner):
@@ -20,8 +25,10 @@ extension PredicateSQLCompiler.Compiler {
             guard let inner else { return "(SELECT COUNT(*) \(from) WHERE \(condition))" }
             let value = self.expression(inner)
             switch function {
-            case .sum: return "(SELECT COALESCE(SUM(\(value)), 0) \(from) WHERE \(condition))"
-            case .avg: return "(SELECT CAST(AVG(\(value)) AS double precision) \(from) WHERE \(condition))"
+            case .sum: return "(SELECT \(raw: dialect.ifNull)(SUM(\(value)), 0) \(from) WHERE \(condition))"
+            case .avg:
+                let average: SQLFragment = dialect.castsAverage ? "CAST(AVG(\(value)) AS \(raw: dialect.realType))" : "AVG(\(value))"
+                return "(SELECT \(average) \(from) WHERE \(condition))"
             case .min: return "(SELECT MIN(\(value)) \(from) WHERE \(condition))"
             case .max: return "(SELECT MAX(\(value)) \(from) WHERE \(condition))"
             case .count: return "(SELECT COUNT(*) \(from) WHERE \(condition))"
@@ -29,10 +36,14 @@ extension PredicateSQLCompiler.Compiler {
         case .subqueryCount(let collection, let body):
             let (from, condition) = source(of: collection)
             return "(SELECT COUNT(*) \(from) WHERE \(condition) AND \(node(body)))"
-        case .function:
-            // Swift's uppercase, length (in characters) and remainders: the evaluator's.
-            needsEvaluator = true
-            return "NULL"
+        case .function(let function, let operands):
+            // Swift's uppercase, length (in characters) and remainders: the evaluator's,
+            // unless the dialect calls functions that compute the same.
+            guard let call = dialect.function else {
+                needsEvaluator = true
+                return "NULL"
+            }
+            return call(String(function.rawValue), SQLFragment.joined(operands.map { self.expression($0) }, separator: ", "))
         }
     }
 
@@ -50,7 +61,7 @@ extension PredicateSQLCompiler.Compiler {
         case .element(let relationship, let offset, let fromEnd):
             let (from, condition, element) = rows(of: relationship, owner: key(of: alias, through: prefix))
             // NULL sorts first, as in SQLite (PostgreSQL sorts it last by default).
-            let direction = fromEnd ? " DESC NULLS LAST" : " NULLS FIRST"
+            let direction = fromEnd ? dialect.descending : dialect.ascending
             let orderKey = relationship.destination.attribute(named: relationship.orderKey!)!
             return "(SELECT \(column: name, of: element) \(from) WHERE \(condition) ORDER BY \(column: SchemaNaming.column(for: orderKey), of: element)\(raw: direction), \(raw: element).\(raw: SchemaNaming.primaryKey)\(raw: fromEnd ? " DESC" : "") LIMIT 1 OFFSET \(raw: String(offset)))"
         }

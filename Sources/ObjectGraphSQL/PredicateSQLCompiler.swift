@@ -1,51 +1,88 @@
-import ObjectGraph
+package import ObjectGraph
 /// Lowers a ``CheckedPredicate`` to a SQL condition that selects exactly the objects the
-/// in-memory evaluator matches.
+/// in-memory evaluator matches, in the dialect a store passes in.
 ///
 /// The fragment is a self-contained boolean expression over the row of the predicate's
 /// entity aliased `alias`; every value is a bound parameter. Every sub-condition is
-/// two-valued (0 or 1, never NULL), so `NOT` agrees with Cocoa's nil semantics:
-/// equality uses `IS`/`IS NOT`, orderings add `IS NOT NULL` or `IFNULL(…, 0)`.
+/// two-valued (never NULL), so `NOT` agrees with Cocoa's nil semantics: equality is
+/// null-safe (`IS`/`IS NOT` in SQLite, `IS [NOT] DISTINCT FROM` in PostgreSQL), orderings
+/// add `IS NOT NULL` or `IFNULL(…, 0)` (`COALESCE(…, FALSE)`).
 /// To-one key paths become scalar subqueries, to-many collections correlated
 /// `EXISTS`/`COUNT`/aggregate subqueries (through the join table for many-to-many);
-/// folding and regular expressions call the functions ``SQLFunctions`` registers.
+/// `[cd]` comparisons arrive already moved onto canonical shadow columns, and constants are
+/// folded here, in Swift. Folding a column, string matching other than a plain
+/// `BEGINSWITH`/`CONTAINS`, and the functions call what the dialect names (SQLite: the
+/// functions `SQLFunctions` registers). A dialect without them (PostgreSQL) cannot answer
+/// such a predicate exactly as Foundation does: ``compileExactly(_:alias:dialect:)`` then
+/// returns nil, and the store runs the plan with the in-memory evaluator (the reference
+/// semantics) on a snapshot of its rows.
 ///
 /// ```swift
 /// let checked = try FetchPredicate("name BEGINSWITH %@", "Cr").checked(for: recipe)
-/// let condition = PredicateSQLCompiler.compile(checked, alias: "t0")
+/// let condition = PredicateSQLCompiler.compile(checked, alias: "t0", dialect: .sqlite)
 /// // (t0."name" >= ? AND t0."name" < ? AND t0."name" IS NOT NULL)   ["Cr", "Cs"]
 /// ```
 /// Plain `attr == value`, `attr < value`, `attr IN {…}` and `attr BEGINSWITH value` on a
-/// column of the row keep a form SQLite can answer from an index.
-enum PredicateSQLCompiler {
-    /// The WHERE condition for `predicate` over the row aliased `alias`.
-    static func compile(_ predicate: CheckedPredicate, alias: String) -> SQLFragment {
-        var compiler = Compiler(scopeCount: predicate.scopeCount, alias: alias)
+/// column of the row keep a form the database can answer from an index.
+package enum PredicateSQLCompiler {
+    /// The WHERE condition for `predicate` over the row aliased `alias`; parts the dialect
+    /// cannot answer are written as false (see ``compileExactly(_:alias:dialect:)``).
+    package static func compile(_ predicate: CheckedPredicate, alias: String, dialect: SQLDialect) -> SQLFragment {
+        var compiler = Compiler(scopeCount: predicate.scopeCount, alias: alias, dialect: dialect)
         return compiler.node(predicate.root)
+    }
+
+    /// The WHERE condition for `predicate` over the row aliased `alias`, or nil when the
+    /// dialect cannot answer it exactly.
+    package static func compileExactly(_ predicate: CheckedPredicate, alias: String, dialect: SQLDialect) -> SQLFragment? {
+        var compiler = Compiler(scopeCount: predicate.scopeCount, alias: alias, dialect: dialect)
+        let condition = compiler.node(predicate.root)
+        return compiler.needsEvaluator ? nil : condition
+    }
+
+    /// Whether the dialect can answer `expression` exactly.
+    package static func isExact(_ expression: CheckedExpression, dialect: SQLDialect) -> Bool {
+        var compiler = Compiler(scopeCount: 1, alias: "t0", dialect: dialect)
+        _ = compiler.expression(expression)
+        return !compiler.needsEvaluator
     }
 
     /// A scalar expression over the row aliased `alias`, for sorting and dictionary columns.
     ///
     /// `chef.name` on `Recipe` aliased `t0` gives
     /// `(SELECT h1."name" FROM "Chef" AS h1 WHERE h1._pk = t0."chef")`.
-    static func compile(_ expression: CheckedExpression, alias: String) -> SQLFragment {
-        var compiler = Compiler(scopeCount: 1, alias: alias)
+    package static func compile(_ expression: CheckedExpression, alias: String, dialect: SQLDialect) -> SQLFragment {
+        var compiler = Compiler(scopeCount: 1, alias: alias, dialect: dialect)
         return compiler.expression(expression)
     }
 
-    /// ``compile(_:alias:)-swift.type.method`` of ``CheckedExpression/attributePath(_:of:)``.
-    static func compileKeyPath(_ path: [String], entity: EntityDescription, alias: String) throws -> SQLFragment {
-        compile(try CheckedExpression.attributePath(path.joined(separator: "."), of: entity), alias: alias)
+    /// ``compile(_:alias:dialect:)-swift.type.method`` of ``CheckedExpression/attributePath(_:of:)``.
+    package static func compileKeyPath(
+        _ path: [String], entity: EntityDescription, alias: String, dialect: SQLDialect
+    ) throws -> SQLFragment {
+        compile(try CheckedExpression.attributePath(path.joined(separator: "."), of: entity), alias: alias, dialect: dialect)
     }
 
     /// The state of one compilation: aliases of scopes and a counter for fresh aliases.
-    struct Compiler {
+    package struct Compiler {
         var aliases: [String]
         var counter = 0
+        /// Set when a part of the predicate needs the in-memory evaluator.
+        var needsEvaluator = false
+        let dialect: SQLDialect
 
-        init(scopeCount: Int, alias: String) {
+        init(scopeCount: Int, alias: String, dialect: SQLDialect) {
             aliases = [String](repeating: "", count: scopeCount)
             aliases[0] = alias
+            self.dialect = dialect
+        }
+
+        /// The dialect's false, for a part that selects nothing.
+        private var none: SQLFragment { SQLFragment(sql: dialect.falseLiteral) }
+
+        /// `IFNULL(condition, 0)` in the dialect: a condition that is never NULL.
+        private func nullAsFalse(_ condition: SQLFragment) -> SQLFragment {
+            SQLFragment(sql: dialect.ifNull + "(") + condition + SQLFragment(sql: ", " + dialect.falseLiteral + ")")
         }
 
         mutating func fresh(_ prefix: String) -> String {
@@ -57,7 +94,7 @@ enum PredicateSQLCompiler {
 
         mutating func node(_ node: CheckedNode) -> SQLFragment {
             switch node {
-            case .constant(let value): return value ? "1" : "0"
+            case .constant(let value): return SQLFragment(sql: value ? dialect.trueLiteral : dialect.falseLiteral)
             case .not(let operand): return "NOT (\(self.node(operand)))"
             case .and(let operands): return "(" + SQLFragment.joined(operands.map { self.node($0) }, separator: " AND ") + ")"
             case .or(let operands): return "(" + SQLFragment.joined(operands.map { self.node($0) }, separator: " OR ") + ")"
@@ -80,15 +117,19 @@ enum PredicateSQLCompiler {
             }
         }
 
-        private static func foldFlags(_ options: ComparisonOptions) -> Int64 {
-            (options.contains(.caseInsensitive) ? 1 : 0) | (options.contains(.diacriticInsensitive) ? 2 : 0)
+        private static func foldFlags(_ options: ComparisonOptions) -> String {
+            String((options.contains(.caseInsensitive) ? 1 : 0) | (options.contains(.diacriticInsensitive) ? 2 : 0))
         }
 
         /// The expression, folded as `options` ask (constants are folded here, once).
         private mutating func operand(_ expression: CheckedExpression, folding options: ComparisonOptions) -> SQLFragment {
             guard options.folds else { return self.expression(expression) }
             if case .constant(let value) = expression { return "\(PredicateEvaluator.fold(value, options))" }
-            return "og_fold(\(self.expression(expression)), \(raw: String(Self.foldFlags(options))))"
+            guard let fold = dialect.fold else {
+                needsEvaluator = true
+                return none
+            }
+            return fold(self.expression(expression), Self.foldFlags(options))
         }
 
         private func isPlainColumn(_ expression: CheckedExpression) -> Bool {
@@ -103,12 +144,13 @@ enum PredicateSQLCompiler {
             let folding: ComparisonOptions = kind == .string || kind == .url ? options : []
             switch op {
             case .equal, .notEqual:
-                let keyword = op == .equal ? "IS" : "IS NOT"
-                if rhs.constantValue == .null { return "(\(expression(lhs)) \(raw: keyword) NULL)" }
-                if lhs.constantValue == .null { return "(\(expression(rhs)) \(raw: keyword) NULL)" }
+                let nullTest = op == .equal ? "IS" : "IS NOT"
+                let keyword = op == .equal ? dialect.equal : dialect.notEqual
+                if rhs.constantValue == .null { return "(\(expression(lhs)) \(raw: nullTest) NULL)" }
+                if lhs.constantValue == .null { return "(\(expression(rhs)) \(raw: nullTest) NULL)" }
                 return "(\(operand(lhs, folding: folding)) \(raw: keyword) \(operand(rhs, folding: folding)))"
             default:
-                if lhs.constantValue == .null || rhs.constantValue == .null { return "0" }
+                if lhs.constantValue == .null || rhs.constantValue == .null { return none }
                 if !folding.folds, rhs.constantValue != nil, isPlainColumn(lhs) {
                     let column = expression(lhs)
                     return "(\(column) \(raw: op.rawValue) \(expression(rhs)) AND \(column) IS NOT NULL)"
@@ -117,7 +159,7 @@ enum PredicateSQLCompiler {
                     let column = expression(rhs)
                     return "(\(column) \(raw: op.swapped.rawValue) \(expression(lhs)) AND \(column) IS NOT NULL)"
                 }
-                return "IFNULL(\(operand(lhs, folding: folding)) \(raw: op.rawValue) \(operand(rhs, folding: folding)), 0)"
+                return nullAsFalse("\(operand(lhs, folding: folding)) \(raw: op.rawValue) \(operand(rhs, folding: folding))")
             }
         }
 
@@ -134,16 +176,20 @@ enum PredicateSQLCompiler {
                     return "(\(subject) >= \(StoredValue.text(prefix)) AND \(subject) < \(StoredValue.text(upper)) AND \(subject) IS NOT NULL)"
                 }
                 if op == .contains {
-                    return "IFNULL(instr(\(expression(lhs)), \(expression(rhs))) > 0, 0)"
+                    return nullAsFalse("\(raw: dialect.position)(\(expression(lhs)), \(expression(rhs))) > 0")
                 }
             }
-            let code = String(StringMatching.code(of: op)), flags = String(Self.foldFlags(options))
-            return "og_match(\(raw: code), \(raw: flags), \(expression(lhs)), \(expression(rhs)))"
+            guard let match = dialect.match else {
+                needsEvaluator = true
+                return none
+            }
+            let code = String(StringMatching.code(of: op)), flags = Self.foldFlags(options)
+            return match(code, flags, expression(lhs), expression(rhs))
         }
 
         /// The least string greater than every string that starts with `prefix` (in UTF-8
         /// byte order), or nil when there is none.
-        static func successor(of prefix: String) -> String? {
+        package static func successor(of prefix: String) -> String? {
             var scalars = Array(prefix.unicodeScalars)
             while let last = scalars.popLast() {
                 var value = last.value + 1
@@ -164,7 +210,7 @@ enum PredicateSQLCompiler {
             let folding: ComparisonOptions = kind == .string || kind == .url ? options : []
             guard candidates.allSatisfy({ $0.constantValue != nil }) else {
                 let parts = candidates.map { compare(.equal, options, element, $0, kind) }
-                return parts.isEmpty ? "0" : "(" + SQLFragment.joined(parts, separator: " OR ") + ")"
+                return parts.isEmpty ? none : "(" + SQLFragment.joined(parts, separator: " OR ") + ")"
             }
             var parts: [SQLFragment] = []
             let values = candidates.compactMap(\.constantValue).filter { !$0.isNull }
@@ -176,7 +222,7 @@ enum PredicateSQLCompiler {
             if candidates.contains(where: { $0.constantValue == .null }) {
                 parts.append("(\(expression(element)) IS NULL)")
             }
-            if parts.isEmpty { return "0" }
+            if parts.isEmpty { return none }
             return parts.count == 1 ? parts[0] : "(" + SQLFragment.joined(parts, separator: " OR ") + ")"
         }
 
@@ -199,7 +245,7 @@ enum PredicateSQLCompiler {
                 for group in groups {
                     parts.append("(\(raw: alias).\(raw: SchemaNaming.primaryKey) \(keyList(group.keys)) AND \(raw: alias).\(raw: SchemaNaming.entityColumn) = \(raw: String(group.entity)))")
                 }
-                if parts.isEmpty { return "0" }
+                if parts.isEmpty { return none }
                 return parts.count == 1 ? parts[0] : "(" + SQLFragment.joined(parts, separator: " OR ") + ")"
             }
             let scopeAlias = aliases[reference.scope]
@@ -221,8 +267,8 @@ enum PredicateSQLCompiler {
                 }
             }
             if matchesNil { parts.append("(\(key) IS NULL)") }
-            if parts.isEmpty { return "0" }
-            return "IFNULL(" + SQLFragment.joined(parts, separator: " OR ") + ", 0)"
+            if parts.isEmpty { return none }
+            return nullAsFalse(SQLFragment.joined(parts, separator: " OR "))
         }
     }
 }

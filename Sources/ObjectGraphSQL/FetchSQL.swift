@@ -1,0 +1,230 @@
+package import ObjectGraph
+/// Builds the SELECT statements of fetches, faults and batch requests, in the dialect a
+/// store passes in.
+package enum FetchSQL {
+    /// The alias of the fetched table's rows.
+    package static let alias = "t0"
+
+    /// The one statement that runs `plan`: every fetch, count, `explain` and batch request
+    /// goes through here, so they cannot drift apart. Parts of the predicate the dialect
+    /// cannot answer are written as false; a store whose dialect cannot answer every
+    /// predicate uses ``exactStatement(for:layout:dialect:)``.
+    ///
+    /// `SELECT [DISTINCT] … FROM "T" AS t0 WHERE … ORDER BY … LIMIT … OFFSET …`; the order
+    /// ends with `t0."_pk"` (a total order) unless the results are distinct values. NULLs sort
+    /// first, as in SQLite.
+    package static func statement(for plan: FetchPlan, layout: TableLayout, dialect: SQLDialect) -> SQLFragment {
+        let condition = plan.predicate.map { PredicateSQLCompiler.compile($0, alias: alias, dialect: dialect) }
+        return statement(for: plan, layout: layout, condition: condition, dialect: dialect)
+    }
+
+    /// ``statement(for:layout:dialect:)``, or nil when the dialect cannot answer the plan
+    /// exactly (see ``PredicateSQLCompiler``): the store then runs it with the in-memory evaluator.
+    package static func exactStatement(for plan: FetchPlan, layout: TableLayout, dialect: SQLDialect) -> SQLFragment? {
+        var exact = plan.sortTerms.allSatisfy { PredicateSQLCompiler.isExact($0.expression, dialect: dialect) }
+        if case .values(let expressions) = plan.output {
+            exact = exact && expressions.allSatisfy { PredicateSQLCompiler.isExact($0, dialect: dialect) }
+            // PostgreSQL sorts distinct values only by what it selects.
+            if exact, plan.distinct, dialect.sortsDistinctBySelectedOnly {
+                let selected = expressions.map { PredicateSQLCompiler.compile($0, alias: alias, dialect: dialect) }
+                exact = plan.sortTerms.allSatisfy {
+                    selected.contains(PredicateSQLCompiler.compile($0.expression, alias: alias, dialect: dialect))
+                }
+            }
+        }
+        guard exact else { return nil }
+        var condition: SQLFragment?
+        if let predicate = plan.predicate {
+            guard let compiled = PredicateSQLCompiler.compileExactly(predicate, alias: alias, dialect: dialect) else { return nil }
+            condition = compiled
+        }
+        return statement(for: plan, layout: layout, condition: condition, dialect: dialect)
+    }
+
+    private static func statement(
+        for plan: FetchPlan, layout: TableLayout, condition: SQLFragment?, dialect: SQLDialect
+    ) -> SQLFragment {
+        var sql: SQLFragment
+        switch plan.output {
+        case .rows:
+            sql = "SELECT \(raw: fullRow(layout))"
+        case .keys:
+            sql = "SELECT \(raw: keys)"
+        case .count:
+            sql = "SELECT count(*)"
+        case .values(let expressions):
+            sql = "SELECT \(raw: plan.distinct ? "DISTINCT " : "")"
+            sql.append(SQLFragment.joined(expressions.map { PredicateSQLCompiler.compile($0, alias: alias, dialect: dialect) }, separator: ", "))
+        }
+        sql.append(" FROM \(table: layout.table) AS \(raw: alias)")
+        sql.append(whereClause(entity: plan.entity, includesSubentities: plan.includesSubentities, condition: condition))
+        if case .count = plan.output { return sql }
+        if !plan.sortTerms.isEmpty {
+            var terms = plan.sortTerms.map { term in
+                PredicateSQLCompiler.compile(term.expression, alias: alias, dialect: dialect)
+                    + SQLFragment(sql: term.ascending ? dialect.ascending : dialect.descending)
+            }
+            if !plan.distinct { terms.append("\(raw: alias).\"_pk\"") }
+            sql.append(" ORDER BY " + SQLFragment.joined(terms, separator: ", "))
+        }
+        if plan.limit > 0 || plan.offset > 0 {
+            let limit: SQLFragment = plan.limit > 0 ? "\(.integer(Int64(plan.limit)))" : dialect.unlimited
+            sql.append(" LIMIT \(limit) OFFSET \(.integer(Int64(plan.offset)))")
+        }
+        return sql
+    }
+
+    /// The full rows with the given keys, in key order: one statement for any number of
+    /// keys (they travel as one bound list).
+    package static func selectRows(_ layout: TableLayout, keys: [Int64], dialect: SQLDialect) -> SQLFragment {
+        "SELECT \(raw: fullRow(layout)) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\"_pk\" \(inKeys(keyList(keys, dialect: dialect), dialect: dialect)) ORDER BY \(raw: alias).\"_pk\""
+    }
+
+    /// The full rows of the destinations of a one-to-many relationship for several sources.
+    package static func selectDestinations(
+        of relationship: RelationshipDescription, sourceKeys: [Int64], layout: TableLayout, dialect: SQLDialect
+    ) -> SQLFragment {
+        destinationRows(of: relationship, layout: layout, matching: inKeys(keyList(sourceKeys, dialect: dialect), dialect: dialect), dialect: dialect)
+    }
+
+    /// The full rows of the destinations of a one-to-many relationship of one source, whose
+    /// key is the statement's one parameter.
+    package static func selectDestinationRows(of relationship: RelationshipDescription, layout: TableLayout, dialect: SQLDialect) -> String {
+        destinationRows(of: relationship, layout: layout, matching: "= \(raw: dialect.parameter(1))", dialect: dialect).sql
+    }
+
+    /// The full rows of the destinations of a one-to-many relationship, grouped by source:
+    /// of the sources whose keys `matching` tests.
+    private static func destinationRows(
+        of relationship: RelationshipDescription, layout: TableLayout, matching: SQLFragment, dialect: SQLDialect
+    ) -> SQLFragment {
+        let column = SQLIdentifier(SchemaNaming.column(for: relationship.inverse)).quoted
+        var sql: SQLFragment = "SELECT \(raw: fullRow(layout)) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\(raw: column) \(matching)"
+        if let restriction = SchemaNaming.entityRestriction(for: relationship.destination, alias: alias) {
+            sql.append(" AND " + restriction)
+        }
+        let order = relationship.orderKey.map { ", \(alias).\(SQLIdentifier($0).quoted)\(dialect.ascending)" } ?? ""
+        sql.append(" ORDER BY \(raw: alias).\(raw: column)\(raw: order), \(raw: alias).\"_pk\"")
+        return sql
+    }
+
+    /// The (source, destination) key pairs of a many-to-many relationship for several sources.
+    package static func selectJoinPairs(of relationship: RelationshipDescription, sourceKeys: [Int64], dialect: SQLDialect) -> SQLFragment {
+        let join = SchemaNaming.joinTable(for: relationship)
+        let source = SQLIdentifier(join.sourceColumn).quoted, destination = SQLIdentifier(join.destinationColumn).quoted
+        return "SELECT \(raw: source), \(raw: destination) FROM \(table: join.table) WHERE \(raw: source) \(inKeys(keyList(sourceKeys, dialect: dialect), dialect: dialect)) ORDER BY \(raw: source), \(raw: destination)"
+    }
+
+    /// `_pk`, `_ent` of the destinations that a many-to-many relationship of the given
+    /// source rows leads to.
+    package static func selectJoinedDestinations(
+        of relationship: RelationshipDescription, layout: TableLayout, keys: StoredValue, dialect: SQLDialect
+    ) -> SQLFragment {
+        let join = SchemaNaming.joinTable(for: relationship)
+        let source = SQLIdentifier(join.sourceColumn).quoted, destination = SQLIdentifier(join.destinationColumn).quoted
+        return "SELECT DISTINCT \(raw: alias).\"_pk\", \(raw: alias).\"_ent\" FROM \(table: join.table) AS j JOIN \(table: layout.table) AS \(raw: alias) ON \(raw: alias).\"_pk\" = j.\(raw: destination) WHERE j.\(raw: source) \(inKeys(keys, dialect: dialect))"
+    }
+
+    /// `_pk`, `_ent` of the rows of a table whose `column` holds one of the keys.
+    /// Only rows of `entity` (and its sub-entities) count: a sibling may share the column.
+    package static func selectReferencing(
+        _ layout: TableLayout, entity: EntityDescription, column: String, keys: StoredValue, dialect: SQLDialect
+    ) -> SQLFragment {
+        var sql: SQLFragment = "SELECT \(raw: alias).\"_pk\", \(raw: alias).\"_ent\" FROM \(table: layout.table) AS \(raw: alias) WHERE \(column: column, of: alias) \(inKeys(keys, dialect: dialect))"
+        if let restriction = SchemaNaming.entityRestriction(for: entity, alias: alias) { sql.append(" AND " + restriction) }
+        return sql
+    }
+
+    /// The rows that the given rows of `layout` point to through `column` (key and the
+    /// destination's entity when recorded, else the declared one); `distinct` selects each
+    /// once (several rows may point to one).
+    package static func selectReferenced(
+        _ layout: TableLayout, relationship: RelationshipDescription, keys: StoredValue, distinct: Bool, dialect: SQLDialect
+    ) -> SQLFragment {
+        let column = SchemaNaming.column(for: relationship)
+        let entityExpression = SchemaNaming.entityColumn(for: relationship).map { "\(alias).\(SQLIdentifier($0).quoted)" }
+            ?? String(relationship.destination.index)
+        return "SELECT \(raw: distinct ? "DISTINCT " : "")\(column: column, of: alias), \(raw: entityExpression) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\"_pk\" \(inKeys(keys, dialect: dialect)) AND \(column: column, of: alias) IS NOT NULL"
+    }
+
+    /// Keys as one bound list in the dialect's brackets (`[1,2,3]`, a JSON array, in SQLite;
+    /// `{1,2,3}`, an array literal, in PostgreSQL), written digit by digit into one buffer (a
+    /// string per key cost about 300 instructions; batch deletes bind hundreds of thousands).
+    package static func keyList(_ keys: [Int64], dialect: SQLDialect) -> StoredValue {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(2 + keys.count * 8)
+        bytes.append(dialect.keyListBrackets.open)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            for (position, key) in keys.enumerated() {
+                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                if key < 0 { bytes.append(UInt8(ascii: "-")) }
+                var magnitude = key.magnitude, count = 0
+                repeat {
+                    digits[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                    count += 1
+                } while magnitude > 0
+                while count > 0 {
+                    count -= 1
+                    bytes.append(digits[count])
+                }
+            }
+        }
+        bytes.append(dialect.keyListBrackets.close)
+        return .text(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Membership in a bound ``keyList(_:dialect:)``: `IN (SELECT value FROM json_each(?))`
+    /// (SQLite), `= ANY(CAST(? AS bigint[]))` (PostgreSQL).
+    package static func inKeys(_ keys: StoredValue, dialect: SQLDialect) -> SQLFragment {
+        "\(raw: dialect.keyMembership.prefix)\(keys)\(raw: dialect.keyMembership.suffix)"
+    }
+
+    /// The columns of a full row, in ``TableLayout`` order: keys, named columns, version.
+    package static func fullRow(_ layout: TableLayout) -> String {
+        (["_pk", "_ent"] + layout.columns + [SchemaNaming.versionColumn])
+            .map { "\(alias).\(SQLIdentifier($0).quoted)" }.joined(separator: ", ")
+    }
+
+    /// The key columns of a row.
+    package static let keys = #"t0."_pk", t0."_ent""#
+
+    /// The full row of one object, whose key is the statement's one parameter.
+    package static func selectRow(table: String, columns: [String], dialect: SQLDialect) -> String {
+        let list = (["_pk", "_ent"] + columns + [SchemaNaming.versionColumn]).map { SQLIdentifier($0).quoted }.joined(separator: ", ")
+        return "SELECT \(list) FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" = \(dialect.parameter(1))"
+    }
+
+    /// The keys of the destinations of a to-many relationship of one object (the statement's
+    /// one parameter), in order.
+    package static func selectDestinations(of relationship: RelationshipDescription, dialect: SQLDialect) -> String {
+        let destination = relationship.destination!
+        let table = SQLIdentifier(SchemaNaming.table(for: destination)).quoted
+        let restriction = SchemaNaming.entityRestriction(for: destination, alias: alias).map { " AND " + $0.sql } ?? ""
+        let order = relationship.orderKey.map { " ORDER BY \(alias).\(SQLIdentifier($0).quoted)\(dialect.ascending), \(alias).\"_pk\"" }
+            ?? " ORDER BY \(alias).\"_pk\""
+        let source = dialect.parameter(1)
+        if relationship.isManyToMany {
+            let join = SchemaNaming.joinTable(for: relationship)
+            return """
+                SELECT \(alias)."_pk", \(alias)."_ent" FROM \(SQLIdentifier(join.table).quoted) AS j \
+                JOIN \(table) AS \(alias) ON \(alias)."_pk" = j.\(SQLIdentifier(join.destinationColumn).quoted) \
+                WHERE j.\(SQLIdentifier(join.sourceColumn).quoted) = \(source)\(restriction)\(order)
+                """
+        }
+        let column = SQLIdentifier(SchemaNaming.column(for: relationship.inverse)).quoted
+        return "SELECT \(alias).\"_pk\", \(alias).\"_ent\" FROM \(table) AS \(alias) WHERE \(alias).\(column) = \(source)\(restriction)\(order)"
+    }
+
+    private static func whereClause(
+        entity: EntityDescription, includesSubentities: Bool, condition: SQLFragment?
+    ) -> SQLFragment {
+        var parts: [SQLFragment] = []
+        if let restriction = SchemaNaming.entityRestriction(
+            for: entity, alias: alias, includesSubentities: includesSubentities) {
+            parts.append(restriction)
+        }
+        if let condition { parts.append("(" + condition + ")") }
+        return parts.isEmpty ? SQLFragment() : " WHERE " + SQLFragment.joined(parts, separator: " AND ")
+    }
+}

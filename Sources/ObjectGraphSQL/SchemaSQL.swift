@@ -1,0 +1,83 @@
+package import ObjectGraph
+/// The statements that create a store's tables and indexes from its model, in the dialect a
+/// store passes in; each store extends it with the statements of its own (bookkeeping
+/// tables, row writes, settings).
+package enum SchemaSQL {
+    /// The statements that create one tree's table, its join tables and its indexes.
+    package static func create(_ layout: TableLayout, dialect: SQLDialect) -> [String] {
+        let table = createTable(layout, dialect: dialect)
+        return [table[0]] + joinTables(of: layout).flatMap { createJoinTable($0, dialect: dialect) } + table.dropFirst()
+    }
+
+    /// The many-to-many relationships whose join table belongs to this tree (the side that sorts first).
+    package static func joinTables(of layout: TableLayout) -> [RelationshipDescription] {
+        layout.root.selfAndDescendants.flatMap(\.declaredRelationships).filter {
+            $0.isManyToMany && SchemaNaming.joinTable(for: $0).sourceColumn == "_source"
+        }
+    }
+
+    /// The statements that create the join table of a many-to-many relationship, and its index.
+    package static func createJoinTable(_ relationship: RelationshipDescription, dialect: SQLDialect) -> [String] {
+        let join = SQLIdentifier(SchemaNaming.joinTable(for: relationship).table).quoted
+        let key = dialect.integerType
+        return ["""
+            CREATE TABLE \(join) ("_source" \(key) NOT NULL, "_destination" \(key) NOT NULL, \
+            PRIMARY KEY ("_source", "_destination"))\(dialect.joinTableOptions)
+            """,
+            "CREATE INDEX \(SQLIdentifier("_join_index_" + relationship.entity.name + "_" + relationship.name).quoted) ON \(join) (\"_destination\", \"_source\")"]
+    }
+
+    /// The statements that create one tree's table (first) and its indexes, without join tables.
+    package static func createTable(_ layout: TableLayout, dialect: SQLDialect) -> [String] {
+        let root = layout.root
+        let tree = root.selfAndDescendants
+        let key = dialect.integerType
+        var definitions = ["\"_pk\" \(key) PRIMARY KEY", "\"_ent\" \(key) NOT NULL", versionColumnDefinition(dialect)]
+        var statements: [String] = []
+        var indexed: [[String]] = []
+        // Sibling entities may declare a property of the same name; the model has checked
+        // that they are stored alike, and they share one column.
+        var columns: Set<String> = []
+        for entity in tree {
+            for attribute in entity.declaredAttributes where !attribute.isTransient {
+                if columns.insert(attribute.name).inserted {
+                    definitions.append("\(SQLIdentifier(attribute.name).quoted) \(dialect.columnType(attribute.type))")
+                }
+                if attribute.isIndexed { indexed.append([attribute.name]) }
+            }
+        }
+        for entity in tree {
+            for relationship in entity.declaredRelationships where !relationship.isToMany {
+                if columns.insert(relationship.name).inserted {
+                    definitions.append("\(SQLIdentifier(relationship.name).quoted) \(key)")
+                    if let entityColumn = SchemaNaming.entityColumn(for: relationship) {
+                        definitions.append("\(SQLIdentifier(entityColumn).quoted) \(key)")
+                    }
+                }
+                // Every foreign key is indexed: to-many faults and deletes search by it.
+                indexed.append([relationship.name])
+            }
+            indexed += entity.indexes
+        }
+        for entity in tree {
+            for keys in entity.uniquenessConstraints {
+                // PostgreSQL's NULLS NOT DISTINCT would differ from SQLite, where NULLs never collide.
+                definitions.append("UNIQUE (\(keys.map { SQLIdentifier($0).quoted }.joined(separator: ", ")))")
+            }
+        }
+        if tree.count > 1 { indexed.append(["_ent"]) }
+        let table = SQLIdentifier(layout.table).quoted
+        statements.append("CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))")
+        var seen: Set<[String]> = []
+        for keys in indexed where seen.insert(keys).inserted {
+            let name = SQLIdentifier("_index_\(layout.table)_\(keys.joined(separator: "_"))").quoted
+            statements.append("CREATE INDEX \(name) ON \(table) (\(keys.map { SQLIdentifier($0).quoted }.joined(separator: ", ")))")
+        }
+        return statements
+    }
+
+    /// The version column's definition.
+    package static func versionColumnDefinition(_ dialect: SQLDialect) -> String {
+        "\"_opt\" \(dialect.integerType) NOT NULL DEFAULT 0"
+    }
+}

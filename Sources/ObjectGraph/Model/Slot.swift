@@ -40,6 +40,13 @@ package enum Slot {
         }
     }
 
+    /// Whether the slot holds nothing (an attribute that is nil, an empty to-one); read
+    /// without converting the slot into a ``StoredValue`` (a retain and release for text).
+    var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
     /// The destination ID of a to-one slot, realized or not.
     var destinationID: ObjectID? {
         switch self {

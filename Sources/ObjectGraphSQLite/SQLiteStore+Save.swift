@@ -24,27 +24,31 @@ extension SQLiteStore {
                     values = try changes.resolvedValues(keys)
                     current = changes.deletes.first
                     try delete(changes.deletes, connection)
-                    // Each entity's INSERT is looked up (by its SQL text) once per save, not
-                    // whenever the rows switch tables (a parent row and its child rows alternate).
-                    var insertStatements = [SQLiteStatement?](repeating: nil, count: model.entities.count)
-                    for (insert, id) in zip(changes.inserts, ids) {
-                        current = insert.id
-                        let entityIndex = Int(id.entityIndex)
-                        let (layout, sql) = table(ofEntityAt: entityIndex)
-                        let statement: SQLiteStatement
-                        if let cached = insertStatements[entityIndex] {
-                            statement = cached
-                        } else {
-                            statement = try connection.cachedStatement(sql.insert)
-                            insertStatements[entityIndex] = statement
+                    // Each entity's INSERT is looked up once per save, not whenever the rows
+                    // switch tables (a parent row and its child rows alternate); per row, only
+                    // the statement and the row's width are read (copying the table's layout
+                    // and statement texts out of the store cost a retain and release each).
+                    var insertStatements = [(statement: SQLiteStatement, width: Int)?](repeating: nil, count: model.entities.count)
+                    try values.withUnsafeBufferPointer { values in
+                        for (insert, id) in zip(changes.inserts, ids) {
+                            current = insert.id
+                            let entityIndex = Int(id.entityIndex)
+                            let statement: SQLiteStatement, width: Int
+                            if let cached = insertStatements[entityIndex] {
+                                (statement, width) = cached
+                                statement.reset()
+                            } else {
+                                statement = try insertStatement(ofEntityAt: entityIndex, connection)
+                                width = layoutByEntity[entityIndex].width - 2
+                                insertStatements[entityIndex] = (statement, width)
+                            }
+                            try statement.bind(.integer(id.key), at: 1)
+                            try statement.bind(.integer(Int64(id.entityIndex)), at: 2)
+                            for column in 0..<width {
+                                try statement.bind(values[insert.start + column], at: Int32(column + 3))
+                            }
+                            try statement.run()
                         }
-                        statement.reset()
-                        try statement.bind(.integer(id.key), at: 1)
-                        try statement.bind(.integer(Int64(id.entityIndex)), at: 2)
-                        for column in 2..<layout.width {
-                            try statement.bind(values[insert.start + column - 2], at: Int32(column + 1))
-                        }
-                        try statement.run()
                     }
                     var conflicts: [ObjectID] = []
                     for update in changes.updates {

@@ -61,7 +61,7 @@ public final class SQLiteStore: StoreRequestHandler {
     let pool: ConnectionPool
     let layouts: [TableLayout]
     /// The layout of each entity's table, by entity index.
-    private let layoutByEntity: [TableLayout]
+    let layoutByEntity: [TableLayout]
     /// The statements every row of each entity's table uses, by entity index.
     private let tableSQLByEntity: [TableSQL]
     /// The statements that load one object's to-many relationship, by relationship: built
@@ -130,6 +130,11 @@ public final class SQLiteStore: StoreRequestHandler {
     /// ``ObjectID`` carries), for loops over rows that would otherwise read the entity.
     func table(ofEntityAt index: Int) -> (layout: TableLayout, sql: TableSQL) {
         (layoutByEntity[index], tableSQLByEntity[index])
+    }
+
+    /// The cached INSERT of the entity with model index `index`, found by number.
+    func insertStatement(ofEntityAt index: Int, _ connection: SQLiteConnection) throws(SQLiteError) -> SQLiteStatement {
+        try connection.cachedStatement(tableSQLByEntity[index].insert, number: SQLiteConnection.firstFreeStatementNumber + index)
     }
 
     // MARK: Metadata

@@ -61,7 +61,7 @@ extension ContextCore {
                     id: object.objectID, columns: columns, start: start, version: version >= 0 ? version : nil))
             }
         }
-        for object in inserted + updated {
+        func addJoins(of object: ManagedObject) {
             for relationship in object.entity.toManyRelationships where relationship.isManyToMany && object.hasChangedSlot(relationship.slot) {
                 guard case .toMany(let storage) = object.slots[relationship.slot].value else { continue }
                 for destination in storage.added {
@@ -74,6 +74,8 @@ extension ContextCore {
                 }
             }
         }
+        for object in inserted { addJoins(of: object) }
+        for object in updated { addJoins(of: object) }
         return changes
     }
 }

@@ -15,9 +15,9 @@ extension ContextCore {
         defer { undo.suspensions -= 1 }
         if let parent { return try saveIntoParent(parent) }
         // Each object is listed once: on insert, on its first change, on delete.
-        let insertedNow = inserted.filter { $0.state == .inserted }
-        var updatedNow = updated.filter { $0.state == .updated }
-        let deletedNow = deleted.filter { $0.state == .deleted }
+        let insertedNow = Self.objects(in: inserted, .inserted)
+        var updatedNow = Self.objects(in: updated, .updated)
+        let deletedNow = Self.objects(in: deleted, .deleted)
         if let error = faultError {
             faultError = nil
             throw error
@@ -117,9 +117,17 @@ extension ContextCore {
             markSaved(object)
         }
         finishSave(deleted: deletedNow, into: &result)
-        coordinator.rowCache.remove(result.updatedIDs + result.deletedIDs)
+        if !(result.updatedIDs.isEmpty && result.deletedIDs.isEmpty) {
+            coordinator.rowCache.remove(result.updatedIDs + result.deletedIDs)
+        }
         if observed { announce(result, changedKeys: changedKeys, reachedStore: true) }
         return result
+    }
+
+    /// The objects of a change list that are still in `state`: the list itself when all of
+    /// them are, as is usual (no copy, no retain per object).
+    static func objects(in list: [ManagedObject], _ state: ObjectState) -> [ManagedObject] {
+        list.allSatisfy { $0.state == state } ? list : list.filter { $0.state == state }
     }
 
     /// The end of every save: deleted objects leave the context, and the change lists empty.
@@ -203,25 +211,26 @@ extension ContextCore {
             if case .text(let text)? = label { return "\(object.entity.name) '\(text)'" }
             return object.objectID.isTemporary ? "new \(object.entity.name)" : model.describe(object.objectID)
         }
-        for object in inserted + updated {
+        func check(_ object: ManagedObject) {
             let isNew = object.state == .inserted
-            for attribute in object.entity.requiredAttributes {
+            let entity = object.entity, slots = object.slots
+            for attribute in entity.requiredAttributes {
                 guard isNew || object.hasChangedSlot(attribute.slot) else { continue }
-                if object.slots[attribute.slot].value.storedValue.isNull {
+                if slots[attribute.slot].value.isNull {
                     problems.append("\(name(object)): required attribute '\(attribute.name)' is nil")
                 }
             }
-            for attribute in object.entity.narrowIntegerAttributes {
+            for attribute in entity.narrowIntegerAttributes {
                 guard isNew || object.hasChangedSlot(attribute.slot),
-                      case .integer(let value) = object.slots[attribute.slot].value.storedValue else { continue }
+                      case .integer(let value) = slots[attribute.slot].value else { continue }
                 let range: ClosedRange<Int64> = attribute.type == .integer16
                     ? Int64(Int16.min)...Int64(Int16.max) : Int64(Int32.min)...Int64(Int32.max)
                 if !range.contains(value) {
                     problems.append("\(name(object)): '\(attribute.name)' is \(value), outside the range of \(attribute.type.displayName)")
                 }
             }
-            guard validatesRelationships else { continue }
-            for relationship in object.entity.relationships {
+            guard validatesRelationships else { return }
+            for relationship in entity.relationships {
                 guard isNew || object.hasChangedSlot(relationship.slot) else { continue }
                 if relationship.isToMany {
                     guard relationship.minCount > 0 || relationship.maxCount > 0 else { continue }
@@ -239,6 +248,8 @@ extension ContextCore {
                 }
             }
         }
+        for object in inserted { check(object) }
+        for object in updated { check(object) }
         for object in deleted {
             for relationship in object.entity.relationships where relationship.deleteRule == .deny {
                 let remaining = relationship.isToMany

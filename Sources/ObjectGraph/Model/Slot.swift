@@ -40,6 +40,13 @@ package enum Slot {
         }
     }
 
+    /// Whether the slot holds nothing (an attribute that is nil, an empty to-one); read
+    /// without converting the slot into a ``StoredValue`` (a retain and release for text).
+    var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
     /// The destination ID of a to-one slot, realized or not.
     var destinationID: ObjectID? {
         switch self {
@@ -56,19 +63,26 @@ package enum Slot {
 /// removals and applied when it fires, so maintaining an inverse never runs a query.
 /// `added` and `removed` also record the changes since the last save, which is what a
 /// many-to-many relationship writes to its join table.
+///
+/// Every edit of a relationship goes through here (an import adds each new line to its
+/// recipe's and its ingredient's), so the stored properties skip Swift's dynamic
+/// exclusivity checks, as the context's registry does: a storage belongs to one object of
+/// one context and is used only on that context's queue, and no access to a property
+/// calls out to code that could touch the same storage (the closures passed in compare
+/// objects or IDs only).
 package final class ToManyStorage {
     /// The destination objects, or nil until the relationship is first touched.
-    private(set) var objects: [ManagedObject]?
+    @exclusivity(unchecked) private(set) var objects: [ManagedObject]?
     /// Objects added since the last save.
-    private(set) var added: [ManagedObject] = []
+    @exclusivity(unchecked) private(set) var added: [ManagedObject] = []
     /// IDs of objects removed since the last save.
-    private(set) var removed: [ObjectID] = []
+    @exclusivity(unchecked) private(set) var removed: [ObjectID] = []
     /// Membership of `objects` and `added`, so adding to a popular relationship (an
     /// ingredient used by thousands of recipes) stays O(1) instead of scanning the arrays.
     /// Built only once an array outgrows ``scanLimit``: below it a scan of the references is
     /// cheaper than hashing (most relationships hold a few objects: a recipe's lines).
-    private var memberSet: Set<ObjectIdentifier>?
-    private var addedSet: Set<ObjectIdentifier>?
+    @exclusivity(unchecked) private var memberSet: Set<ObjectIdentifier>?
+    @exclusivity(unchecked) private var addedSet: Set<ObjectIdentifier>?
     /// The array length up to which membership is checked by scanning.
     private static let scanLimit = 16
 

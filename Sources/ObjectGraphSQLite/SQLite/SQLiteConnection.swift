@@ -13,6 +13,8 @@ final class SQLiteConnection {
     // Touched once per statement (`trace` once per bound value); the connection is confined
     // and nothing re-enters these during an access, so the dynamic exclusivity checks are skipped.
     @exclusivity(unchecked) private var statementCache: [String: SQLiteStatement] = [:]
+    /// Statements of the cache that callers find by number (see `cachedStatement(_:number:)`).
+    @exclusivity(unchecked) private var numberedStatements: [SQLiteStatement?] = []
     /// Counts statements, rows and transactions for ``ContextStatistics``.
     @exclusivity(unchecked) var statistics = ConnectionStatistics()
     /// Receives every statement when SQL logging is on.
@@ -58,6 +60,7 @@ final class SQLiteConnection {
     static var cancellationCheckInterval: Int32 { 1_000 }
 
     deinit {
+        numberedStatements.removeAll()
         statementCache.removeAll()
         sqlite3_finalize(dataVersionStatement)
         sqlite3_close_v2(handle)
@@ -98,6 +101,25 @@ final class SQLiteConnection {
         statementCache[sql] = statement
         return statement
     }
+
+    /// The cached statement for `sql`, found by `number` instead of by its text: for the
+    /// statements every save runs (an entity's INSERT, the transaction's BEGIN and COMMIT),
+    /// whose texts would otherwise be hashed on every save. The caller gives each text one
+    /// number for the connection's life.
+    func cachedStatement(_ sql: String, number: Int) throws(SQLiteError) -> SQLiteStatement {
+        if number < numberedStatements.count, let statement = numberedStatements[number] {
+            statement.reset()
+            return statement
+        }
+        let statement = try cachedStatement(sql)
+        while numberedStatements.count <= number { numberedStatements.append(nil) }
+        numberedStatements[number] = statement
+        return statement
+    }
+
+    /// The statement numbers this connection uses itself (for transactions); callers
+    /// number theirs from here.
+    static let firstFreeStatementNumber = 4
 
     /// A new prepared statement that is not cached.
     func makeStatement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
@@ -150,10 +172,10 @@ final class SQLiteConnection {
     /// in a savepoint: a failure undoes only its own writes, and the outer one goes on.
     func inTransaction<T>(_ body: () throws -> T) throws -> T {
         if sqlite3_get_autocommit(handle) == 0 {
-            try control("SAVEPOINT nested")
+            try control("SAVEPOINT nested", number: 0)
             do {
                 let result = try body()
-                try control("RELEASE nested")
+                try control("RELEASE nested", number: 1)
                 return result
             } catch {
                 try? execute("ROLLBACK TO nested")
@@ -161,10 +183,10 @@ final class SQLiteConnection {
                 throw error
             }
         }
-        try control("BEGIN IMMEDIATE")
+        try control("BEGIN IMMEDIATE", number: 2)
         do {
             let result = try body()
-            try control("COMMIT")
+            try control("COMMIT", number: 3)
             statistics.transactions += 1
             return result
         } catch {
@@ -179,8 +201,8 @@ final class SQLiteConnection {
     ///
     /// Traced before it runs, as ``execute(_:)`` traces: a trace that ends before a COMMIT
     /// line belongs to a transaction that has not committed (the SIGKILL trials rely on it).
-    private func control(_ sql: String) throws(SQLiteError) {
-        let statement = try cachedStatement(sql)
+    private func control(_ sql: String, number: Int) throws(SQLiteError) {
+        let statement = try cachedStatement(sql, number: number)
         defer { statement.reset() }
         statistics.statements += 1
         trace?(SQLTraceEvent(sql: sql, arguments: [], rows: 0, duration: .zero, plan: []))

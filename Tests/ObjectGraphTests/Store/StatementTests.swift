@@ -90,6 +90,34 @@ struct StatementTests {
         ])
     }
 
+    @Test("Saves whose rows alternate tables write each row into its table, and later saves prepare nothing new")
+    func alternatingRowsReuseTheirStatements() throws {
+        func insertPair(_ index: Int) throws {
+            let chef = try context.insert("Chef")
+            chef["name"] = "Chef \(index)"
+            let recipe = try context.insert("Recipe")
+            recipe["name"] = "Dish \(index)"
+            recipe["chef"] = chef
+        }
+        try insertPair(1)
+        try insertPair(2)
+        try context.save()
+        let prepared = store.pool.write { $0.cachedStatementCount }
+        let ran = try statements {
+            try insertPair(3)
+            try insertPair(4)
+            try context.save()
+        }.map(oneLine)
+        #expect(store.pool.write { $0.cachedStatementCount } == prepared)
+        #expect(ran.first == "BEGIN IMMEDIATE" && ran.last == "COMMIT" && ran.count == 6)
+        #expect(ran.filter { $0.hasPrefix(#"INSERT INTO "Chef""#) }.count == 2)
+        #expect(ran.filter { $0.hasPrefix(#"INSERT INTO "Recipe""#) }.count == 2)
+        context.reset()
+        let dishes = try context.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name BEGINSWITH 'Dish'")))
+        let pairs = dishes.map { "\($0["name"] as! String) by \(($0["chef"] as! ManagedObject)["name"] as! String)" }
+        #expect(Set(pairs) == Set((1...4).map { "Dish \($0) by Chef \($0)" }))
+    }
+
     @Test("An update writes the changed columns only if the row is still at the version it was loaded at")
     func updateStatement() throws {
         let recipe = try #require(try context.fetch(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")])).first)

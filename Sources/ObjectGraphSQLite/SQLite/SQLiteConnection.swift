@@ -108,6 +108,7 @@ final class SQLiteConnection {
     /// number for the connection's life.
     func cachedStatement(_ sql: String, number: Int) throws(SQLiteError) -> SQLiteStatement {
         if number < numberedStatements.count, let statement = numberedStatements[number] {
+            assert(statement.sql == sql, "statement number \(number) names another statement on this connection")
             statement.reset()
             return statement
         }

@@ -97,7 +97,28 @@ final class TmuxTerminal {
             if let status = exitStatus() { return status }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw TestFailure("recipes did not exit; screen:\n\(screen())")
+        throw TestFailure("recipes did not exit; screen:\n\(screen())\n\(stuckProcessReport())")
+    }
+
+    /// Where a program that did not exit is waiting: each thread's kernel wait channel and,
+    /// when gdb is installed, every thread's backtrace (a hang seen only under heavy load
+    /// can then be read from the failed run's log).
+    private func stuckProcessReport() -> String {
+        guard let shell = try? Self.tmux(["list-panes", "-F", "#{pane_pid}"], socket: socket)
+                .trimmingCharacters(in: .whitespacesAndNewlines),
+              let children = try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8),
+              let pid = children.split(separator: " ").first
+        else { return "(the program's process was not found)" }
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var report = "process \(pid), threads waiting in: " + threads.sorted().map { thread in
+            let channel = (try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/wchan", encoding: .utf8)) ?? "?"
+            return "\(thread):\(channel)"
+        }.joined(separator: " ")
+        if let gdb = try? ChildProcess.run(["timeout", "60", "gdb", "-batch", "-p", String(pid),
+                                            "-ex", "thread apply all bt 30"]) {
+            report += "\n" + gdb.output
+        }
+        return report
     }
 
     /// Runs tmux and returns its standard output.

@@ -96,7 +96,7 @@ struct RecipeLineFuzzTests {
         switch parsed {
         case .success(let record):
             let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
-            guard let object, String(validatingUTF8: line.map { CChar(bitPattern: $0) } + [0]) != nil else {
+            guard let object, String(validating: line, as: UTF8.self) != nil else {
                 return .failure("accepted a line that is not a JSON object in UTF-8: \(text)")
             }
             // Foundation drops a U+FEFF that starts a string value; JSON keeps it, as the parser

@@ -230,7 +230,7 @@ extension ContextCore {
     /// Whether a predicate reads, through its relationships, objects the parents changed:
     /// then the store, which has the saved values only, cannot select for it.
     func parentChangesReach(_ predicate: CheckedPredicate?) -> Bool {
-        guard let parent, let predicate else { return false }
+        guard parent != nil, let predicate else { return false }
         let paths = predicate.relationshipPaths
         guard !paths.isEmpty else { return false }
         let reachable = Set(paths.flatMap { $0.map(\.destination.root.index) })
@@ -241,7 +241,7 @@ extension ContextCore {
     /// The parents' unsaved changes relevant to a fetch of `entity`: objects of that
     /// entity (and, when asked, its sub-entities) they changed, and what they deleted.
     func parentChanges(for entity: EntityDescription, includesSubentities: Bool) -> NestedChanges {
-        guard let parent else { return NestedChanges() }
+        guard parent != nil else { return NestedChanges() }
         var changes = withParent { $0.pendingNestedChanges() } ?? NestedChanges()
         for id in changes.order {
             let candidate = model.entities[Int(id.entityIndex)]

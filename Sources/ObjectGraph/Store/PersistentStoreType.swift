@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A kind of store a coordinator can open by name, and how to recognize its files.
 ///

@@ -32,7 +32,8 @@ import Dispatch
     /// Creates a stopped probe ticking every `period` once started.
     public init(period: Duration = .milliseconds(5)) { self.period = period }
 
-    /// Starts ticking; later calls do nothing.
+    /// Starts ticking (again after ``stop()``: the time it was stopped is not counted as
+    /// lateness); calls while it ticks do nothing.
     public func start() {
         guard timer == nil else { return }
         let timer = DispatchSource.makeTimerSource(queue: .main)
@@ -47,6 +48,9 @@ import Dispatch
         timer.resume()
         self.timer = timer
     }
+
+    /// Whether the probe is ticking (started and not stopped since).
+    public var isRunning: Bool { timer != nil }
 
     /// Stops ticking; the samples stay.
     public func stop() {

@@ -1,5 +1,5 @@
 public import Foundation
-public import ObjectGraphSQLite
+import ObjectGraphSQLite
 
 /// Writes a small catalogue in version 1 of the model, to practise migrating: the first
 /// recipes of an import file, with their ingredient lines, the ingredients they use and

@@ -22,7 +22,8 @@ extension RecipeShell {
                             isDeterministic: isDeterministic)
         jobs.append(job)
         let notes = context.notes
-        job.start(RecipeImporter(options: options), into: PrivateContext(coordinator: catalog.coordinator)) { job in
+        job.start(RecipeImporter(options: options), into: PrivateContext(coordinator: catalog.coordinator)) { [weak self] job in
+            self?.updateProbe()
             guard !job.isReported else { return }
             job.isReported = true
             for warning in job.warnings { notes.post(warning) }

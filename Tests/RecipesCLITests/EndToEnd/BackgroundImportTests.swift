@@ -161,12 +161,11 @@ struct BackgroundImportTests {
         #expect(check.standardOutput == "10000\n")
     }
 
-    @Test(".stats shows the main-actor lateness probe; .stats reset starts it again")
+    @Test(".stats shows the main-actor lateness probe while a job runs; .stats reset starts it again")
     func probe() async throws {
-        let terminal = try TmuxTerminal(arguments: ["--memory"], home: home.url)
-        try await terminal.waitFor("the prompt") { $0.contains("recipes>") }
+        let terminal = try await startImport(try await generate(30_000))
         var ticks = 0, answers = 0
-        while ticks < 200 {  // the probe ticks every 5 ms: wait for some of them
+        while ticks < 200 {  // the probe ticks every 5 ms while the job runs: wait for some of them
             terminal.type(".stats")
             terminal.press("Enter")
             answers += 1
@@ -178,7 +177,7 @@ struct BackgroundImportTests {
             }
         }
         let line = try #require(terminal.transcript().split(separator: "\n").last { $0.hasPrefix("main-actor lateness ") })
-        print("idle shell: \(line)")
+        print("shell with a background import: \(line)")
         #expect(line.contains(" p50 ") && line.contains(" ms  p99 ") && line.contains(" ms  worst ") && line.hasSuffix(" ticks)"))
         terminal.type(".stats reset")
         terminal.press("Enter")

@@ -50,6 +50,23 @@ struct LatenessProbeTests {
         #expect(probe.summary == LatenessSummary(ticks: 0, p50: 0, p99: 0, worst: 0))
     }
 
+    @Test("The shell's probe ticks while a background job runs, and an idle shell runs no timer")
+    @MainActor func shellProbeRunsOnlyWhileBusy() async throws {
+        let shell = RecipeShell(catalog: try Catalog.inMemory(), location: ":memory:", isDeterministic: true)
+        #expect(!shell.probe.isRunning)
+        let output = CapturedOutput()
+        let context = CommandContext(output: output, interrupt: .never, notes: DeferredNotes(), location: nil,
+                                     mode: .standardInput, isDeterministic: true, scriptRunner: { _ in .ok })
+        _ = try await shell.execute("count Recipe", context: context)
+        #expect(!shell.probe.isRunning, "a command that ended left the probe ticking")
+        // The job ends on the main actor, which this test holds until it awaits.
+        _ = try await shell.execute("import \(ShellCommandTests.sample) --background --batch 20", context: context)
+        #expect(shell.runningJob != nil && shell.probe.isRunning)
+        _ = await shell.finishJobs(cancelling: false, output: output)
+        #expect(shell.runningJob == nil && !shell.probe.isRunning)
+        #expect(shell.probe.summary.ticks > 0, "the probe did not tick while the job ran")
+    }
+
     @Test("The summary reads in milliseconds")
     func description() {
         let summary = LatenessSummary(ticks: 12_345, p50: 41, p99: 1_310, worst: 14_250)

@@ -20,7 +20,7 @@ struct ConformanceContextTests {
     /// The variants the table runs: every one, except that PostgreSQL's pending variant (the
     /// slowest path of the suite: every question a round trip to the server) waits for
     /// `make soak` (`RELIABILITY_SOAK=1`). The property test still runs both PostgreSQL
-    /// variants in `make test`, on every fourth seed.
+    /// variants in `make test`, on every eighth seed.
     static let variants = ContextPath.Variant.allCases.filter {
         $0 != .pendingPostgres || ProcessInfo.processInfo.environment["RELIABILITY_SOAK"] == "1"
     }

@@ -198,12 +198,13 @@ struct PredicatePropertyTests {
     }
 
     /// The seeds and variants ``contextAgrees(seed:variant:)`` runs: every seed on every
-    /// variant, except that PostgreSQL's (a server round trip per statement) get every
-    /// fourth seed, and every seed with `RELIABILITY_SOAK=1` (`make soak`).
+    /// variant, except that PostgreSQL's (a server round trip per statement, decoded by a
+    /// debug build of SwiftNIO: a third of this test's CPU time with a quarter of the seeds)
+    /// get every eighth seed, and every seed with `RELIABILITY_SOAK=1` (`make soak`).
     static let contextCases: [(Int, ContextPath.Variant)] = {
         let soak = ProcessInfo.processInfo.environment["RELIABILITY_SOAK"] == "1"
         return (0..<60).flatMap { seed in
-            ContextPath.Variant.allCases.filter { soak || $0.store != .postgres || seed % 4 == 0 }.map { (seed, $0) }
+            ContextPath.Variant.allCases.filter { soak || $0.store != .postgres || seed % 8 == 0 }.map { (seed, $0) }
         }
     }()
 

@@ -79,7 +79,7 @@ struct TerminalTests {
     @Test("Ctrl-C stops a running import after its batch; saved batches stay and the shell goes on")
     func interruptCommand() async throws {
         let file = home.url.appendingPathComponent("big.jsonl").path
-        let generated = try await RecipesBinary.run(["generate", "--count", "200000", "--seed", "3", "--output", file])
+        let generated = try await RecipesBinary.run(["generate", "--count", "30000", "--seed", "3", "--output", file])
         #expect(generated.status == 0)
         try await waitForPrompt()
         terminal.type("import \(file) --batch 500")
@@ -100,7 +100,7 @@ struct TerminalTests {
         try await terminal.waitFor("a count") { screen in
             guard let line = screen.components(separatedBy: "recipes> count Recipe\n").last?.split(separator: "\n").first,
                   let count = Int(line) else { return false }
-            return count > 0 && count < 200_000 && count % 500 == 0
+            return count > 0 && count < 30_000 && count % 500 == 0
         }
     }
 

@@ -11,16 +11,19 @@ extension PostgresStore {
             var key = try reserveKeys(count: rows.count, table: layout.table, session)
             var ids: [ObjectID] = []
             var statements: [(sql: String, arguments: [StoredValue])] = []
-            let sql = tableSQL(for: entity).insert
-            for values in prepared {
-                statements.append((sql, [.integer(key), .integer(Int64(entity.index))] + values[2..<layout.width]))
-                ids.append(ObjectID(entityIndex: entity.index, key: key))
-                key += 1
+            let sql = tableSQL(for: entity)
+            for start in stride(from: 0, to: prepared.count, by: sql.rowsPerInsert) {
+                let chunk = prepared[start..<min(start + sql.rowsPerInsert, prepared.count)]
+                var arguments: [StoredValue] = []
+                arguments.reserveCapacity(chunk.count * layout.width)
+                for values in chunk {
+                    arguments += [.integer(key), .integer(Int64(entity.index))] + values[2..<layout.width]
+                    ids.append(ObjectID(entityIndex: entity.index, key: key))
+                    key += 1
+                }
+                statements.append((sql.insert(rows: chunk.count), arguments))
             }
-            // Sent a thousand at a time: one wait per thousand rows, not per row.
-            for start in stride(from: 0, to: statements.count, by: 1_000) {
-                try session.runAll(Array(statements[start..<min(start + 1_000, statements.count)]))
-            }
+            try session.runAll(statements)
             try announce(inserted: ids, updated: [], deleted: [], session)
             return ids
         }

@@ -29,8 +29,7 @@ extension PostgresStore {
     }
 
     private func forEachRow(_ select: SQLFragment, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
-        let rows = try read { try $0.run(select.text, select.arguments).rows }
-        for row in rows {
+        for row in try read({ try $0.rows(select.text, select.arguments) }) {
             guard case .integer(let key) = row[0], case .integer(let entity) = row[1] else { continue }
             try body(ObjectID(entityIndex: Int(entity), key: key), FetchedRow(values: row))
         }

@@ -15,6 +15,9 @@ extension PostgresStore {
     ///   `SaveConflicts` for rows another save changed since they were loaded.
     package func save(_ changes: StoreChanges, beforeCommit: () throws -> Void = {}) throws -> [ObjectID] {
         var current: ObjectID?
+        /// The inserts (positions in `changes.inserts`) of the statement that failed, when it
+        /// wrote several rows.
+        var currentInserts: [Int] = []
         var values = changes.values
         do {
             let ids = try write { session in
@@ -25,6 +28,7 @@ extension PostgresStore {
                 // each with the object it writes, to name it when the statement fails.
                 var statements: [(sql: String, arguments: [StoredValue])] = []
                 var owners: [ObjectID?] = []
+                var insertsOf: [Int: [Int]] = [:]  // statement → the inserts it writes
                 func add(_ sql: String, _ arguments: [StoredValue], for id: ObjectID?) {
                     statements.append((sql, arguments))
                     owners.append(id)
@@ -37,11 +41,25 @@ extension PostgresStore {
                         add(SchemaSQL.deleteJoinRows(join.table, column: join.sourceColumn), [.integer(id.key)], for: id)
                     }
                 }
-                for (insert, id) in zip(changes.inserts, ids) {
-                    let entity = model.entities[Int(id.entityIndex)]
-                    let layout = layout(for: entity)
-                    add(tableSQL(for: entity).insert, [.integer(id.key), .integer(Int64(id.entityIndex))]
-                        + values[insert.start..<insert.start + layout.width - 2], for: insert.id)
+                // The inserts of each entity in multi-row INSERTs (the tables have no foreign
+                // keys, so the order between entities does not matter).
+                var positionsByEntity: [Int: [Int]] = [:]
+                for (position, id) in ids.enumerated() { positionsByEntity[Int(id.entityIndex), default: []].append(position) }
+                for (entityIndex, positions) in positionsByEntity.sorted(by: { $0.key < $1.key }) {
+                    let entity = model.entities[entityIndex]
+                    let layout = layout(for: entity), sql = tableSQL(for: entity)
+                    for start in stride(from: 0, to: positions.count, by: sql.rowsPerInsert) {
+                        let chunk = Array(positions[start..<min(start + sql.rowsPerInsert, positions.count)])
+                        var arguments: [StoredValue] = []
+                        arguments.reserveCapacity(chunk.count * layout.width)
+                        for position in chunk {
+                            let insert = changes.inserts[position]
+                            arguments += [.integer(ids[position].key), .integer(Int64(entityIndex))]
+                                + values[insert.start..<insert.start + layout.width - 2]
+                        }
+                        insertsOf[statements.count] = chunk
+                        add(sql.insert(rows: chunk.count), arguments, for: chunk.count == 1 ? changes.inserts[chunk[0]].id : nil)
+                    }
                 }
                 let firstUpdate = statements.count
                 for update in changes.updates {
@@ -72,7 +90,10 @@ extension PostgresStore {
                                              deleted: changes.deletes) {
                     add(SchemaSQL.notify, [.text(channel), .text(payload)], for: nil)
                 }
-                let results = try session.runAll(statements) { current = owners[$0] }
+                let results = try session.runAll(statements) { position in
+                    current = owners[position]
+                    currentInserts = insertsOf[position] ?? []
+                }
                 // An update that changed no row lost a race (optimistic locking), or its row is gone.
                 var conflicts: [ObjectID] = []
                 for (update, result) in zip(changes.updates, results[firstUpdate...]) where result.changed == 0 {
@@ -94,6 +115,12 @@ extension PostgresStore {
             didCommitMetadata(changes.metadata)
             return ids
         } catch let error as ObjectGraphError {
+            if error.code == .constraintViolation, currentInserts.count > 1 {
+                // Which of the statement's rows: the one holding the values the server names.
+                let inserts = currentInserts.map { changes.inserts[$0] }
+                let row = inserts.first { constraintDetail(error, matches: $0, values: values) } ?? inserts[0]
+                throw constraintError(error, id: row.id, row: row, values: values)
+            }
             if let id = current, error.code == .constraintViolation {
                 throw constraintError(error, id: id, row: changes.inserts.first { $0.id == id }, values: values)
             }
@@ -130,6 +157,28 @@ extension PostgresStore {
             throw ObjectGraphError(.storeFailure, "reserving keys of \(table) returned nothing")
         }
         return maximum - Int64(count) + 1
+    }
+
+    /// Whether the server's detail (`Key (name)=(Ada) already exists.`) names the values
+    /// of `row`.
+    private func constraintDetail(_ error: ObjectGraphError, matches row: StoreChanges.Insert, values: [StoredValue]) -> Bool {
+        let detail = error.message
+        guard let open = detail.range(of: "("), let equals = detail.range(of: ")=("),
+              let close = detail.range(of: ") already exists", options: .backwards), equals.upperBound <= close.lowerBound
+        else { return false }
+        let layout = layout(for: model.entities[Int(row.id.entityIndex)])
+        let columns = detail[open.upperBound..<equals.lowerBound].split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "") }
+        let rendered = columns.map { column -> String in
+            guard let index = layout.columnIndex[column] else { return "?" }
+            switch values[row.start + index - 2] {
+            case .text(let text): return text
+            case .integer(let number): return String(number)
+            case .real(let number): return String(number)
+            case .null, .blob: return "?"
+            }
+        }
+        return rendered.joined(separator: ", ") == detail[equals.upperBound..<close.lowerBound]
     }
 
     /// The error for a violated uniqueness constraint, naming the keys and, for an

@@ -87,6 +87,26 @@ final class PostgresSession: @unchecked Sendable {
         try runAll([(sql, arguments)])[0]
     }
 
+    /// The rows of one statement, each converted to stored values only when it is reached:
+    /// a large fetch never holds every row twice (as PostgresNIO's rows and as values).
+    struct Rows: Sequence {
+        fileprivate let rows: [PostgresRow]
+
+        func makeIterator() -> some IteratorProtocol<[StoredValue]> {
+            rows.lazy.map { $0.map(PostgresSession.value) }.makeIterator()
+        }
+    }
+
+    /// Runs one statement that reads, and returns its rows to walk once.
+    func rows(_ sql: String, _ arguments: [StoredValue] = []) throws -> Rows {
+        let result = try results([(sql, arguments)])[0]
+        counters.withLock {
+            $0.statements += 1
+            $0.rows += result.rows.count
+        }
+        return Rows(rows: result.rows)
+    }
+
     /// Runs `statements` in order on this connection and returns each one's rows and the
     /// number of rows it changed.
     ///
@@ -99,6 +119,21 @@ final class PostgresSession: @unchecked Sendable {
     @discardableResult
     func runAll(_ statements: [(sql: String, arguments: [StoredValue])],
                 failed: (Int) -> Void = { _ in }) throws -> [(rows: [[StoredValue]], changed: Int)] {
+        try results(statements, failed: failed).map { result in
+            var rows: [[StoredValue]] = []
+            rows.reserveCapacity(result.rows.count)
+            for row in result.rows { rows.append(row.map(Self.value)) }
+            counters.withLock {
+                $0.statements += 1
+                $0.rows += rows.count
+            }
+            return (rows, result.metadata.rows ?? 0)
+        }
+    }
+
+    /// ``runAll(_:failed:)``'s statements, answered as PostgresNIO's results.
+    private func results(_ statements: [(sql: String, arguments: [StoredValue])],
+                         failed: (Int) -> Void = { _ in }) throws -> [PostgresQueryResult] {
         guard !statements.isEmpty else { return [] }
         return try withLock {
             if connection.isClosed, !isInTransaction {
@@ -121,23 +156,14 @@ final class PostgresSession: @unchecked Sendable {
             }
             let all = EventLoopFuture.whenAllComplete(futures, on: futures[0].eventLoop)
             let outcomes = try Self.wait(for: all, closing: connection)
-            var results: [(rows: [[StoredValue]], changed: Int)] = []
+            var results: [PostgresQueryResult] = []
             for (position, (outcome, statement)) in zip(outcomes, statements).enumerated() {
-                let result: PostgresQueryResult
                 do {
-                    result = try outcome.get()
+                    results.append(try outcome.get())
                 } catch {
                     failed(position)
                     throw PostgresErrors.translate(error, location: location, sql: statement.sql)
                 }
-                var rows: [[StoredValue]] = []
-                rows.reserveCapacity(result.rows.count)
-                for row in result.rows { rows.append(row.map(Self.value)) }
-                counters.withLock {
-                    $0.statements += 1
-                    $0.rows += rows.count
-                }
-                results.append((rows, result.metadata.rows ?? 0))
             }
             return results
         }
@@ -203,7 +229,7 @@ final class PostgresSession: @unchecked Sendable {
     }
 
     /// A cell as a stored value, by the type the server sent.
-    private static func value(_ cell: PostgresCell) -> StoredValue {
+    fileprivate static func value(_ cell: PostgresCell) -> StoredValue {
         guard cell.bytes != nil else { return .null }
         switch cell.dataType {
         case .int8, .int4, .int2: return (try? cell.decode(Int64.self)).map(StoredValue.integer) ?? .null

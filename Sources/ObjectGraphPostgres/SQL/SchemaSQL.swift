@@ -53,10 +53,13 @@ extension SchemaSQL {
         }
     }
 
-    static func insert(table: String, columns: [String]) -> String {
+    /// `INSERT INTO t (_pk, _ent, c1, …) VALUES ($1, …), ($n+1, …), …` with `rows` rows.
+    static func insert(table: String, columns: [String], rows: Int = 1) -> String {
         let names = (["_pk", "_ent"] + columns).map { SQLIdentifier($0).quoted }
-        let marks = (1...names.count).map { "$\($0)" }.joined(separator: ", ")
-        return "INSERT INTO \(SQLIdentifier(table).quoted) (\(names.joined(separator: ", "))) VALUES (\(marks))"
+        let tuples = (0..<rows).map { row in
+            "(" + (1...names.count).map { "$\(row * names.count + $0)" }.joined(separator: ", ") + ")"
+        }
+        return "INSERT INTO \(SQLIdentifier(table).quoted) (\(names.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))"
     }
 
     /// Updates `columns` of the row `$n+1` (and, checking the version, only at version `$n+2`).
@@ -143,10 +146,28 @@ struct TableSQL: Sendable {
     let insert: String
     let delete: String
     let selectRow: String
+    /// How many rows one `INSERT` writes at most: a thousand, or fewer for wide tables
+    /// (a statement takes at most 65,535 parameters). One statement per row cost 25 times
+    /// more on loopback, every row a message the server parses and answers.
+    let rowsPerInsert: Int
+    private let fullInsert: String
+    private let layout: TableLayout
 
     init(_ layout: TableLayout) {
+        self.layout = layout
         insert = SchemaSQL.insert(table: layout.table, columns: layout.columns)
         delete = SchemaSQL.delete(table: layout.table)
         selectRow = FetchSQL.selectRow(table: layout.table, columns: layout.columns, dialect: .postgreSQL)
+        rowsPerInsert = max(1, min(1_000, 65_535 / layout.width))
+        fullInsert = SchemaSQL.insert(table: layout.table, columns: layout.columns, rows: rowsPerInsert)
+    }
+
+    /// The `INSERT` of `rows` rows (at most ``rowsPerInsert``).
+    func insert(rows: Int) -> String {
+        switch rows {
+        case 1: insert
+        case rowsPerInsert: fullInsert
+        default: SchemaSQL.insert(table: layout.table, columns: layout.columns, rows: rows)
+        }
     }
 }

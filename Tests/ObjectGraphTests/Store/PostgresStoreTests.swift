@@ -87,6 +87,24 @@ struct PostgresStoreTests {
         #expect(mine["name"] as? String == "Ana María")
     }
 
+    @Test("A save's inserts go in multi-row INSERTs; a duplicate among them is named by its values, and nothing is saved",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func multiRowInserts() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let store = try coordinator.addPostgresStore(at: PostgresTestServer.newLocation())
+        let context = MainContext(coordinator: coordinator)
+        for index in 0..<2_500 { try context.insert("Chef")["name"] = "Chef \(index)" }
+        let before = store.statistics.statements
+        try context.save()
+        let spent = store.statistics.statements - before
+        #expect(spent < 20, "\(spent) statements to save 2,500 chefs")
+        for index in 0..<5 { try context.insert("Chef")["name"] = "New \(index)" }
+        try context.insert("Chef")["name"] = "Chef 1234"  // saved already: the unique name is taken
+        let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .constraintViolation && error.message.contains("name = Chef 1234"), "\(error.message)")
+        #expect(try MainContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Chef")) == 2_500)
+    }
+
     @Test("A connection lost during a save loses nothing: the save fails, the context keeps its changes, the next save lands",
           .enabled(if: PostgresTestServer.isAvailable))
     func lostConnection() throws {

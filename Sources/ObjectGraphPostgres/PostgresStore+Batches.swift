@@ -8,22 +8,12 @@ extension PostgresStore {
         let layout = layout(for: entity)
         let prepared = try layout.batchRows(rows, of: entity)
         return try write { session in
-            var key = try reserveKeys(count: rows.count, table: layout.table, session)
-            var ids: [ObjectID] = []
-            var statements: [(sql: String, arguments: [StoredValue])] = []
-            let sql = tableSQL(for: entity)
-            for start in stride(from: 0, to: prepared.count, by: sql.rowsPerInsert) {
-                let chunk = prepared[start..<min(start + sql.rowsPerInsert, prepared.count)]
-                var arguments: [StoredValue] = []
-                arguments.reserveCapacity(chunk.count * layout.width)
-                for values in chunk {
-                    arguments += [.integer(key), .integer(Int64(entity.index))] + values[2..<layout.width]
-                    ids.append(ObjectID(entityIndex: entity.index, key: key))
-                    key += 1
-                }
-                statements.append((sql.insert(rows: chunk.count), arguments))
+            let first = try reserveKeys(count: rows.count, table: layout.table, session)
+            let statements = insertStatements(of: entity, count: prepared.count) { index in
+                (first + Int64(index), prepared[index][2..<layout.width])
             }
-            try session.runAll(statements)
+            try session.runAll(statements.map { ($0.sql, $0.arguments) })
+            let ids = prepared.indices.map { ObjectID(entityIndex: entity.index, key: first + Int64($0)) }
             try announce(inserted: ids, updated: [], deleted: [], session)
             return ids
         }

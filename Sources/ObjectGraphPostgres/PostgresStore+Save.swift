@@ -46,19 +46,14 @@ extension PostgresStore {
                 var positionsByEntity: [Int: [Int]] = [:]
                 for (position, id) in ids.enumerated() { positionsByEntity[Int(id.entityIndex), default: []].append(position) }
                 for (entityIndex, positions) in positionsByEntity.sorted(by: { $0.key < $1.key }) {
-                    let entity = model.entities[entityIndex]
-                    let layout = layout(for: entity), sql = tableSQL(for: entity)
-                    for start in stride(from: 0, to: positions.count, by: sql.rowsPerInsert) {
-                        let chunk = Array(positions[start..<min(start + sql.rowsPerInsert, positions.count)])
-                        var arguments: [StoredValue] = []
-                        arguments.reserveCapacity(chunk.count * layout.width)
-                        for position in chunk {
-                            let insert = changes.inserts[position]
-                            arguments += [.integer(ids[position].key), .integer(Int64(entityIndex))]
-                                + values[insert.start..<insert.start + layout.width - 2]
-                        }
+                    let entity = model.entities[entityIndex], width = layout(for: entity).width
+                    for insert in insertStatements(of: entity, count: positions.count, row: { index in
+                        let start = changes.inserts[positions[index]].start
+                        return (ids[positions[index]].key, values[start..<start + width - 2])
+                    }) {
+                        let chunk = Array(positions[insert.rows])
                         insertsOf[statements.count] = chunk
-                        add(sql.insert(rows: chunk.count), arguments, for: chunk.count == 1 ? changes.inserts[chunk[0]].id : nil)
+                        add(insert.sql, insert.arguments, for: chunk.count == 1 ? changes.inserts[chunk[0]].id : nil)
                     }
                 }
                 let firstUpdate = statements.count
@@ -150,6 +145,26 @@ extension PostgresStore {
         return result
     }
 
+    /// The multi-row `INSERT`s (``TableSQL/rowsPerInsert`` rows each at most) that write
+    /// `count` rows of `entity`; `row(i)` gives row `i`'s key and its values after `_pk` and
+    /// `_ent`. Each statement comes with the rows it writes.
+    func insertStatements(of entity: EntityDescription, count: Int, row: (Int) -> (key: Int64, values: ArraySlice<StoredValue>))
+        -> [(sql: String, arguments: [StoredValue], rows: Range<Int>)]
+    {
+        let sql = tableSQL(for: entity), width = layout(for: entity).width
+        return stride(from: 0, to: count, by: sql.rowsPerInsert).map { start in
+            let rows = start..<min(start + sql.rowsPerInsert, count)
+            var arguments: [StoredValue] = []
+            arguments.reserveCapacity(rows.count * width)
+            for index in rows {
+                let (key, values) = row(index)
+                arguments += [.integer(key), .integer(Int64(entity.index))]
+                arguments += values
+            }
+            return (sql.insert(rows: rows.count), arguments, rows)
+        }
+    }
+
     /// Reserves `count` keys of `table` and returns the first.
     func reserveKeys(count: Int, table: String, _ session: PostgresSession) throws -> Int64 {
         let rows = try session.run(SchemaSQL.reserveKeys(table: table), [.text(table), .integer(Int64(count))]).rows
@@ -159,17 +174,23 @@ extension PostgresStore {
         return maximum - Int64(count) + 1
     }
 
-    /// Whether the server's detail (`Key (name)=(Ada) already exists.`) names the values
-    /// of `row`.
-    private func constraintDetail(_ error: ObjectGraphError, matches row: StoreChanges.Insert, values: [StoredValue]) -> Bool {
-        let detail = error.message
+    /// The columns and the values, as the server printed them, of a unique-key violation's
+    /// detail: `Key (name)=(Ada) already exists.` gives `["name"]` and `Ada`.
+    private static func keyDetail(_ detail: String) -> (columns: [String], values: Substring)? {
         guard let open = detail.range(of: "("), let equals = detail.range(of: ")=("),
-              let close = detail.range(of: ") already exists", options: .backwards), equals.upperBound <= close.lowerBound
-        else { return false }
-        let layout = layout(for: model.entities[Int(row.id.entityIndex)])
+              let close = detail.range(of: ") already exists", options: .backwards),
+              open.upperBound <= equals.lowerBound, equals.upperBound <= close.lowerBound
+        else { return nil }
         let columns = detail[open.upperBound..<equals.lowerBound].split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "") }
-        let rendered = columns.map { column -> String in
+        return (columns, detail[equals.upperBound..<close.lowerBound])
+    }
+
+    /// Whether the server's detail names the values of `row`.
+    private func constraintDetail(_ error: ObjectGraphError, matches row: StoreChanges.Insert, values: [StoredValue]) -> Bool {
+        guard let key = Self.keyDetail(error.message) else { return false }
+        let layout = layout(for: model.entities[Int(row.id.entityIndex)])
+        let rendered = key.columns.map { column -> String in
             guard let index = layout.columnIndex[column] else { return "?" }
             switch values[row.start + index - 2] {
             case .text(let text): return text
@@ -178,7 +199,7 @@ extension PostgresStore {
             case .null, .blob: return "?"
             }
         }
-        return rendered.joined(separator: ", ") == detail[equals.upperBound..<close.lowerBound]
+        return rendered.joined(separator: ", ") == key.values
     }
 
     /// The error for a violated uniqueness constraint, naming the keys and, for an
@@ -186,11 +207,8 @@ extension PostgresStore {
     private func constraintError(_ error: ObjectGraphError, id: ObjectID, row: StoreChanges.Insert?, values: [StoredValue]) -> ObjectGraphError {
         let entity = model.entities[Int(id.entityIndex)]
         let layout = layout(for: entity)
-        // PostgreSQL's detail reads `Key (name)=(Ada) already exists.`
         let detail = error.message
-        let columns = detail.split(separator: "(").dropFirst().first?.split(separator: ")").first?
-            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "") } ?? []
-        let named = columns.compactMap { column -> String? in
+        let named = (Self.keyDetail(detail)?.columns ?? []).compactMap { column -> String? in
             guard let row, let attribute = entity.attribute(named: column), let index = layout.columnIndex[column] else { return nil }
             let value = attribute.type.swiftValue(from: values[row.start + index - 2])
             return "\(column) = \(value.map { "\($0)" } ?? "nil")"

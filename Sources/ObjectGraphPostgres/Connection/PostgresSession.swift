@@ -99,12 +99,7 @@ final class PostgresSession: @unchecked Sendable {
 
     /// Runs one statement that reads, and returns its rows to walk once.
     func rows(_ sql: String, _ arguments: [StoredValue] = []) throws -> Rows {
-        let result = try results([(sql, arguments)])[0]
-        counters.withLock {
-            $0.statements += 1
-            $0.rows += result.rows.count
-        }
-        return Rows(rows: result.rows)
+        Rows(rows: try results([(sql, arguments)])[0].rows)
     }
 
     /// Runs `statements` in order on this connection and returns each one's rows and the
@@ -120,18 +115,12 @@ final class PostgresSession: @unchecked Sendable {
     func runAll(_ statements: [(sql: String, arguments: [StoredValue])],
                 failed: (Int) -> Void = { _ in }) throws -> [(rows: [[StoredValue]], changed: Int)] {
         try results(statements, failed: failed).map { result in
-            var rows: [[StoredValue]] = []
-            rows.reserveCapacity(result.rows.count)
-            for row in result.rows { rows.append(row.map(Self.value)) }
-            counters.withLock {
-                $0.statements += 1
-                $0.rows += rows.count
-            }
-            return (rows, result.metadata.rows ?? 0)
+            (Array(Rows(rows: result.rows)), result.metadata.rows ?? 0)
         }
     }
 
-    /// ``runAll(_:failed:)``'s statements, answered as PostgresNIO's results.
+    /// ``runAll(_:failed:)``'s statements, answered as PostgresNIO's results (counted in
+    /// ``statistics``).
     private func results(_ statements: [(sql: String, arguments: [StoredValue])],
                          failed: (Int) -> Void = { _ in }) throws -> [PostgresQueryResult] {
         guard !statements.isEmpty else { return [] }
@@ -159,7 +148,12 @@ final class PostgresSession: @unchecked Sendable {
             var results: [PostgresQueryResult] = []
             for (position, (outcome, statement)) in zip(outcomes, statements).enumerated() {
                 do {
-                    results.append(try outcome.get())
+                    let result = try outcome.get()
+                    counters.withLock {
+                        $0.statements += 1
+                        $0.rows += result.rows.count
+                    }
+                    results.append(result)
                 } catch {
                     failed(position)
                     throw PostgresErrors.translate(error, location: location, sql: statement.sql)

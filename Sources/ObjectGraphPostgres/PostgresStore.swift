@@ -34,7 +34,7 @@ public final class PostgresStore: StoreRequestHandler {
     /// The thread holding the writer in a transaction: its reads go to the writer.
     private let writerThread = Locked<pthread_t?>(nil)
     let layouts: [TableLayout]
-    private let layoutByEntity: [TableLayout]
+    let layoutByEntity: [TableLayout]
     private let tableSQLByEntity: [TableSQL]
     private let metadataCache: Locked<[String: String]>
     /// This store object's name in its change notifications, to skip its own.

@@ -125,12 +125,21 @@ package enum FetchSQL {
         return "SELECT DISTINCT \(raw: alias).\"_pk\", \(raw: alias).\"_ent\" FROM \(table: join.table) AS j JOIN \(table: layout.table) AS \(raw: alias) ON \(raw: alias).\"_pk\" = j.\(raw: destination) WHERE j.\(raw: source) \(inKeys(keys, dialect: dialect))"
     }
 
-    /// `_pk`, `_ent` of the rows of a table whose `column` holds one of the keys.
-    /// Only rows of `entity` (and its sub-entities) count: a sibling may share the column.
+    /// `_pk`, `_ent` of the rows of a table that ``referencing(_:column:keys:dialect:)``
+    /// selects. A table that holds one entity only answers `_ent` without reading its rows,
+    /// so an index on `column` answers the whole query.
     package static func selectReferencing(
         _ layout: TableLayout, entity: EntityDescription, column: String, keys: StoredValue, dialect: SQLDialect
     ) -> SQLFragment {
-        var sql: SQLFragment = "SELECT \(raw: alias).\"_pk\", \(raw: alias).\"_ent\" FROM \(table: layout.table) AS \(raw: alias) WHERE \(column: column, of: alias) \(inKeys(keys, dialect: dialect))"
+        let entityColumn = entity.root.selfAndDescendants.count == 1 ? String(entity.index) : "\(alias).\"_ent\""
+        return "SELECT \(raw: alias).\"_pk\", \(raw: entityColumn) FROM \(table: layout.table) AS \(raw: alias) WHERE "
+            + referencing(entity, column: column, keys: keys, dialect: dialect)
+    }
+
+    /// The rows (aliased `t0`) of `entity` (and its sub-entities: a sibling may share the
+    /// column) whose `column` holds one of the keys.
+    package static func referencing(_ entity: EntityDescription, column: String, keys: StoredValue, dialect: SQLDialect) -> SQLFragment {
+        var sql: SQLFragment = "\(column: column, of: alias) \(inKeys(keys, dialect: dialect))"
         if let restriction = SchemaNaming.entityRestriction(for: entity, alias: alias) { sql.append(" AND " + restriction) }
         return sql
     }

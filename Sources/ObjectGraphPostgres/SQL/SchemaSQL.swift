@@ -82,41 +82,6 @@ extension SchemaSQL {
         return "UPDATE \(SQLIdentifier(table).quoted) SET \(assignments), \"_opt\" = \"_opt\" + 1 WHERE \"_pk\" = ANY(CAST($\(columns.count + 1) AS bigint[]))"
     }
 
-    static func deleteRows(table: String) -> String {
-        "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" = ANY(CAST($1 AS bigint[]))"
-    }
-
-    static func nullify(table: String, columns: [String]) -> String {
-        let assignments = columns.map { "\(SQLIdentifier($0).quoted) = NULL" }.joined(separator: ", ")
-        return "UPDATE \(SQLIdentifier(table).quoted) SET \(assignments) WHERE \"_pk\" = ANY(CAST($1 AS bigint[]))"
-    }
-
-    /// Recomputes relationship-derived attributes (counts, nil tests) of the rows `$1`.
-    static func recomputeDerived(
-        _ attributes: [AttributeDescription], table: String, destinationTable: (EntityDescription) -> String
-    ) -> String {
-        let row = SQLIdentifier(table).quoted
-        let assignments = attributes.map { attribute -> String in
-            let relationship = attribute.sourceRelationship!
-            let value: String
-            if !relationship.isToMany {
-                value = "CAST(\(row).\(SQLIdentifier(SchemaNaming.column(for: relationship)).quoted) IS NOT NULL AS integer)"
-            } else if relationship.isManyToMany {
-                let join = SchemaNaming.joinTable(for: relationship)
-                value = "(SELECT count(*) FROM \(SQLIdentifier(join.table).quoted) WHERE \(SQLIdentifier(join.sourceColumn).quoted) = \(row).\"_pk\")"
-            } else {
-                let inverse = relationship.inverse!
-                var condition = "d.\(SQLIdentifier(SchemaNaming.column(for: inverse)).quoted) = \(row).\"_pk\""
-                if let restriction = SchemaNaming.entityRestriction(for: inverse.entity, alias: "d") {
-                    condition += " AND " + restriction.sql
-                }
-                value = "(SELECT count(*) FROM \(SQLIdentifier(destinationTable(relationship.destination)).quoted) AS d WHERE \(condition))"
-            }
-            return "\(SQLIdentifier(SchemaNaming.column(for: attribute)).quoted) = \(value)"
-        }
-        return "UPDATE \(row) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ANY(CAST($1 AS bigint[]))"
-    }
-
     static func insertJoin(_ table: String) -> String {
         "INSERT INTO \(SQLIdentifier(table).quoted) (\"_source\", \"_destination\") VALUES ($1, $2) ON CONFLICT DO NOTHING"
     }
@@ -125,9 +90,9 @@ extension SchemaSQL {
         "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \"_source\" = $1 AND \"_destination\" = $2"
     }
 
-    static func deleteJoinRows(_ table: String, column: String, keyList: Bool = false) -> String {
-        let condition = keyList ? "= ANY(CAST($1 AS bigint[]))" : "= $1"
-        return "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \(SQLIdentifier(column).quoted) \(condition)"
+    /// Deletes every join row of a deleted object, on either side.
+    static func deleteJoinRows(_ table: String, column: String) -> String {
+        "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \(SQLIdentifier(column).quoted) = $1"
     }
 
     /// Every pair of a join table (for a snapshot the in-memory evaluator reads).

@@ -456,9 +456,8 @@ struct MigrationSQL {
                     || relationship.isManyToMany
             }
             guard !attributes.isEmpty else { continue }
-            let rows = "\"_ent\" IN (\(entity.selfAndDescendants.map { String($0.index) }.joined(separator: ", ")))"
-            add(.run(SQLFragment(sql: SchemaSQL.recomputeDerived(attributes, table: entity.root.name,
-                                                                 destinationTable: { $0.root.name }, rows: rows))))
+            let rows = SQLFragment(sql: "\"_ent\" IN (\(entity.selfAndDescendants.map { String($0.index) }.joined(separator: ", ")))")
+            add(.run(SchemaSQL.recomputeDerived(attributes, table: entity.root.name, destinationTable: { $0.root.name }, rows: rows)))
         }
     }
 }

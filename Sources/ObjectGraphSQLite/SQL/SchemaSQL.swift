@@ -112,41 +112,6 @@ extension SchemaSQL {
         "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" IN (SELECT value FROM json_each(?))"
     }
 
-    /// Clears reference columns of the rows whose keys are in the bound JSON array.
-    static func nullify(table: String, columns: [String]) -> String {
-        let assignments = columns.map { "\(SQLIdentifier($0).quoted) = NULL" }.joined(separator: ", ")
-        return "UPDATE \(SQLIdentifier(table).quoted) SET \(assignments) WHERE \"_pk\" IN (SELECT value FROM json_each(?))"
-    }
-
-    /// Recomputes relationship-derived attributes of the rows whose keys are in the bound
-    /// JSON array, from the rows in the store: `photo != nil` tests the row's own column,
-    /// `ingredients.@count` counts the rows pointing back at it (or its join-table pairs).
-    static func recomputeDerived(
-        _ attributes: [AttributeDescription], table: String, destinationTable: (EntityDescription) -> String,
-        rows: String = "\"_pk\" IN (SELECT value FROM json_each(?))"
-    ) -> String {
-        let row = SQLIdentifier(table).quoted
-        let assignments = attributes.map { attribute -> String in
-            let relationship = attribute.sourceRelationship!
-            let value: String
-            if !relationship.isToMany {
-                value = "\(row).\(SQLIdentifier(SchemaNaming.column(for: relationship)).quoted) IS NOT NULL"
-            } else if relationship.isManyToMany {
-                let join = SchemaNaming.joinTable(for: relationship)
-                value = "(SELECT count(*) FROM \(SQLIdentifier(join.table).quoted) WHERE \(SQLIdentifier(join.sourceColumn).quoted) = \(row).\"_pk\")"
-            } else {
-                let inverse = relationship.inverse!
-                var condition = "d.\(SQLIdentifier(SchemaNaming.column(for: inverse)).quoted) = \(row).\"_pk\""
-                if let restriction = SchemaNaming.entityRestriction(for: inverse.entity, alias: "d") {
-                    condition += " AND " + restriction.sql
-                }
-                value = "(SELECT count(*) FROM \(SQLIdentifier(destinationTable(relationship.destination)).quoted) AS d WHERE \(condition))"
-            }
-            return "\(SQLIdentifier(SchemaNaming.column(for: attribute)).quoted) = \(value)"
-        }
-        return "UPDATE \(row) SET \(assignments.joined(separator: ", ")) WHERE \(rows)"
-    }
-
     static func insertJoin(_ table: String) -> String {
         "INSERT OR IGNORE INTO \(SQLIdentifier(table).quoted) (\"_source\", \"_destination\") VALUES (?, ?)"
     }

@@ -79,16 +79,17 @@ struct BatchDeleteRuleTests {
         return lines
     }
 
-    /// The outcome of deleting "doomed": the remaining graph, or the error's code.
+    /// The outcome of deleting "doomed" (or, with `everyOwner`, both owners): the remaining
+    /// graph, or the error's code.
     static func outcome(
-        _ rule: RelationshipDescription.DeleteRule, _ shape: Shape, batch: Bool, store: StoreKind = .sqlite
+        _ rule: RelationshipDescription.DeleteRule, _ shape: Shape, batch: Bool, store: StoreKind = .sqlite, everyOwner: Bool = false
     ) throws -> Result<[String], ObjectGraphError> {
         let coordinator = PersistentStoreCoordinator(model: try model(rule, on: shape))
         try store.addStore(to: coordinator)
         defer { StoreKind.removeFiles(of: coordinator) }
         let context = MainContext(coordinator: coordinator)
         try makeGraph(context)
-        let predicate = try FetchPredicate("name == 'doomed'")
+        let predicate = everyOwner ? nil : try FetchPredicate("name == 'doomed'")
         do {
             if batch {
                 try context.execute(BatchDeleteRequest(entityName: "Owner", predicate: predicate))
@@ -138,6 +139,25 @@ struct BatchDeleteRuleTests {
                     Issue.record("batch: \(batch); SQLite: \(sqlite), \(kind): \(other)")
                 }
             }
+        }
+    }
+
+    @Test("A batch delete of every owner, which deletes by condition instead of by key, ends where a context delete does, on every store type",
+          arguments: [RelationshipDescription.DeleteRule.nullify, .cascade], Shape.allCases)
+    func everyOwner(rule: RelationshipDescription.DeleteRule, shape: Shape) throws {
+        let expected = try Self.outcome(rule, shape, batch: false, everyOwner: true)
+        guard case .success(let lines) = expected else {
+            Issue.record("the context delete failed: \(expected)")
+            return
+        }
+        #expect(!lines.contains { $0.hasPrefix("Owner") })
+        for kind in StoreKind.allCases {
+            let batch = try Self.outcome(rule, shape, batch: true, store: kind, everyOwner: true)
+            guard case .success(let actual) = batch else {
+                Issue.record("\(kind): \(batch)")
+                continue
+            }
+            #expect(actual == lines, "\(kind)")
         }
     }
 

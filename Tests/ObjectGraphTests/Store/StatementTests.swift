@@ -137,14 +137,59 @@ struct StatementTests {
         #expect(ran == [
             "BEGIN IMMEDIATE",
             #"SELECT t0."_pk", t0."_ent" FROM "Recipe" AS t0 WHERE ((t0."rating" > ? AND t0."rating" IS NOT NULL))"#,
-            #"SELECT t0."_pk", t0."_ent" FROM "Line" AS t0 WHERE t0."recipe" IN (SELECT value FROM json_each(?))"#,
+            #"SELECT t0."_pk", 2 FROM "Line" AS t0 WHERE t0."recipe" IN (SELECT value FROM json_each(?))"#,
             #"DELETE FROM "_join_Recipe_tags" WHERE "_source" IN (SELECT value FROM json_each(?))"#,
             #"SELECT t0."_pk", t0."_ent" FROM "Media" AS t0 WHERE t0."recipe" IN (SELECT value FROM json_each(?))"#,
-            #"INSERT INTO "_primarykeys" ("name", "max") VALUES (?1, (SELECT coalesce(max("_pk"), 0) FROM "Recipe")) "#
-                + #"ON CONFLICT("name") DO UPDATE SET "max" = max("max", excluded."max")"#,
+            recordHighestKey("Recipe"),
             #"DELETE FROM "Recipe" WHERE "_pk" IN (SELECT value FROM json_each(?))"#,
             "COMMIT",
         ])
+    }
+
+    @Test("Rows a batch delete finds by a condition go by that condition: cascaded rows by their reference, all rows of a table at once")
+    func batchDeleteByCondition() throws {
+        let recipes = try context.fetch(FetchRequest(entityName: "Recipe"))
+        for (index, recipe) in recipes.enumerated() {
+            for position in 0..<3 {
+                let line = try context.insert("Line")
+                line["text"] = "step \(position)"
+                line["position"] = Int64(position)
+                line["recipe"] = recipe
+            }
+            let media = try context.insert(index == 0 ? "Photo" : "Video")
+            media["recipe"] = recipe
+        }
+        try context.save()
+        context.reset()
+        var result = BatchResult()
+        let ran = try statements { result = try context.execute(BatchDeleteRequest(entityName: "Recipe")) }
+        #expect(ran == [
+            "BEGIN IMMEDIATE",
+            #"SELECT t0."_pk", t0."_ent" FROM "Recipe" AS t0"#,
+            #"SELECT t0."_pk", 2 FROM "Line" AS t0 WHERE t0."recipe" IN (SELECT value FROM json_each(?))"#,
+            recordHighestKey("Line"),
+            #"DELETE FROM "Line" AS t0 WHERE t0."recipe" IN (SELECT value FROM json_each(?))"#,
+            #"DELETE FROM "_join_Recipe_tags" WHERE "_source" IN (SELECT value FROM json_each(?))"#,
+            #"SELECT t0."_pk", t0."_ent" FROM "Media" AS t0 WHERE t0."recipe" IN (SELECT value FROM json_each(?))"#,
+            recordHighestKey("Media"),
+            #"DELETE FROM "Media" AS t0 WHERE t0."recipe" IN (SELECT value FROM json_each(?))"#,
+            recordHighestKey("Recipe"),
+            #"DELETE FROM "Recipe" AS t0"#,
+            "COMMIT",
+        ])
+        let deleted = Dictionary(grouping: result.deletedIDs) { context.coordinator.model.entities[Int($0.entityIndex)].name }
+            .mapValues(\.count)
+        #expect(deleted == ["Recipe": 2, "Line": 6, "Photo": 1, "Video": 1])
+        for entity in ["Recipe", "Line", "Media"] {
+            #expect(try context.count(for: FetchRequest(entityName: entity)) == 0, "\(entity)")
+        }
+        #expect(try context.count(for: FetchRequest(entityName: "Chef")) == 1)
+    }
+
+    /// The statement that records a table's largest key before rows are deleted from it.
+    func recordHighestKey(_ table: String) -> String {
+        #"INSERT INTO "_primarykeys" ("name", "max") VALUES (?1, (SELECT coalesce(max("_pk"), 0) FROM "\#(table)")) "#
+            + #"ON CONFLICT("name") DO UPDATE SET "max" = max("max", excluded."max")"#
     }
 
     /// A statement with its line breaks and indentation folded to single spaces.

@@ -62,7 +62,7 @@ struct StoreFileTests {
         #expect(error.message.contains("its write-ahead log '\(file)-wal' is there but the database is missing"), "\(error.message)")
         #expect(contents(file) == [nil, log, nil], "the log is untouched and no database was created")
 
-        FileManager.default.createFile(atPath: file, contents: Data())  // an empty file is no better
+        _ = FileManager.default.createFile(atPath: file, contents: Data())  // an empty file is no better
         #expect(try openError(file).message.contains("but the database is empty"))
     }
 

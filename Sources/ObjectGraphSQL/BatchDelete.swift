@@ -1,0 +1,249 @@
+package import ObjectGraph
+
+/// What a batch delete asks of its store, inside the store's write transaction.
+package protocol BatchDeleteSession {
+    /// The IDs of the rows a `SELECT` of `_pk` and `_ent` returns.
+    func keys(_ select: SQLFragment) throws -> [ObjectID]
+    /// Runs a statement and returns how many rows it changed.
+    @discardableResult
+    func run(_ statement: SQLFragment) throws -> Int
+    /// Runs before rows are first deleted from `entity`'s table (the SQLite store records the
+    /// table's largest key there, so that no key is handed out twice).
+    func willDelete(from entity: EntityDescription) throws
+}
+
+/// A batch delete in SQL, one algorithm for both stores: deletes the rows a plan selected,
+/// applies every delete rule with statements over whole sets of rows (cascade, nullify,
+/// deny, and the pairs of many-to-many relationships), and recomputes the derived attributes
+/// (`ingredients.@count`, `photo != nil`) of the rows that remain but lost a related row.
+package struct BatchDelete<Session: BatchDeleteSession> {
+    private let model: ObjectModel
+    private let layouts: [TableLayout]
+    private let dialect: SQLDialect
+    private let session: Session
+    private var deletion: Deletion
+
+    /// Deletes the rows of `ids`, which `plan` selected, and what the rules reach from them.
+    /// - Parameter layouts: each entity's table layout, by entity index.
+    /// - Throws: ``ObjectGraphError`` `validation` when a deny rule holds; the store's errors.
+    package static func run(
+        _ ids: [ObjectID], selectedBy plan: FetchPlan, model: ObjectModel, layouts: [TableLayout], dialect: SQLDialect, session: Session
+    ) throws -> BatchResult {
+        var delete = BatchDelete(model: model, layouts: layouts, dialect: dialect, session: session, deletion: Deletion(model: model))
+        // Without a predicate, limit or offset the rows are all of the entity's: they go by the
+        // entity's restriction (none when it owns its table). A predicate is not repeated: the
+        // cascades may change what it matches.
+        let removal: Removal = plan.predicate == nil && plan.limit == 0 && plan.offset == 0
+            ? .matching(SchemaNaming.entityRestriction(for: plan.entity, alias: FetchSQL.alias, includesSubentities: plan.includesSubentities))
+            : .byKeys
+        try delete.deleteRows(ids, removal)
+        var result = BatchResult()
+        result.deletedIDs = delete.deletion.deleted
+        result.nullifiedIDs = delete.deletion.nullified
+        result.recomputedIDs = try delete.recomputeDerivedAttributes()
+        return result
+    }
+
+    /// How rows found by a statement go: by their keys, bound as one list; or, when they are
+    /// the rows of one table that a condition selected, by the same condition (`nil`: every
+    /// row), which spares building and parsing a list of their keys, and lets SQLite empty a
+    /// whole table at once.
+    private enum Removal {
+        case byKeys
+        case matching(SQLFragment?)
+    }
+
+    /// Deletes rows (grouped by concrete entity), cascading and nullifying by the model's rules.
+    /// `ids` holds each row once (every statement that finds rows selects distinct ones).
+    private mutating func deleteRows(_ ids: [ObjectID], _ removal: Removal) throws {
+        let fresh = deletion.notDeleted(ids)
+        guard !fresh.isEmpty else { return }
+        // The condition also selects rows deleted already, which a cycle of cascades may
+        // still be working on: then every row goes by its key, as the rules say.
+        let removal = fresh.count == ids.count ? removal : .byKeys
+        deletion.record(fresh)
+        var keysByEntity = [[Int64]](repeating: [], count: model.entities.count)
+        for id in fresh { keysByEntity[Int(id.entityIndex)].append(id.key) }
+        for (entityIndex, group) in keysByEntity.enumerated() where !group.isEmpty {
+            let entity = model.entities[entityIndex]
+            let keys = FetchSQL.keyList(group, dialect: dialect)
+            for relationship in entity.relationships {
+                try apply(relationship, of: entity, keys: keys)
+            }
+            guard case .byKeys = removal else { continue }
+            try session.willDelete(from: entity)
+            try session.run("DELETE FROM \(table: layouts[entityIndex].table) WHERE \"_pk\" \(FetchSQL.inKeys(keys, dialect: dialect))")
+        }
+        guard case .matching(let condition) = removal else { return }
+        let entity = model.entities[Int(fresh[0].entityIndex)]
+        try session.willDelete(from: entity)
+        var delete: SQLFragment = "DELETE FROM \(table: layouts[entity.index].table) AS \(raw: FetchSQL.alias)"
+        if let condition { delete.append(" WHERE " + condition) }
+        let deleted = try session.run(delete)
+        // Only the cascades' own deletes ran since the rows were selected, and no delete rule
+        // sets a reference: a condition that now matches other rows is a defect, stopped here.
+        guard deleted == fresh.count else {
+            throw ObjectGraphError(.storeFailure,
+                "batch delete of \(entity.root.name): \(deleted) rows matched where \(fresh.count) were selected; nothing was deleted")
+        }
+    }
+
+    /// Applies the delete rule of `relationship` to the rows of `entity` with `keys` (a bound
+    /// key list), which are about to go.
+    private mutating func apply(_ relationship: RelationshipDescription, of entity: EntityDescription, keys: StoredValue) throws {
+        let destination = relationship.destination!
+        let destinationLayout = layouts[destination.index]
+        // The destinations derive a value (a count, a nil test) from the inverse.
+        let derives = relationship.inverse.isDerivationSource
+        // Where the destinations are: rows pointing back at the deleted ones through the
+        // inverse's column (the inverse is a to-one); rows this relationship's own column
+        // points to (a to-one whose inverse is to-many); rows of the join table (many-to-
+        // many), whose pairs go with the deleted rows whatever the rule. Nullify has work
+        // only in the first case; a cascade or a deny looks in all three.
+        let pointsBack = !relationship.inverse.isToMany
+        if relationship.isManyToMany {
+            let join = SchemaNaming.joinTable(for: relationship)
+            var targets: [ObjectID] = []
+            if relationship.deleteRule == .cascade || relationship.deleteRule == .deny || derives {
+                targets = deletion.notDeleted(try session.keys(
+                    FetchSQL.selectJoinedDestinations(of: relationship, layout: destinationLayout, keys: keys, dialect: dialect)))
+            }
+            if relationship.deleteRule == .deny, !targets.isEmpty { throw denied(entity, relationship, targets.count) }
+            try session.run("DELETE FROM \(table: join.table) WHERE \(column: join.sourceColumn) \(FetchSQL.inKeys(keys, dialect: dialect))")
+            if derives { deletion.touched.formUnion(targets) }
+            if relationship.deleteRule == .cascade, !targets.isEmpty { try deleteRows(targets, .byKeys) }
+            return
+        }
+        let select: SQLFragment
+        var removal = Removal.byKeys
+        if pointsBack {
+            let column = relationship.inverse.name
+            select = FetchSQL.selectReferencing(destinationLayout, entity: destination, column: column, keys: keys, dialect: dialect)
+            removal = .matching(FetchSQL.referencing(destination, column: column, keys: keys, dialect: dialect))
+        } else {
+            guard relationship.deleteRule == .cascade || relationship.deleteRule == .deny || derives else { return }
+            select = FetchSQL.selectReferenced(layouts[entity.index], relationship: relationship, keys: keys, distinct: true, dialect: dialect)
+        }
+        let found = try session.keys(select)
+        let targets = deletion.notDeleted(found)
+        guard !targets.isEmpty else { return }
+        // A to-many inverse loses these rows whatever the rule.
+        if derives && !pointsBack { deletion.touched.formUnion(targets) }
+        switch relationship.deleteRule {
+        case .cascade:
+            try deleteRows(found, removal)
+        case .nullify:
+            guard pointsBack else { break }
+            let assignments = ([relationship.inverse.name] + (SchemaNaming.entityColumn(for: relationship.inverse).map { [$0] } ?? []))
+                .map { "\(SQLIdentifier($0).quoted) = NULL" }.joined(separator: ", ")
+            try session.run("UPDATE \(table: destinationLayout.table) SET \(raw: assignments) WHERE \"_pk\" "
+                + FetchSQL.inKeys(FetchSQL.keyList(targets.map(\.key), dialect: dialect), dialect: dialect))
+            deletion.nullified += targets
+            if derives { deletion.touched.formUnion(targets) }
+        case .deny:
+            throw denied(entity, relationship, targets.count)
+        case .noAction:
+            break
+        }
+    }
+
+    /// Recomputes the derived attributes of the rows that lost a related row and remain;
+    /// returns their IDs.
+    private mutating func recomputeDerivedAttributes() throws -> [ObjectID] {
+        var survivors: [ObjectID] = []
+        for id in deletion.touched where !deletion.contains(id) { survivors.append(id) }
+        var recomputed: [ObjectID] = []
+        for (entityIndex, group) in Dictionary(grouping: survivors, by: \.entityIndex).sorted(by: { $0.key < $1.key }) {
+            let entity = model.entities[Int(entityIndex)]
+            guard !entity.relationshipDerivedAttributes.isEmpty else { continue }
+            let rows = "\"_pk\" " + FetchSQL.inKeys(FetchSQL.keyList(group.map(\.key), dialect: dialect), dialect: dialect)
+            try session.run(SchemaSQL.recomputeDerived(entity.relationshipDerivedAttributes, table: layouts[entity.index].table,
+                                                       destinationTable: { layouts[$0.index].table }, rows: rows))
+            recomputed += group
+        }
+        return recomputed
+    }
+
+    private func denied(_ entity: EntityDescription, _ relationship: RelationshipDescription, _ count: Int) -> ObjectGraphError {
+        ObjectGraphError(.validation,
+            "cannot delete \(entity.name): '\(relationship.name)' denies deletion while it holds \(count) \(relationship.destination.name) object\(count == 1 ? "" : "s"); nothing was deleted")
+    }
+
+    /// What a batch delete did so far: rows deleted (cascades included), rows whose
+    /// references it cleared, and rows that lost a related row or a reference and derive a
+    /// value from that relationship.
+    private struct Deletion {
+        var deleted: [ObjectID] = []
+        var nullified: [ObjectID] = []
+        var touched = Set<ObjectID>()
+        /// The keys deleted so far, by table (its root entity's index), so a cycle of
+        /// cascades stops at rows already deleted.
+        private var deletedKeys: [[Int64]]
+        /// `deletedKeys` of a table as a set, made when a table's rows are first checked
+        /// against them and kept in step afterwards: most deletes never check (a cascade
+        /// into another table finds only rows not deleted yet), and hashing hundreds of
+        /// thousands of IDs cost more than the statements.
+        private var deletedSets: [Set<Int64>?]
+        private let rootOf: [Int]
+
+        init(model: ObjectModel) {
+            rootOf = model.entities.map(\.root.index)
+            deletedKeys = Array(repeating: [], count: rootOf.count)
+            deletedSets = Array(repeating: nil, count: rootOf.count)
+        }
+
+        /// Whether the row of `id` was deleted already.
+        mutating func contains(_ id: ObjectID) -> Bool {
+            let table = rootOf[Int(id.entityIndex)]
+            guard !deletedKeys[table].isEmpty else { return false }
+            if deletedSets[table] == nil { deletedSets[table] = Set(deletedKeys[table]) }
+            return deletedSets[table]!.contains(id.key)
+        }
+
+        /// `ids` without the rows deleted already.
+        mutating func notDeleted(_ ids: [ObjectID]) -> [ObjectID] {
+            guard ids.contains(where: { !deletedKeys[rootOf[Int($0.entityIndex)]].isEmpty }) else { return ids }
+            return ids.filter { !contains($0) }
+        }
+
+        /// Records rows as deleted (each once: callers pass only rows not deleted yet).
+        mutating func record(_ ids: [ObjectID]) {
+            deleted += ids
+            for id in ids {
+                let table = rootOf[Int(id.entityIndex)]
+                deletedKeys[table].append(id.key)
+                deletedSets[table]?.insert(id.key)
+            }
+        }
+    }
+}
+
+extension SchemaSQL {
+    /// Recomputes relationship-derived attributes of the `rows` of `table` (a condition on
+    /// its columns) from the rows in the store: `photo != nil` tests the row's own column,
+    /// `ingredients.@count` counts the rows pointing back at it (or its join-table pairs).
+    package static func recomputeDerived(
+        _ attributes: [AttributeDescription], table: String, destinationTable: (EntityDescription) -> String, rows: SQLFragment
+    ) -> SQLFragment {
+        let row = SQLIdentifier(table).quoted
+        let assignments = attributes.map { attribute -> String in
+            let relationship = attribute.sourceRelationship!
+            let value: String
+            if !relationship.isToMany {
+                value = "CASE WHEN \(row).\(SQLIdentifier(SchemaNaming.column(for: relationship)).quoted) IS NULL THEN 0 ELSE 1 END"
+            } else if relationship.isManyToMany {
+                let join = SchemaNaming.joinTable(for: relationship)
+                value = "(SELECT count(*) FROM \(SQLIdentifier(join.table).quoted) WHERE \(SQLIdentifier(join.sourceColumn).quoted) = \(row).\"_pk\")"
+            } else {
+                let inverse = relationship.inverse!
+                var condition = "d.\(SQLIdentifier(SchemaNaming.column(for: inverse)).quoted) = \(row).\"_pk\""
+                if let restriction = SchemaNaming.entityRestriction(for: inverse.entity, alias: "d") {
+                    condition += " AND " + restriction.sql
+                }
+                value = "(SELECT count(*) FROM \(SQLIdentifier(destinationTable(relationship.destination)).quoted) AS d WHERE \(condition))"
+            }
+            return "\(SQLIdentifier(SchemaNaming.column(for: attribute)).quoted) = \(value)"
+        }
+        return "UPDATE \(raw: row) SET \(raw: assignments.joined(separator: ", ")) WHERE " + rows
+    }
+}

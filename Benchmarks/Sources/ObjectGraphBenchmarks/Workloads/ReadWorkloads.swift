@@ -107,12 +107,16 @@ extension Workload {
         let text = environment.model.entity(named: "Word")!.attribute(named: "word")!
         let touchedCount = (fixture.count + step - 1) / step
 
-        /// Fetches every word of the fixture in `store` as a fault, then touches 1%.
+        /// Fetches every word of the fixture in `store` as a fault, then touches 1%. With
+        /// `values`, the default: the fetch reads every column into the row cache, where the
+        /// touches find them; without, it reads keys only, as the raw side does, and each
+        /// touch reads its row.
         @MainActor
-        func objectGraphTouch(_ store: StoreLocation) throws -> Sample {
+        func objectGraphTouch(_ store: StoreLocation, values: Bool = true) throws -> Sample {
             let context = try environment.openContext(store)
             var request = FetchRequest(entityName: "Word")
             request.returnsObjectsAsFaults = true
+            request.includesPropertyValues = values
             _ = try context.count(for: request)
             var objects: [ManagedObject] = [], touched: [(key: Int64, word: String)] = []
             let sample = try Sample.measure(context) {
@@ -140,7 +144,12 @@ extension Workload {
                 (.grdb, { try GRDBPeer.fetchKeysThenTouch(fixture, stride: step) }),
             ], onPostgres: { _ in [
                 (.objectGraphPostgres, { try objectGraphTouch(.postgres(fixture.postgres!)) }),
-            ]}), operations: Operations(count: 1, unit: "fetch"))])
+            ]}), operations: Operations(count: 1, unit: "fetch")),
+                Variant(name: "faults without values, touch 1%", runs: [
+                    (.raw, { RawSQLite.fetchKeysThenTouch(fixture, stride: step) }),
+                    (.objectGraph, { try objectGraphTouch(.file(fixture.path), values: false) }),
+                ], operations: Operations(count: 1, unit: "fetch")),
+            ])
     }
 
     /// Counts the words longer than five bytes a hundred times (scaled), with no index on the length.

@@ -64,11 +64,13 @@ enum GRDBPeer {
         }
     }
 
-    /// Opens a queue on `path` in WAL mode with `synchronous = NORMAL`.
+    /// Opens a queue on `path` with the settings of ``RawSQLite/settings``.
     static func open(_ path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.journalMode = .wal
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768; PRAGMA mmap_size = 268435456")
+        }
         return try DatabaseQueue(path: path, configuration: configuration)
     }
 }

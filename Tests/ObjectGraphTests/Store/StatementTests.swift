@@ -61,7 +61,7 @@ struct StatementTests {
     func faultsAndPrefetches() throws {
         let ids = try context.fetchObjectIDs(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")]))
         let fault = context.object(with: ids[0])
-        #expect(try statements { _ = fault["name"] } == [
+        #expect(statements { _ = fault["name"] } == [
             #"SELECT "_pk", "_ent", "name", "servings", "rating", "published", "vegetarian", "chef", "_opt" FROM "Recipe" WHERE "_pk" = ?"#,
         ])
         context.reset()

@@ -115,11 +115,8 @@ package struct BatchDelete<Session: BatchDeleteSession> {
             return
         }
         let select: SQLFragment
-        var removal = Removal.byKeys
         if pointsBack {
-            let column = relationship.inverse.name
-            select = FetchSQL.selectReferencing(destinationLayout, entity: destination, column: column, keys: keys, dialect: dialect)
-            removal = .matching(FetchSQL.referencing(destination, column: column, keys: keys, dialect: dialect))
+            select = FetchSQL.selectReferencing(destinationLayout, entity: destination, column: relationship.inverse.name, keys: keys, dialect: dialect)
         } else {
             guard relationship.deleteRule == .cascade || relationship.deleteRule == .deny || derives else { return }
             select = FetchSQL.selectReferenced(layouts[entity.index], relationship: relationship, keys: keys, distinct: true, dialect: dialect)
@@ -131,7 +128,10 @@ package struct BatchDelete<Session: BatchDeleteSession> {
         if derives && !pointsBack { deletion.touched.formUnion(targets) }
         switch relationship.deleteRule {
         case .cascade:
-            try deleteRows(found, removal)
+            // Rows that point back at the deleted ones go by that same condition.
+            try deleteRows(found, pointsBack
+                ? .matching(FetchSQL.referencing(destination, column: relationship.inverse.name, keys: keys, dialect: dialect))
+                : .byKeys)
         case .nullify:
             guard pointsBack else { break }
             let assignments = ([relationship.inverse.name] + (SchemaNaming.entityColumn(for: relationship.inverse).map { [$0] } ?? []))

@@ -196,50 +196,6 @@ final class ContextCore {
         return object
     }
 
-    /// Deletes `object`, applying its relationships' delete rules now (deny is checked at save).
-    func delete(_ object: ManagedObject) {
-        precondition(object.contextCore === self, "\(model.describe(object.objectID)) belongs to another context")
-        guard object.state != .deleted else { return }
-        object.fireFaultIfNeeded()
-        if undo.isRecording { recordForUndo(object) }
-        if object.state == .clean || object.state == .fault { objectWillBecomeUpdated(object, listed: false) }
-        object.headerPointer.pointee.stateBeforeDelete = object.state
-        object.state = .deleted
-        deleted.append(object)
-        for relationship in object.entity.relationships {
-            guard relationship.deleteRule == .cascade || relationship.deleteRule == .nullify else { continue }
-            if relationship.isToMany { loadDestinationsInOneQuery(relationship, of: object) }
-            let destinations = relationship.isToMany
-                ? object.objects(of: relationship)
-                : object.object(of: relationship).map { [$0] } ?? []
-            for destination in destinations where destination.state != .deleted {
-                if relationship.deleteRule == .cascade {
-                    delete(destination)
-                } else {
-                    destination.fireFaultIfNeeded()
-                    destination.inverseWillRemove(object, via: relationship.inverse)
-                }
-            }
-        }
-    }
-
-    /// Realizes a to-many relationship that is still a fault with its destinations loaded,
-    /// in one statement (two for a many-to-many one), before a delete rule visits them.
-    ///
-    /// Both rules fire every destination (a cascade deletes it, a nullify clears its
-    /// inverse); firing the relationship's fault and then each destination's would cost one
-    /// statement for the keys and one per destination. If a statement fails, the
-    /// relationship stays a fault and the rule loads it the usual way, which records the error
-    /// for the next save.
-    private func loadDestinationsInOneQuery(_ relationship: RelationshipDescription, of object: ManagedObject) {
-        guard parent == nil, !object.objectID.isTemporary, !object.isRealized(relationship) else { return }
-        do {
-            _ = try prefetchToMany(relationship, for: [object])
-        } catch {
-            // Left a fault: `objects(of:)` fires it and keeps the error (see fulfillToManyFault).
-        }
-    }
-
     // MARK: Change tracking
 
     /// Records an object's saved values before its first change since the last save.

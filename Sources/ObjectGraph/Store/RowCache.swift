@@ -52,6 +52,11 @@ package final class RowCache: Sendable {
         }
     }
 
+    /// Whether the row of `id` is cached.
+    func contains(_ id: ObjectID) -> Bool {
+        storage.withLock { $0.index.find(id) != nil }
+    }
+
     /// Adds a fetch's rows, replacing older rows of the same objects.
     func store(_ batch: Batch) {
         storage.withLock { storage in

@@ -13,7 +13,7 @@ public enum Demos {
     public static let catalogue: [(name: String, summary: String, defaultSize: Int)] = [
         ("prefetch", "touch the chef of every recipe, without and with relationship prefetching", 1_000),
         ("search", "case- and accent-insensitive searches with and without the canonical shadow column", 300_000),
-        ("delete", "delete recipes with their lines: object by object, prefetched, and as a batch request", 10_000),
+        ("delete", "delete recipes with their lines: object by object, in one call, prefetched, and as a batch request", 10_000),
         ("refresh", "relationships keep realized objects alive in cycles; refreshing breaks them", 10_000),
         ("uniquing", "import twice: one fetch per chef/cuisine/ingredient lookup, or the uniquing cache", 20_000),
         ("import", "import in batches with and without resetting the context after each save", 20_000),

@@ -209,7 +209,7 @@ extension RecipeShell {
             throw CommandError("delete needs 'where': delete \(request.entityName) where … (use 'where TRUEPREDICATE' to delete all)")
         }
         let objects = try self.context.fetch(request)
-        for object in objects { self.context.delete(object) }
+        self.context.delete(objects)
         context.print("deleted \(objects.count) \(request.entityName) object\(objects.count == 1 ? "" : "s") (unsaved)")
     }
 

@@ -58,6 +58,48 @@ struct DeleteStatementTests {
         #expect(Set(lines.compactMap { $0["text"] as? String }) == ["A 0", "A 1", "A 2"])
     }
 
+    @Test("Deleting many objects in one call loads what their rules visit together, whatever their number")
+    func deletingManyLoadsTogether() throws {
+        let reader = MainContext(coordinator: coordinator)
+        var request = FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")])
+        request.includesPropertyValues = false
+        let all = try reader.fetch(request)
+        let before = reader.statistics
+        reader.delete(all)
+        // The recipes' own values, their lines, their media, their tags (pairs and rows): the
+        // same five statements for three recipes as for three hundred. One call per recipe
+        // makes five each.
+        #expect((reader.statistics - before).statements == 5)
+        #expect(reader.deletedObjects.count == 12)
+        #expect(reader.deletedObjects.allSatisfy { !$0.isFault })
+        #expect(try reader.fetch(FetchRequest(entityName: "Tag")).allSatisfy { try $0.objects(forKey: "recipes").isEmpty })
+        try reader.save()
+        let check = MainContext(coordinator: coordinator)
+        #expect(try check.count(for: FetchRequest(entityName: "Recipe")) == 0)
+        #expect(try check.count(for: FetchRequest(entityName: "Line")) == 0)
+        #expect(try check.count(for: FetchRequest(entityName: "Tag")) == 2)
+    }
+
+    @Test("Deleting many objects in one call loads the faults their to-one rules reach in one statement")
+    func deletingManyLoadsToOneDestinationsTogether() throws {
+        let reader = MainContext(coordinator: coordinator)
+        var request = FetchRequest(entityName: "Line", predicate: try FetchPredicate("position == 0"))
+        request.includesPropertyValues = false
+        let firstLines = try reader.fetch(request)
+        #expect(firstLines.count == 3)
+        let before = reader.statistics
+        reader.delete(firstLines + firstLines)
+        // The lines' values, then their recipes (nullify: each loses the line) in one
+        // statement; the recipes' line lists stay faults.
+        #expect((reader.statistics - before).statements == 2)
+        #expect(reader.deletedObjects.count == 3)
+        try reader.save()
+        let check = MainContext(coordinator: coordinator)
+        for recipe in try check.fetch(FetchRequest(entityName: "Recipe")) {
+            #expect(try recipe.objects(forKey: "lines").count == 2)
+        }
+    }
+
     @Test("A save deletes every row of one entity with one statement, and only those rows")
     func saveDeletesRowsTogether() throws {
         let reader = MainContext(coordinator: coordinator)

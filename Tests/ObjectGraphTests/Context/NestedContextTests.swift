@@ -62,6 +62,19 @@ struct NestedContextTests {
         #expect(!adopted.objectID.isTemporary)
     }
 
+    @Test("A child deletes several objects in one call, their inverses kept, and its save hands the parent each deletion")
+    func childDeletesManyInOneCall() throws {
+        let child = MainContext(parent: root)
+        child.delete([child.object(with: ids["Tart"]!), child.object(with: ids["Stew"]!), child.object(with: ids["Tart"]!)])
+        #expect(Set(child.deletedObjects.map(\.objectID)) == [ids["Tart"]!, ids["Stew"]!])
+        #expect(names(try child.object(with: ids["Ana"]!).objects(forKey: "recipes")) == ["Soup"])
+        try child.save()
+        #expect(Set(root.deletedObjects.map(\.objectID)) == [ids["Tart"]!, ids["Stew"]!])
+        #expect(try storedNames() == ["Soup", "Stew", "Tart"], "a child's save reached the store")
+        try root.save()
+        #expect(try storedNames() == ["Soup"])
+    }
+
     @Test("A child's fetches, counts and faults see the parent's unsaved inserts, updates and deletes")
     func childSeesItsParentsChanges() throws {
         let pie = try root.insert("Recipe")

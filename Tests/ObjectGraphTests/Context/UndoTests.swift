@@ -112,6 +112,36 @@ struct UndoTests {
         #expect(try TestModel.rowCount("Line", in: coordinator) == 2)
     }
 
+    @Test("Undoing one delete call of several faults brings back each object, its cascade and its inverses")
+    func undoADeletionOfManyInOneCall() throws {
+        let chef = try context.insert("Chef")
+        chef["name"] = "Ana"
+        try insertRecipe("Soup", chef: chef, lines: ["leek", "stock"])
+        try insertRecipe("Tart", chef: chef, lines: ["flour"])
+        try insertRecipe("Stew")
+        try context.save()
+        let reader = MainContext(coordinator: coordinator)
+        var request = FetchRequest(entityName: "Recipe")
+        request.includesPropertyValues = false
+        let all = try reader.fetch(request)
+        reader.beginUndoGroup(named: "delete all")
+        reader.delete(all)
+        reader.endUndoGroup()
+        #expect(reader.deletedObjects.count == 6, "three recipes and their three lines")
+        let readerChef = try #require(try reader.fetch(FetchRequest(entityName: "Chef")).first)
+        #expect(try readerChef.objects(forKey: "recipes").isEmpty)
+
+        #expect(reader.undo() == "delete all")
+        #expect(!reader.hasChanges && all.allSatisfy { !$0.isDeleted })
+        #expect(try readerChef.objects(forKey: "recipes").count == 2)
+        let lines = try all.flatMap { try $0.objects(forKey: "lines") }.compactMap { $0["text"] as? String }
+        #expect(Set(lines) == ["leek", "stock", "flour"])
+        reader.redo()
+        try reader.save()
+        #expect(try TestModel.rowCount("Recipe", in: coordinator) == 0)
+        #expect(try TestModel.rowCount("Line", in: coordinator) == 0)
+    }
+
     @Test func undoARelationshipChangeRestoresBothSides() throws {
         let ana = try context.insert("Chef")
         ana["name"] = "Ana"

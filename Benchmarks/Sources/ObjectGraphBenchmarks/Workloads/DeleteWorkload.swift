@@ -37,6 +37,12 @@ extension Workload {
                     }),
                     (.grdb, onCopy { try GRDBPeer.deleteParentsOneByOne(path: $0, parents: parents, batch: batch) }),
                 ]),
+                Variant(name: "1,000 per delete call, save per 1,000", runs: [
+                    (.raw, onCopy { RawSQLite.deleteParentsOneByOne(path: $0, parents: parents, batch: batch) }),
+                    (.objectGraph, onCopy {
+                        try objectGraphDeleteOneByOne(environment, path: $0, parents: parents, batch: batch, together: true)
+                    }),
+                ]),
             ])
     }
 
@@ -53,21 +59,26 @@ extension Workload {
     }
 
     /// Fetches every parent (untimed), then deletes them in the context, which cascades to
-    /// the children through the relationship, saving every `batch` parents.
+    /// the children through the relationship, saving every `batch` parents: one delete call
+    /// per parent, or with `together` one per `batch` parents.
     @MainActor
     private static func objectGraphDeleteOneByOne(
-        _ environment: BenchmarkEnvironment, path: String, parents: Int, batch: Int
+        _ environment: BenchmarkEnvironment, path: String, parents: Int, batch: Int, together: Bool = false
     ) throws -> Sample {
         let context = try environment.openContext(path)
         let objects = try context.fetch(FetchRequest(entityName: "Parent"))
         precondition(objects.count == parents)
         var deleted = 0
         let sample = try Sample.measure(context) {
-            for (index, parent) in objects.enumerated() {
-                context.delete(parent)
-                if (index + 1) % batch == 0 { deleted += try context.save().deletedIDs.count }
+            for start in stride(from: 0, to: objects.count, by: batch) {
+                let chunk = objects[start..<min(start + batch, objects.count)]
+                if together {
+                    context.delete(chunk)
+                } else {
+                    for parent in chunk { context.delete(parent) }
+                }
+                deleted += try context.save().deletedIDs.count
             }
-            if context.hasChanges { deleted += try context.save().deletedIDs.count }
         }
         precondition(deleted == parents * 4, "\(deleted) objects deleted, not \(parents * 4)")
         try checkEmpty(context)

@@ -1,0 +1,104 @@
+/// Deleting objects: marking them deleted and applying their relationships' delete rules,
+/// one level of the cascade at a time.
+extension ContextCore {
+    /// Deletes `object`, applying its relationships' delete rules now (deny is checked at save).
+    func delete(_ object: ManagedObject) { delete(CollectionOfOne(object)) }
+
+    /// Deletes `objects`, applying their relationships' delete rules now (deny is checked at
+    /// save).
+    ///
+    /// The rules run a level at a time: the objects given, then the objects their cascades
+    /// reach, then the objects those reach. Before a level's rules run, what they will visit
+    /// is loaded together: every to-many relationship still a fault in one statement per
+    /// relationship (two for a many-to-many one), the faults among the to-one destinations
+    /// in one per entity. Deleting a thousand objects one call at a time costs a statement
+    /// per object and relationship; in one call, a few statements.
+    func delete<Objects: Sequence>(_ objects: Objects) where Objects.Element: ManagedObject {
+        var level: [ManagedObject] = []
+        for object in objects {
+            precondition(object.contextCore === self, "\(model.describe(object.objectID)) belongs to another context")
+            if object.state != .deleted { level.append(object) }
+        }
+        if level.count > 1 { withExtendedLifetime(loadFaults(level.map(\.objectID))) {} }
+        level = level.filter(markDeleted)
+        while !level.isEmpty {
+            let loaded = loadRuleDestinations(of: level)
+            var next: [ManagedObject] = []
+            for object in level {
+                for relationship in object.entity.relationships {
+                    guard relationship.deleteRule == .cascade || relationship.deleteRule == .nullify else { continue }
+                    let destinations = relationship.isToMany
+                        ? object.objects(of: relationship)
+                        : object.object(of: relationship).map { [$0] } ?? []
+                    for destination in destinations where destination.state != .deleted {
+                        if relationship.deleteRule == .cascade {
+                            if markDeleted(destination) { next.append(destination) }
+                        } else {
+                            destination.fireFaultIfNeeded()
+                            destination.inverseWillRemove(object, via: relationship.inverse)
+                        }
+                    }
+                }
+            }
+            withExtendedLifetime(loaded) {}
+            level = next
+        }
+    }
+
+    /// Marks `object` deleted, keeping its saved values for rollback and undo; false when it
+    /// already was.
+    private func markDeleted(_ object: ManagedObject) -> Bool {
+        guard object.state != .deleted else { return false }
+        object.fireFaultIfNeeded()
+        if undo.isRecording { recordForUndo(object) }
+        if object.state == .clean || object.state == .fault { objectWillBecomeUpdated(object, listed: false) }
+        object.headerPointer.pointee.stateBeforeDelete = object.state
+        object.state = .deleted
+        deleted.append(object)
+        return true
+    }
+
+    /// Loads what the delete rules of `level` (objects just marked deleted) will visit, and
+    /// returns the objects it registered, which the caller keeps alive while the rules run.
+    ///
+    /// Each rule fires every destination (a cascade deletes it, a nullify clears its inverse);
+    /// left to the rules, that costs a statement per relationship fault and one per
+    /// destination. Where a statement fails, what it would have loaded stays a fault and the
+    /// rule loads it the usual way, which records the error for the next save.
+    private func loadRuleDestinations(of level: [ManagedObject]) -> [ManagedObject] {
+        guard parent == nil else { return [] }
+        var byEntity: [Int: [ManagedObject]] = [:]
+        for object in level { byEntity[object.entity.index, default: []].append(object) }
+        var loaded: [ManagedObject] = [], toOneIDs: [ObjectID] = []
+        for objects in byEntity.values {
+            for relationship in objects[0].entity.relationships {
+                guard relationship.deleteRule == .cascade || relationship.deleteRule == .nullify else { continue }
+                if relationship.isToMany {
+                    loaded += (try? prefetchToMany(relationship, for: objects)) ?? []
+                } else {
+                    toOneIDs += objects.compactMap { $0.slots[relationship.slot].value.destinationID }
+                }
+            }
+        }
+        return loaded + loadFaults(toOneIDs)
+    }
+
+    /// Fills, in one statement per entity, the objects of `ids` that are faults (or not
+    /// registered yet) and whose rows the row cache does not hold; returns them.
+    private func loadFaults(_ ids: [ObjectID]) -> [ManagedObject] {
+        guard parent == nil else { return [] }
+        var keys: [Int: [Int64]] = [:], seen = Set<ObjectID>()
+        for id in ids where !id.isTemporary && seen.insert(id).inserted {
+            if let object = registeredObject(for: id), !object.headerPointer.pointee.needsValues { continue }
+            if coordinator.rowCache.contains(id) { continue }
+            keys[model.entities[Int(id.entityIndex)].root.index, default: []].append(id.key)
+        }
+        var loaded: [ManagedObject] = []
+        for (root, keys) in keys {
+            guard let objects = try? fetchPopulated(model.entities[root], keys: keys) else { continue }
+            faultsFired += objects.count
+            loaded += objects
+        }
+        return loaded
+    }
+}

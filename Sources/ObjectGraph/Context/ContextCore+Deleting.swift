@@ -66,31 +66,54 @@ extension ContextCore {
     /// destination. Where a statement fails, what it would have loaded stays a fault and the
     /// rule loads it the usual way, which records the error for the next save.
     private func loadRuleDestinations(of level: [ManagedObject]) -> [ManagedObject] {
-        guard parent == nil else { return [] }
-        var byEntity: [Int: [ManagedObject]] = [:]
-        for object in level { byEntity[object.entity.index, default: []].append(object) }
-        var loaded: [ManagedObject] = [], toOneIDs: [ObjectID] = []
-        for objects in byEntity.values {
-            for relationship in objects[0].entity.relationships {
-                guard relationship.deleteRule == .cascade || relationship.deleteRule == .nullify else { continue }
-                if relationship.isToMany {
-                    loaded += (try? prefetchToMany(relationship, for: objects)) ?? []
+        guard parent == nil, let first = level.first else { return [] }
+        // A level mostly holds objects of one entity (always, for a single delete); else a
+        // few, where a list searched in order costs less than hashing.
+        var groups: [(entity: EntityDescription, objects: [ManagedObject])] = []
+        if level.allSatisfy({ $0.entity === first.entity }) {
+            groups = [(first.entity, level)]
+        } else {
+            for object in level {
+                if let index = groups.firstIndex(where: { $0.entity === object.entity }) {
+                    groups[index].objects.append(object)
                 } else {
-                    toOneIDs += objects.compactMap { $0.slots[relationship.slot].value.destinationID }
+                    groups.append((object.entity, [object]))
                 }
             }
         }
-        return loaded + loadFaults(toOneIDs)
+        var toOneIDs: [ObjectID] = []
+        for (entity, objects) in groups {
+            for relationship in entity.relationships {
+                guard relationship.deleteRule == .cascade || relationship.deleteRule == .nullify else { continue }
+                if relationship.isToMany {
+                    // The realized relationships hold what this loads.
+                    _ = try? prefetchToMany(relationship, for: objects)
+                } else {
+                    for object in objects {
+                        if let id = object.slots[relationship.slot].value.destinationID, needsLoading(id) { toOneIDs.append(id) }
+                    }
+                }
+            }
+        }
+        return loadFaults(toOneIDs)
     }
 
-    /// Fills, in one statement per entity, the objects of `ids` that are faults (or not
-    /// registered yet) and whose rows the row cache does not hold; returns them.
+    /// Whether the object of `id` is a fault (or not registered yet) that the row cache
+    /// cannot fill, so filling it takes a statement.
+    private func needsLoading(_ id: ObjectID) -> Bool {
+        guard !id.isTemporary else { return false }
+        if let object = registeredObject(for: id), !object.headerPointer.pointee.needsValues { return false }
+        return !coordinator.rowCache.contains(id)
+    }
+
+    /// Fills, in one statement per entity, the objects of `ids` that need it
+    /// (``needsLoading(_:)``); returns them.
     private func loadFaults(_ ids: [ObjectID]) -> [ManagedObject] {
         guard parent == nil else { return [] }
+        let missing = ids.filter(needsLoading)
+        guard !missing.isEmpty else { return [] }
         var keys: [Int: [Int64]] = [:], seen = Set<ObjectID>()
-        for id in ids where !id.isTemporary && seen.insert(id).inserted {
-            if let object = registeredObject(for: id), !object.headerPointer.pointee.needsValues { continue }
-            if coordinator.rowCache.contains(id) { continue }
+        for id in missing where seen.insert(id).inserted {
             keys[model.entities[Int(id.entityIndex)].root.index, default: []].append(id.key)
         }
         var loaded: [ManagedObject] = []

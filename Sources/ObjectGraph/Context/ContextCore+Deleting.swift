@@ -19,7 +19,7 @@ extension ContextCore {
             precondition(object.contextCore === self, "\(model.describe(object.objectID)) belongs to another context")
             if object.state != .deleted { level.append(object) }
         }
-        if level.count > 1 { withExtendedLifetime(loadFaults(level.map(\.objectID))) {} }
+        if level.count > 1 { _ = loadFaults(level.map(\.objectID)) }  // the level holds them
         level = level.filter(markDeleted)
         while !level.isEmpty {
             let loaded = loadRuleDestinations(of: level)
@@ -59,7 +59,9 @@ extension ContextCore {
     }
 
     /// Loads what the delete rules of `level` (objects just marked deleted) will visit, and
-    /// returns the objects it registered, which the caller keeps alive while the rules run.
+    /// returns the to-one destinations it loaded: the registry holds objects weakly, so the
+    /// caller keeps these alive while the rules run. (Realized to-many relationships hold
+    /// their destinations themselves.)
     ///
     /// Each rule fires every destination (a cascade deletes it, a nullify clears its inverse);
     /// left to the rules, that costs a statement per relationship fault and one per

@@ -33,14 +33,14 @@ extension Workload {
                 Variant(name: "one by one, save per 1,000", runs: [
                     (.raw, onCopy { RawSQLite.deleteParentsOneByOne(path: $0, parents: parents, batch: batch) }),
                     (.objectGraph, onCopy {
-                        try objectGraphDeleteOneByOne(environment, path: $0, parents: parents, batch: batch)
+                        try objectGraphContextDelete(environment, path: $0, parents: parents, batch: batch)
                     }),
                     (.grdb, onCopy { try GRDBPeer.deleteParentsOneByOne(path: $0, parents: parents, batch: batch) }),
                 ]),
                 Variant(name: "1,000 per delete call, save per 1,000", runs: [
                     (.raw, onCopy { RawSQLite.deleteParentsOneByOne(path: $0, parents: parents, batch: batch) }),
                     (.objectGraph, onCopy {
-                        try objectGraphDeleteOneByOne(environment, path: $0, parents: parents, batch: batch, together: true)
+                        try objectGraphContextDelete(environment, path: $0, parents: parents, batch: batch, together: true)
                     }),
                 ]),
             ])
@@ -62,7 +62,7 @@ extension Workload {
     /// the children through the relationship, saving every `batch` parents: one delete call
     /// per parent, or with `together` one per `batch` parents.
     @MainActor
-    private static func objectGraphDeleteOneByOne(
+    private static func objectGraphContextDelete(
         _ environment: BenchmarkEnvironment, path: String, parents: Int, batch: Int, together: Bool = false
     ) throws -> Sample {
         let context = try environment.openContext(path)

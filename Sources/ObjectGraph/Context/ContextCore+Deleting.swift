@@ -19,14 +19,13 @@ extension ContextCore {
             precondition(object.contextCore === self, "\(model.describe(object.objectID)) belongs to another context")
             if object.state != .deleted { level.append(object) }
         }
-        if level.count > 1 { _ = loadFaults(level.map(\.objectID)) }  // the level holds them
+        if level.count > 1 { _ = loadFaults(level.map(\.objectID).filter(needsLoading)) }  // the level holds them
         level = level.filter(markDeleted)
         while !level.isEmpty {
             let loaded = loadRuleDestinations(of: level)
             var next: [ManagedObject] = []
             for object in level {
-                for relationship in object.entity.relationships {
-                    guard relationship.deleteRule == .cascade || relationship.deleteRule == .nullify else { continue }
+                for relationship in object.entity.relationships where Self.propagatesDelete(relationship) {
                     let destinations = relationship.isToMany
                         ? object.objects(of: relationship)
                         : object.object(of: relationship).map { [$0] } ?? []
@@ -43,6 +42,12 @@ extension ContextCore {
             withExtendedLifetime(loaded) {}
             level = next
         }
+    }
+
+    /// Whether deleting a source visits the relationship's destinations: a cascade deletes
+    /// them, a nullify takes the source out of their inverse (deny is checked at save).
+    private static func propagatesDelete(_ relationship: RelationshipDescription) -> Bool {
+        relationship.deleteRule == .cascade || relationship.deleteRule == .nullify
     }
 
     /// Marks `object` deleted, keeping its saved values for rollback and undo; false when it
@@ -85,8 +90,7 @@ extension ContextCore {
         }
         var toOneIDs: [ObjectID] = []
         for (entity, objects) in groups {
-            for relationship in entity.relationships {
-                guard relationship.deleteRule == .cascade || relationship.deleteRule == .nullify else { continue }
+            for relationship in entity.relationships where Self.propagatesDelete(relationship) {
                 if relationship.isToMany {
                     // The realized relationships hold what this loads.
                     _ = try? prefetchToMany(relationship, for: objects)
@@ -108,14 +112,12 @@ extension ContextCore {
         return !coordinator.rowCache.contains(id)
     }
 
-    /// Fills, in one statement per entity, the objects of `ids` that need it
-    /// (``needsLoading(_:)``); returns them.
+    /// Fills the objects of `ids`, each of which ``needsLoading(_:)``, in one statement per
+    /// entity; returns them.
     private func loadFaults(_ ids: [ObjectID]) -> [ManagedObject] {
-        guard parent == nil else { return [] }
-        let missing = ids.filter(needsLoading)
-        guard !missing.isEmpty else { return [] }
+        guard parent == nil, !ids.isEmpty else { return [] }
         var keys: [Int: [Int64]] = [:], seen = Set<ObjectID>()
-        for id in missing where seen.insert(id).inserted {
+        for id in ids where seen.insert(id).inserted {
             keys[model.entities[Int(id.entityIndex)].root.index, default: []].append(id.key)
         }
         var loaded: [ManagedObject] = []

@@ -64,13 +64,11 @@ enum GRDBPeer {
         }
     }
 
-    /// Opens a queue on `path` with the settings of ``RawSQLite/settings``.
+    /// Opens a queue on `path` in WAL mode with ``RawSQLite/settings``.
     static func open(_ path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.journalMode = .wal
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768; PRAGMA mmap_size = 268435456")
-        }
+        configuration.prepareDatabase { db in try db.execute(sql: RawSQLite.settings) }
         return try DatabaseQueue(path: path, configuration: configuration)
     }
 }

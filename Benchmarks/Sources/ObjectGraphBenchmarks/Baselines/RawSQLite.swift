@@ -24,16 +24,16 @@ enum RawSQLite {
         }
     }
 
-    /// The settings every engine's connection gets, ObjectGraph's own: WAL, a commit that
-    /// does not wait for the disk, a 32 MiB page cache and a 256 MiB memory map.
-    static let settings = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768; PRAGMA mmap_size = 268435456"
+    /// The settings every engine's connection gets besides WAL, ObjectGraph's own: a commit
+    /// that does not wait for the disk, a 32 MiB page cache and a 256 MiB memory map.
+    static let settings = "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768; PRAGMA mmap_size = 268435456"
 
-    /// Opens (or creates) a database file with ``settings``.
+    /// Opens (or creates) a database file in WAL mode with ``settings``.
     static func open(_ path: String) -> OpaquePointer {
         var db: OpaquePointer?
         let code = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         precondition(code == SQLITE_OK, "cannot open \(path): \(code)")
-        exec(db!, settings)
+        exec(db!, "PRAGMA journal_mode = WAL; " + settings)
         return db!
     }
 

@@ -49,7 +49,7 @@ package enum FetchSQL {
         case .rows:
             sql = "SELECT \(raw: fullRow(layout))"
         case .keys:
-            sql = "SELECT \(raw: keys)"
+            sql = "SELECT \(raw: keys(of: plan.entity))"
         case .count:
             sql = "SELECT count(*)"
         case .values(let expressions):
@@ -131,8 +131,7 @@ package enum FetchSQL {
     package static func selectReferencing(
         _ layout: TableLayout, entity: EntityDescription, column: String, keys: StoredValue, dialect: SQLDialect
     ) -> SQLFragment {
-        let entityColumn = entity.root.selfAndDescendants.count == 1 ? String(entity.index) : "\(alias).\"_ent\""
-        return "SELECT \(raw: alias).\"_pk\", \(raw: entityColumn) FROM \(table: layout.table) AS \(raw: alias) WHERE "
+        return "SELECT \(raw: Self.keys(of: entity)) FROM \(table: layout.table) AS \(raw: alias) WHERE "
             + referencing(entity, column: column, keys: keys, dialect: dialect)
     }
 
@@ -195,8 +194,16 @@ package enum FetchSQL {
             .map { "\(alias).\(SQLIdentifier($0).quoted)" }.joined(separator: ", ")
     }
 
-    /// The key columns of a row.
-    package static let keys = #"t0."_pk", t0."_ent""#
+    /// The key columns of a row of `entity`: `_pk` and `_ent`, or, for a table that holds
+    /// one entity only, `_pk` and that entity's index, so that SQLite need not read the row.
+    package static func keys(of entity: EntityDescription) -> String {
+        #"\#(alias)."_pk", "# + entityColumn(of: entity)
+    }
+
+    /// `_ent`, or the entity's index when its table holds no other entity.
+    private static func entityColumn(of entity: EntityDescription) -> String {
+        entity.root.selfAndDescendants.count == 1 ? String(entity.index) : "\(alias).\"_ent\""
+    }
 
     /// The full row of one object, whose key is the statement's one parameter.
     package static func selectRow(table: String, columns: [String], dialect: SQLDialect) -> String {

@@ -49,9 +49,15 @@ extension SQLiteStore {
 
     /// The IDs of the rows `plan` selects (its output is keys).
     package func fetchIDs(_ plan: FetchPlan) throws -> [ObjectID] {
-        var ids: [ObjectID] = []
-        try forEachRow(plan) { id, _ in ids.append(id) }
-        return ids
+        let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity), dialect: .sqlite)
+        // Reads the two columns directly: no row handed on per ID.
+        return try performRead { connection in
+            let statement = try connection.cachedStatement(select.sql)
+            try statement.bind(select.arguments)
+            var ids: [ObjectID] = []
+            try statement.forEachRow { row in ids.append(ObjectID(entityIndex: Int(row.int64(at: 1)), key: row.int64(at: 0))) }
+            return ids
+        }
     }
 
     /// The values `plan` selects (its output is values), one array per row.

@@ -184,6 +184,24 @@ extension ContextCore {
     /// The IDs of the objects matching `request`; no objects are created unless unsaved
     /// changes have to be taken into account.
     func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
+        switch try matchingKeys(request) {
+        case .ids(let ids, _): ids
+        case .objects(let objects, _): objects.map(\.objectID)
+        }
+    }
+
+    /// What ``fetchObjectIDs(_:)`` and ``fetchLazily(_:)`` start from.
+    enum MatchingKeys {
+        /// The saved rows' IDs, from the store alone.
+        case ids([ObjectID], entity: EntityDescription)
+        /// Objects (faults, keys only): unsaved changes here or in the parents had to be
+        /// matched in memory, which takes objects.
+        case objects([ManagedObject], entity: EntityDescription)
+    }
+
+    /// The matching keys of `request`, read from the store in one statement unless unsaved
+    /// changes must be taken into account.
+    func matchingKeys(_ request: FetchRequest) throws -> MatchingKeys {
         let entity = try model.requireEntity(named: request.entityName)
         let plan = try plan(request, entity: entity, output: .keys)
         if request.includesPendingChanges, !pendingChanges(in: entity, request, predicate: plan.predicate).isEmpty
@@ -192,9 +210,35 @@ extension ContextCore {
             var plain = request
             plain.relationshipKeyPathsForPrefetching = []
             plain.includesPropertyValues = false
-            return try fetch(plain).map(\.objectID)
+            return .objects(try fetch(plain), entity: entity)
         }
-        return try coordinator.store(for: entity).fetchIDs(plan)
+        return .ids(try coordinator.store(for: entity).fetchIDs(plan), entity: entity)
+    }
+
+    /// The matching objects as a collection that makes each when it is read.
+    func fetchLazily(_ request: FetchRequest) throws -> FetchResultsCollection {
+        let keys = try matchingKeys(request)
+        let entity = switch keys { case .ids(_, let entity), .objects(_, let entity): entity }
+        // An unknown key path fails here, not when the first batch loads.
+        try prefetch(request.relationshipKeyPathsForPrefetching, from: [], entity: entity)
+        return FetchResultsCollection(LazyResults(core: self, keys: keys, request: request))
+    }
+
+    /// Registers the objects of `ids`: faults for those not registered yet.
+    func objects(for ids: ArraySlice<ObjectID>) -> [ManagedObject] { ids.map(object(for:)) }
+
+    /// Loads the values of the faults among `batch` (one batch of a lazy fetch) that the
+    /// row cache cannot fill, in one statement, and prefetches `keyPaths` for the batch.
+    /// In a nested context the faults fire one by one, through the parents, as in a fetch.
+    /// A failed statement leaves its objects faults; firing them records the error for the
+    /// next save.
+    func loadBatch(_ batch: [ManagedObject], prefetching keyPaths: [String], entity: EntityDescription) {
+        guard parent == nil else { return }
+        let store = coordinator.store(for: entity)
+        _ = try? store.readingOneState {
+            loadFaults(batch.map(\.objectID).filter(needsLoading))
+            if !keyPaths.isEmpty { try prefetch(keyPaths, from: batch, entity: entity) }
+        }
     }
 
     /// The chosen properties of the matching rows, as dictionaries; saved values only.

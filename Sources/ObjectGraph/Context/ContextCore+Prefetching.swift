@@ -113,4 +113,30 @@ extension ContextCore {
         faultsFired += loaded.count
         return !object.isFault
     }
+
+    /// Whether the object of `id` is a fault (or not registered yet) that the row cache
+    /// cannot fill, so filling it takes a statement.
+    func needsLoading(_ id: ObjectID) -> Bool {
+        guard !id.isTemporary else { return false }
+        if let object = registeredObject(for: id), !object.headerPointer.pointee.needsValues { return false }
+        return !coordinator.rowCache.contains(id)
+    }
+
+    /// Fills the objects of `ids`, each of which ``needsLoading(_:)``, in one statement per
+    /// entity; returns them.
+    @discardableResult
+    func loadFaults(_ ids: [ObjectID]) -> [ManagedObject] {
+        guard parent == nil, !ids.isEmpty else { return [] }
+        var keys: [Int: [Int64]] = [:], seen = Set<ObjectID>()
+        for id in ids where seen.insert(id).inserted {
+            keys[model.entities[Int(id.entityIndex)].root.index, default: []].append(id.key)
+        }
+        var loaded: [ManagedObject] = []
+        for (root, keys) in keys {
+            guard let objects = try? fetchPopulated(model.entities[root], keys: keys) else { continue }
+            faultsFired += objects.count
+            loaded += objects
+        }
+        return loaded
+    }
 }

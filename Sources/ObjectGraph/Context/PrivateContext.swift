@@ -135,6 +135,10 @@ public actor PrivateContext {
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] { try core.fetch(request) }
     /// The IDs of the objects matching `request`, without creating objects.
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] { try core.fetchObjectIDs(request) }
+    /// The objects matching `request`, as a collection that makes each object when it is
+    /// read (and, with a ``FetchRequest/fetchBatchSize``, loads a batch at a time): one
+    /// statement for the IDs up front, no object made for what is never read.
+    public func fetchLazily(_ request: FetchRequest) throws -> FetchResultsCollection { try core.fetchLazily(request) }
     /// The chosen properties (``FetchRequest/propertiesToFetch``) of the matching rows as
     /// dictionaries, optionally distinct; saved values only, no objects created.
     public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: Any?]] {

@@ -11,15 +11,17 @@
 /// Rows are kept the way a fetch hands them over: the values of every row one after
 /// another in one array, found through an open-addressing index from ID to the row's first
 /// value. A fetch of 500,000 faults thus adds two arrays to the cache instead of 500,000
-/// (one per row) and hashes no ID with SipHash. A removed or replaced row leaves its values
-/// behind until they outnumber the live ones, when the live rows are copied together.
+/// (one per row) and hashes no ID with SipHash. The key and entity columns are not kept:
+/// the ID in the index holds them. A removed or replaced row leaves its values behind until
+/// they outnumber the live ones, when the live rows are copied together.
 package final class RowCache: Sendable {
     /// A row's column values, in its table layout's order.
     package typealias Row = [StoredValue]
 
     /// The rows of one fetch, gathered without the lock and added in one step.
     struct Batch {
-        /// The number of values of each row (every row of a fetch comes from one table).
+        /// The number of values of each row (every row of a fetch comes from one table),
+        /// the key and entity columns included.
         let width: Int
         fileprivate var ids: [ObjectID] = []
         fileprivate var values: [StoredValue] = []
@@ -28,12 +30,10 @@ package final class RowCache: Sendable {
         init(width: Int) { self.width = width }
 
         /// Adds the row of `id`, its values read through `value` (columns 0 and 1, the key
-        /// and the entity index, come from the ID, which was read from them).
+        /// and the entity index, are the ID's and not kept).
         @inline(__always)
         mutating func append(_ id: ObjectID, _ value: (Int) -> StoredValue) {
             ids.append(id)
-            values.append(.integer(id.key))
-            values.append(.integer(Int64(id.entityIndex)))
             for column in 2..<width { values.append(value(column)) }
         }
     }
@@ -48,7 +48,12 @@ package final class RowCache: Sendable {
     func row(for id: ObjectID) -> Row? {
         storage.withLock { storage in
             guard let (start, width) = storage.index.find(id) else { return nil }
-            return Array(storage.values[start..<start + width])
+            var row: Row = []
+            row.reserveCapacity(width + 2)
+            row.append(.integer(id.key))
+            row.append(.integer(Int64(id.entityIndex)))
+            row.append(contentsOf: storage.values[start..<start + width])
+            return row
         }
     }
 
@@ -61,14 +66,14 @@ package final class RowCache: Sendable {
     func store(_ batch: Batch) {
         storage.withLock { storage in
             if storage.index.count + batch.ids.count > limit { storage = Storage() }
-            let base = storage.values.count
+            let base = storage.values.count, width = batch.width - 2
             if base == 0 {
                 storage.values = batch.values
             } else {
                 storage.values.append(contentsOf: batch.values)
             }
             for (row, id) in batch.ids.enumerated() {
-                if let old = storage.index.insert(id, start: base + row * batch.width, width: batch.width) {
+                if let old = storage.index.insert(id, start: base + row * width, width: width) {
                     storage.dead += old
                 }
             }

@@ -26,7 +26,7 @@ struct ExplainTests {
     @Test func objectIDsAndBatchedObjectsReadKeysOnly() throws {
         var request = FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")])
         request.fetchLimit = 5
-        let keys = #"SELECT t0."_pk", t0."_ent" FROM "Recipe" AS t0 ORDER BY t0."name", t0."_pk" LIMIT ? OFFSET ?"#
+        let keys = #"SELECT t0."_pk", 1 FROM "Recipe" AS t0 ORDER BY t0."name", t0."_pk" LIMIT ? OFFSET ?"#
         #expect(try sql(request, .objectIDs) == keys)
         request.fetchBatchSize = 2
         #expect(try sql(request, .objects) == keys)

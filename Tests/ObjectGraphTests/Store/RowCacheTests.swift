@@ -71,20 +71,20 @@ struct RowCacheTests {
     @Test("Once most values belong to removed rows, the live rows are packed together and still read back")
     func compactsDeadRows() {
         let cache = RowCache(limit: 100_000)
-        var batch = RowCache.Batch(width: 3)
+        var batch = RowCache.Batch(width: 5)
         for key in Int64(1)...3_000 {
             let id = ObjectID(entityIndex: 0, key: key)
-            batch.append(id) { Self.row(id, width: 3, version: 0)[$0] }
+            batch.append(id) { Self.row(id, width: 5, version: 0)[$0] }
         }
         cache.store(batch)
-        #expect(cache.storedValueCount == 9_000)
+        #expect(cache.storedValueCount == 9_000, "three values a row: key and entity are not kept")
         cache.remove((1...2_000).map { ObjectID(entityIndex: 0, key: Int64($0) * 3 / 2) })
         #expect(cache.count == 1_000 + 2_000 - Set((1...2_000).map { $0 * 3 / 2 }).count)
         #expect(cache.storedValueCount == cache.count * 3)
         for key in Int64(1)...3_000 {
             let id = ObjectID(entityIndex: 0, key: key)
             let removed = (1...2_000).contains { Int64($0) * 3 / 2 == key }
-            #expect(cache.row(for: id) == (removed ? nil : Self.row(id, width: 3, version: 0)))
+            #expect(cache.row(for: id) == (removed ? nil : Self.row(id, width: 5, version: 0)))
         }
     }
 

@@ -109,9 +109,9 @@ struct FetchOptionsTests {
         #expect(run.standardOutput == """
             {"objectID": "Chef/p6", "name": "Zoë Ångström"}
             {"count": 30}
-            SQL: SELECT t0."_pk", t0."_ent" FROM "Chef" AS t0
+            SQL: SELECT t0."_pk", 1 FROM "Chef" AS t0
             plan:
-              SCAN t0
+              SCAN t0 USING COVERING INDEX sqlite_autoindex_Chef_1
 
             """)
     }
@@ -122,10 +122,10 @@ struct FetchOptionsTests {
                                  ".explain fetch Recipe keys cuisine.name distinct"])
         #expect(run.standardError == "")
         #expect(run.standardOutput == """
-            SQL: SELECT t0."_pk", t0."_ent" FROM "Recipe" AS t0 WHERE ((t0."rating" >= ? AND t0."rating" IS NOT NULL))
+            SQL: SELECT t0."_pk", 0 FROM "Recipe" AS t0 WHERE ((t0."rating" >= ? AND t0."rating" IS NOT NULL))
             values: 4.5
             plan:
-              SEARCH t0 USING INDEX _index_Recipe_rating (rating>?)
+              SEARCH t0 USING COVERING INDEX _index_Recipe_rating (rating>?)
             SQL: SELECT DISTINCT (SELECT h1."name" FROM "Cuisine" AS h1 WHERE h1._pk = t0."cuisine") FROM "Recipe" AS t0
             plan:
               SCAN t0 USING COVERING INDEX _index_Recipe_cuisine

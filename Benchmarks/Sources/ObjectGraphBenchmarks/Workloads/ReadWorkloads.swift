@@ -134,6 +134,32 @@ extension Workload {
             return sample
         }
 
+        /// Fetches the fixture lazily (`fetchLazily`: the IDs only, no object made), then
+        /// reads 1% of the elements, each a fault that reads its own row.
+        @MainActor
+        func objectGraphLazyTouch(_ store: StoreLocation) throws -> Sample {
+            let context = try environment.openContext(store)
+            let request = FetchRequest(entityName: "Word")
+            _ = try context.count(for: request)
+            var count = 0, kept: [ManagedObject] = [], touched: [(key: Int64, word: String)] = []
+            let sample = try Sample.measure(context) {
+                let objects = try context.fetchLazily(request)
+                count = objects.count
+                for index in stride(from: 0, to: objects.count, by: step) {
+                    let object = objects[index]
+                    touched.append((object.objectID.key, object[text]))
+                    kept.append(object)
+                }
+            }
+            precondition(count == fixture.count && touched.count == touchedCount)
+            precondition(context.registeredObjects.count == touchedCount, "only the read elements may be made")
+            precondition(touched.allSatisfy { $0.word == BenchmarkData.word(Int($0.key)) })
+            precondition(sample.objectGraph!.faultsFired == touchedCount,
+                         "\(sample.objectGraph!.faultsFired) faults fired for \(touchedCount) touches")
+            withExtendedLifetime(kept) {}
+            return sample
+        }
+
         return Workload(
             name: .faults,
             title: "\(Report.grouped(fixture.count)) words fetched as faults (keys), then \(Report.grouped(touchedCount)) (1%) touched",
@@ -149,6 +175,13 @@ extension Workload {
                     (.raw, { RawSQLite.fetchKeysThenTouch(fixture, stride: step) }),
                     (.objectGraph, { try objectGraphTouch(.file(fixture.path), values: false) }),
                 ], operations: Operations(count: 1, unit: "fetch")),
+                Variant(name: "lazily (fetchLazily), touch 1%", runs: environment.runs([
+                    (.raw, { RawSQLite.fetchKeysThenTouch(fixture, stride: step) }),
+                    (.objectGraph, { try objectGraphLazyTouch(.file(fixture.path)) }),
+                    (.grdb, { try GRDBPeer.fetchKeysThenTouch(fixture, stride: step) }),
+                ], onPostgres: { _ in [
+                    (.objectGraphPostgres, { try objectGraphLazyTouch(.postgres(fixture.postgres!)) }),
+                ]}), operations: Operations(count: 1, unit: "fetch")),
             ])
     }
 

@@ -100,13 +100,12 @@ extension SQLiteStore {
 
     /// The full row of one object, or nil when it is not in the store.
     package func fetchRow(_ id: ObjectID) throws -> [StoredValue]? {
-        let entity = model.entities[Int(id.entityIndex)]
-        let layout = layout(for: entity), sql = tableSQL(for: entity).selectRow
+        let index = Int(id.entityIndex), width = layout(for: model.entities[index]).rowWidth
         return try performRead { connection in
-            let statement = try connection.cachedStatement(sql)
+            let statement = try selectRowStatement(ofEntityAt: index, connection)
             try statement.bind(.integer(id.key), at: 1)
             var result: [StoredValue]?
-            try statement.forEachRow { row in result = (0..<layout.rowWidth).map { row.value(at: $0) } }
+            try statement.forEachRow { row in result = (0..<width).map { row.value(at: $0) } }
             return result
         }
     }

@@ -137,6 +137,13 @@ public final class SQLiteStore: StoreRequestHandler {
         try connection.cachedStatement(tableSQLByEntity[index].insert, number: SQLiteConnection.firstFreeStatementNumber + index)
     }
 
+    /// The cached SELECT of one row by key of the entity with model index `index`, found by
+    /// number: what every fault that fires from the store runs.
+    func selectRowStatement(ofEntityAt index: Int, _ connection: SQLiteConnection) throws(SQLiteError) -> SQLiteStatement {
+        try connection.cachedStatement(tableSQLByEntity[index].selectRow,
+                                       number: SQLiteConnection.firstFreeStatementNumber + tableSQLByEntity.count + index)
+    }
+
     // MARK: Metadata
 
     /// The store's metadata: keys the store keeps (starting with `_`) and keys callers set.

@@ -34,6 +34,15 @@ struct DemoTests {
         #expect(statements[1] <= statements[2] + 1 && statements[0] > 10 * statements[1])
     }
 
+    @Test func lazyMakesOnlyTheObjectsRead() async throws {
+        let report = try await Demos.run("lazy", size: 300, deterministic: true)
+        let statements = column(report, "statements").compactMap(Int.init)
+        let made = column(report, "objects made").compactMap(Int.init)
+        #expect(report.rows.count == 4)
+        #expect(made == [300, 300, 3, 100], "a fetch makes every object; a lazy fetch those read, or their batch")
+        #expect(statements == [1, 4, 4, 2], "keys first, then a row per element read, or one batch")
+    }
+
     @Test func refreshReleasesTheCycles() async throws {
         let report = try await Demos.run("refresh", size: 100, deterministic: true)
         // Registered objects are the context's live ones (it holds them weakly); the

@@ -95,6 +95,47 @@ extension Demos {
             explanation: "Deleting objects one by one fires the faults on the other side of every relationship to keep inverses; deleting them in one call, or prefetching first, loads those in a few queries; a batch delete applies the rules in SQL.")
     }
 
+    /// Reads the names of 1% of the recipes four ways, each on a coordinator of its own (so
+    /// no variant finds rows another left in the row cache).
+    static func lazy(_ workspace: DemoWorkspace, _ deterministic: Bool) async throws -> DemoReport {
+        _ = try await workspace.makeCatalog("lazy")
+        let path = workspace.directory.appendingPathComponent("lazy.sqlite").path
+        let step = 100, pageSize = (workspace.count + step - 1) / step
+        var rows: [[String]] = []
+        var first: Double?
+        for variant in ["fetch (faults, rows cached)", "fetch, includesPropertyValues = false", "fetchLazily",
+                        "fetchLazily, fetchBatchSize = 100, the first 1%"] {
+            let context = PrivateContext(coordinator: try Catalog.open(at: path).coordinator)
+            let ((statistics, names), seconds) = try await measure {
+                try await context.perform { context in
+                    let before = context.statistics
+                    var request = FetchRequest(entityName: CatalogModel.recipe)
+                    var names: [String] = []
+                    switch variant {
+                    case "fetchLazily":
+                        let recipes = try context.fetchLazily(request)
+                        for index in stride(from: 0, to: recipes.count, by: step) { names.append((recipes[index] as! Recipe).name) }
+                    case "fetchLazily, fetchBatchSize = 100, the first 1%":
+                        request.fetchBatchSize = 100
+                        for recipe in try context.fetchLazily(request).prefix(pageSize) { names.append((recipe as! Recipe).name) }
+                    default:
+                        request.includesPropertyValues = variant.hasPrefix("fetch (")
+                        let recipes = try context.fetch(request)
+                        for index in stride(from: 0, to: recipes.count, by: step) { names.append((recipes[index] as! Recipe).name) }
+                    }
+                    return (context.statistics - before, names)
+                }
+            }
+            precondition(names.count == pageSize, "\(variant) read \(names.count) names, not \(pageSize)")
+            rows.append(DemoMeasurement(label: variant, seconds: seconds, statistics: statistics).cells(deterministic, baseline: first)
+                        + [String(statistics.objectsCreated)])
+            first = first ?? seconds
+        }
+        return DemoReport(title: "lazy: the names of \(pageSize) of \(workspace.count) recipes", columns: measuredColumns + ["objects made"],
+            rows: rows,
+            explanation: "fetch makes an object for every recipe, even as a fault; fetchLazily reads only the keys and makes an object for each element read, and with a batch size loads each batch of neighbours in one query.")
+    }
+
     static func refresh(_ workspace: DemoWorkspace) async throws -> DemoReport {
         let catalog = try await workspace.makeCatalog("refresh")
         let context = PrivateContext(coordinator: catalog.coordinator)

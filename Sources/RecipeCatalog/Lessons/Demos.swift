@@ -14,6 +14,7 @@ public enum Demos {
         ("prefetch", "touch the chef of every recipe, without and with relationship prefetching", 1_000),
         ("search", "case- and accent-insensitive searches with and without the canonical shadow column", 300_000),
         ("delete", "delete recipes with their lines: object by object, in one call, prefetched, and as a batch request", 10_000),
+        ("lazy", "read 1% of the recipes: fetch every object, or fetch lazily and make only those read", 20_000),
         ("refresh", "relationships keep realized objects alive in cycles; refreshing breaks them", 10_000),
         ("uniquing", "import twice: one fetch per chef/cuisine/ingredient lookup, or the uniquing cache", 20_000),
         ("import", "import in batches with and without resetting the context after each save", 20_000),
@@ -33,6 +34,7 @@ public enum Demos {
         case "prefetch": return try await prefetch(workspace, deterministic)
         case "search": return try await search(workspace, deterministic)
         case "delete": return try await delete(workspace, deterministic)
+        case "lazy": return try await lazy(workspace, deterministic)
         case "refresh": return try await refresh(workspace)
         case "uniquing": return try await uniquing(workspace, deterministic)
         default: return try await importing(workspace, deterministic)

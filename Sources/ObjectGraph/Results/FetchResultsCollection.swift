@@ -20,15 +20,15 @@
 /// let recipes = try context.fetchLazily(request)
 /// print(recipes.count)                     // no object made yet
 /// for recipe in recipes.prefix(10) {       // one statement for the first 50
-///     print(recipe["name"] as String? ?? "")
+///     print(recipe["name"] as? String ?? "")
 /// }
 /// ```
 ///
 /// Unsaved changes count as in ``MainContext/fetch(_:)``; when there are some that the
 /// fetch has to match in memory, the objects are made up front (as faults) and only their
-/// values wait. The collection belongs to its context's queue, like the objects it makes,
-/// and reads the context's state when an element is read: a context reset in between
-/// makes new faults for the same IDs.
+/// values wait. The collection belongs to its context's queue, like the objects it makes.
+/// Like an array of fetched objects, it does not follow later changes: fetch again after a
+/// save elsewhere, a `rollback()` or a `reset()`.
 public struct FetchResultsCollection: RandomAccessCollection {
     private let results: LazyResults
 

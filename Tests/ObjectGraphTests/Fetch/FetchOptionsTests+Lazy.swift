@@ -3,34 +3,7 @@ import Testing
 @testable import ObjectGraph
 
 /// `fetchLazily`: IDs up front, objects made as they are read, values a batch at a time.
-@MainActor
-struct LazyFetchTests {
-    let coordinator: PersistentStoreCoordinator
-    let context: MainContext
-
-    /// 100 recipes named "Recipe 000"…"Recipe 099", each with its own chef.
-    init() throws {
-        coordinator = try TestModel.coordinator()
-        let writer = MainContext(coordinator: coordinator)
-        for index in 0..<100 {
-            let chef = try writer.insert("Chef")
-            chef["name"] = "Chef \(index)"
-            let recipe = try writer.insert("Recipe")
-            recipe["name"] = "Recipe \(String(format: "%03d", index))"
-            recipe["rating"] = Double(index % 5)
-            recipe["chef"] = chef
-        }
-        try writer.save()
-        coordinator.rowCache.removeAll()
-        context = MainContext(coordinator: coordinator)
-    }
-
-    func cost(_ body: () throws -> Void) rethrows -> ContextStatistics {
-        let before = context.statistics
-        try body()
-        return context.statistics - before
-    }
-
+extension FetchOptionsTests {
     var byName: FetchRequest { FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")]) }
 
     @Test func readsIDsAndMakesObjectsOnlyWhenRead() throws {

@@ -285,15 +285,22 @@ final class ContextCore {
         }
         let store = coordinator.store(for: object.entity)
         let layout = store.layout(for: object.entity)
-        var row = coordinator.rowCache.row(for: id)
-        if row == nil { row = try store.fetchRow(id) }
-        guard let row else {
+        if object.state == .fault, coordinator.rowCache.withRow(for: id, { layout.fill(object, reading: $0) }) != nil {
+            // The usual case: a fault whose row a fetch cached, filled without copying the row.
+            object.state = .clean
             object.headerPointer.pointee.needsValues = false
-            object.headerPointer.pointee.isInaccessible = true
-            if object.state == .fault { object.state = .clean }
-            throw Self.inaccessible(id, model: model)
+            linkToOnes(object)
+        } else {
+            var row = object.state == .fault ? nil : coordinator.rowCache.row(for: id)
+            if row == nil { row = try store.fetchRow(id) }
+            guard let row else {
+                object.headerPointer.pointee.needsValues = false
+                object.headerPointer.pointee.isInaccessible = true
+                if object.state == .fault { object.state = .clean }
+                throw Self.inaccessible(id, model: model)
+            }
+            fill(object, from: row, layout: layout)
         }
-        fill(object, from: row, layout: layout)
         if let parentState, applyParentState(to: object, parentState) || !parentState.isEmpty { linkToOnes(object) }
     }
 

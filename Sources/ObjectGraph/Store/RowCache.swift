@@ -57,6 +57,24 @@ package final class RowCache: Sendable {
         }
     }
 
+    /// Runs `body` with the cached row of `id`, read column by column (the key and entity
+    /// columns included) while the cache's lock is held, without copying the row into an
+    /// array; nil when the row is not cached.
+    func withRow<T>(for id: ObjectID, _ body: ((Int) -> StoredValue) -> T) -> T? {
+        storage.withLock { storage in
+            guard let (start, _) = storage.index.find(id) else { return nil }
+            return storage.values.withUnsafeBufferPointer { values in
+                body { column in
+                    switch column {
+                    case 0: .integer(id.key)
+                    case 1: .integer(Int64(id.entityIndex))
+                    default: values[start + column - 2]
+                    }
+                }
+            }
+        }
+    }
+
     /// Whether the row of `id` is cached.
     func contains(_ id: ObjectID) -> Bool {
         storage.withLock { $0.index.find(id) != nil }

@@ -115,6 +115,16 @@ extension TableLayout {
         object.headerPointer.pointee.rowVersion = version(of: row)
     }
 
+    /// Fills `object` from a full row read column by column (``RowCache/withRow(for:_:)``).
+    func fill(_ object: ManagedObject, reading value: (Int) -> StoredValue) {
+        fill(object) { Slot(value($0)) }
+        guard case .integer(let version) = value(versionColumn) else {
+            object.headerPointer.pointee.rowVersion = -1
+            return
+        }
+        object.headerPointer.pointee.rowVersion = version
+    }
+
     /// The version recorded in a full row (-1 when the row has none).
     func version(of row: RowCache.Row) -> Int64 {
         guard row.count > versionColumn, case .integer(let version) = row[versionColumn] else { return -1 }

@@ -46,6 +46,8 @@ struct RowCacheTests {
             for key in Int64(-500)..<2_800 {
                 let id = ObjectID(entityIndex: entity, key: key)
                 #expect(cache.row(for: id) == expected[id], "row \(id)")
+                let width = entity == 0 ? 4 : 6
+                #expect(cache.withRow(for: id) { value in (0..<width).map(value) } == expected[id], "row \(id) read in place")
             }
         }
     }

@@ -87,7 +87,7 @@ extension SQLiteStore {
         let statement = try connection.cachedStatement(select.sql)
         try statement.bind(select.arguments)
         var ids: [ObjectID] = []
-        try statement.forEachRow { ids.append(ObjectID(entityIndex: Int($0.int64(at: 1)), key: $0.int64(at: 0))) }
+        try statement.forEachRow { ids.append($0.objectID) }
         return ids
     }
 }

@@ -42,7 +42,7 @@ extension SQLiteStore {
             let statement = try connection.cachedStatement(select.sql)
             try statement.bind(select.arguments)
             try statement.forEachRow { row in
-                try body(ObjectID(entityIndex: Int(row.int64(at: 1)), key: row.int64(at: 0)), row)
+                try body(row.objectID, row)
             }
         }
     }
@@ -55,7 +55,7 @@ extension SQLiteStore {
             let statement = try connection.cachedStatement(select.sql)
             try statement.bind(select.arguments)
             var ids: [ObjectID] = []
-            try statement.forEachRow { row in ids.append(ObjectID(entityIndex: Int(row.int64(at: 1)), key: row.int64(at: 0))) }
+            try statement.forEachRow { row in ids.append(row.objectID) }
             return ids
         }
     }
@@ -118,9 +118,16 @@ extension SQLiteStore {
             try statement.bind(.integer(key), at: 1)
             var ids: [ObjectID] = []
             try statement.forEachRow { row in
-                ids.append(ObjectID(entityIndex: Int(row.int64(at: 1)), key: row.int64(at: 0)))
+                ids.append(row.objectID)
             }
             return ids
         }
     }
+}
+
+extension SQLiteRow {
+    /// The ID in a row's first two columns, the key and the entity index (every statement
+    /// that reads objects or their keys selects those first).
+    @inline(__always)
+    var objectID: ObjectID { ObjectID(entityIndex: Int(int64(at: 1)), key: int64(at: 0)) }
 }

@@ -19,7 +19,7 @@ extension ContextCore {
             precondition(object.contextCore === self, "\(model.describe(object.objectID)) belongs to another context")
             if object.state != .deleted { level.append(object) }
         }
-        if level.count > 1 { _ = loadFaults(level.map(\.objectID).filter(needsLoading)) }  // the level holds them
+        if level.count > 1 { loadFaults(level.map(\.objectID).filter(needsLoading)) }  // the level holds them
         level = level.filter(markDeleted)
         while !level.isEmpty {
             let loaded = loadRuleDestinations(of: level)

@@ -285,22 +285,17 @@ final class ContextCore {
         }
         let store = coordinator.store(for: object.entity)
         let layout = store.layout(for: object.entity)
-        if object.state == .fault, coordinator.rowCache.withRow(for: id, { layout.fill(object, reading: $0) }) != nil {
-            // The usual case: a fault whose row a fetch cached, filled without copying the row.
-            object.state = .clean
-            object.headerPointer.pointee.needsValues = false
-            linkToOnes(object)
-        } else {
-            var row = object.state == .fault ? nil : coordinator.rowCache.row(for: id)
-            if row == nil { row = try store.fetchRow(id) }
-            guard let row else {
+        // A row a fetch cached is read in place, under the cache's lock, without a copy.
+        if coordinator.rowCache.withRow(for: id, { _, value in fillValues(object, layout: layout, reading: value) }) == nil {
+            guard let row = try store.fetchRow(id) else {
                 object.headerPointer.pointee.needsValues = false
                 object.headerPointer.pointee.isInaccessible = true
                 if object.state == .fault { object.state = .clean }
                 throw Self.inaccessible(id, model: model)
             }
-            fill(object, from: row, layout: layout)
+            fillValues(object, layout: layout) { row[$0] }
         }
+        linkToOnes(object)
         if let parentState, applyParentState(to: object, parentState) || !parentState.isEmpty { linkToOnes(object) }
     }
 
@@ -312,15 +307,21 @@ final class ContextCore {
 
     /// Loads a fault's values from a row, keeping any slot changed before it loaded.
     func fill(_ object: ManagedObject, from row: RowCache.Row, layout: TableLayout) {
+        fillValues(object, layout: layout) { row[$0] }
+        linkToOnes(object)
+    }
+
+    /// Loads a fault's values from a full row read column by column, keeping any slot
+    /// changed before it loaded; the to-ones are left to the caller (``linkToOnes(_:)``).
+    private func fillValues(_ object: ManagedObject, layout: TableLayout, reading value: (Int) -> StoredValue) {
         if object.state == .fault {
-            layout.fill(object, from: row)
+            layout.fill(object, reading: value)
             object.state = .clean
         } else {
-            object.fillPreservingChanges(layout) { Slot(row[$0]) }
-            object.headerPointer.pointee.rowVersion = layout.version(of: row)
+            object.fillPreservingChanges(layout) { Slot(value($0)) }
+            object.headerPointer.pointee.rowVersion = layout.version(reading: value)
         }
         object.headerPointer.pointee.needsValues = false
-        linkToOnes(object)
     }
 
     /// Points loaded to-one relationships at their destinations when those are registered,

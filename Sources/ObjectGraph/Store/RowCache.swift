@@ -44,27 +44,14 @@ package final class RowCache: Sendable {
 
     init(limit: Int = 200_000) { self.limit = limit }
 
-    /// The cached row of `id`, if any.
-    func row(for id: ObjectID) -> Row? {
+    /// Runs `body` with the width of the cached row of `id` and a reader of its columns (the
+    /// key and entity columns included), while the cache's lock is held and without copying
+    /// the row; nil when the row is not cached.
+    func withRow<T>(for id: ObjectID, _ body: (_ width: Int, _ column: (Int) -> StoredValue) -> T) -> T? {
         storage.withLock { storage in
             guard let (start, width) = storage.index.find(id) else { return nil }
-            var row: Row = []
-            row.reserveCapacity(width + 2)
-            row.append(.integer(id.key))
-            row.append(.integer(Int64(id.entityIndex)))
-            row.append(contentsOf: storage.values[start..<start + width])
-            return row
-        }
-    }
-
-    /// Runs `body` with the cached row of `id`, read column by column (the key and entity
-    /// columns included) while the cache's lock is held, without copying the row into an
-    /// array; nil when the row is not cached.
-    func withRow<T>(for id: ObjectID, _ body: ((Int) -> StoredValue) -> T) -> T? {
-        storage.withLock { storage in
-            guard let (start, _) = storage.index.find(id) else { return nil }
             return storage.values.withUnsafeBufferPointer { values in
-                body { column in
+                body(width + 2) { column in
                     switch column {
                     case 0: .integer(id.key)
                     case 1: .integer(Int64(id.entityIndex))

@@ -109,26 +109,29 @@ extension TableLayout {
         }
     }
 
-    /// Fills `object` from a cached row.
+    /// Fills `object` from a full row.
     func fill(_ object: ManagedObject, from row: RowCache.Row) {
-        fill(object) { Slot(row[$0]) }
-        object.headerPointer.pointee.rowVersion = version(of: row)
+        fill(object, reading: Self.reader(of: row))
     }
 
     /// Fills `object` from a full row read column by column (``RowCache/withRow(for:_:)``).
     func fill(_ object: ManagedObject, reading value: (Int) -> StoredValue) {
         fill(object) { Slot(value($0)) }
-        guard case .integer(let version) = value(versionColumn) else {
-            object.headerPointer.pointee.rowVersion = -1
-            return
-        }
-        object.headerPointer.pointee.rowVersion = version
+        object.headerPointer.pointee.rowVersion = version(reading: value)
     }
 
     /// The version recorded in a full row (-1 when the row has none).
-    func version(of row: RowCache.Row) -> Int64 {
-        guard row.count > versionColumn, case .integer(let version) = row[versionColumn] else { return -1 }
+    func version(of row: RowCache.Row) -> Int64 { version(reading: Self.reader(of: row)) }
+
+    /// The version a row read column by column records (-1 when it has none).
+    func version(reading value: (Int) -> StoredValue) -> Int64 {
+        guard case .integer(let version) = value(versionColumn) else { return -1 }
         return version
+    }
+
+    /// Reads `row` by column; a column past its end (a row without a version) reads as null.
+    private static func reader(of row: RowCache.Row) -> (Int) -> StoredValue {
+        { $0 < row.count ? row[$0] : .null }
     }
 }
 

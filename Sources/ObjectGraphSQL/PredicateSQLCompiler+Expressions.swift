@@ -35,7 +35,7 @@ extension PredicateSQLCompiler.Compiler {
             }
         case .subqueryCount(let collection, let body):
             let (from, condition) = source(of: collection)
-            return "(SELECT COUNT(*) \(from) WHERE \(condition) AND \(node(body)))"
+            return "(SELECT COUNT(*) \(from) WHERE \(condition) AND \(node(body, twoValued: false)))"
         case .function(let function, let operands):
             // Swift's uppercase, length (in characters) and remainders: the evaluator's,
             // unless the dialect calls functions that compute the same.

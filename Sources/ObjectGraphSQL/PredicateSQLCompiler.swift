@@ -3,10 +3,14 @@ package import ObjectGraph
 /// in-memory evaluator matches, in the dialect a store passes in.
 ///
 /// The fragment is a self-contained boolean expression over the row of the predicate's
-/// entity aliased `alias`; every value is a bound parameter. Every sub-condition is
-/// two-valued (never NULL), so `NOT` agrees with Cocoa's nil semantics: equality is
-/// null-safe (`IS`/`IS NOT` in SQLite, `IS [NOT] DISTINCT FROM` in PostgreSQL), orderings
-/// add `IS NOT NULL` or `IFNULL(…, 0)` (`COALESCE(…, FALSE)`).
+/// entity aliased `alias`; every value is a bound parameter. A condition in a WHERE clause
+/// selects a row only when it is true, so NULL there reads as false, as a nil operand does
+/// in Cocoa's semantics. Under a `NOT` it would not: there every sub-condition is made
+/// two-valued (never NULL), so that `NOT` agrees with the in-memory evaluator. Equality is
+/// null-safe everywhere (`IS`/`IS NOT` in SQLite, `IS [NOT] DISTINCT FROM` in PostgreSQL);
+/// orderings, string tests and memberships add `IS NOT NULL` or `IFNULL(…, 0)`
+/// (`COALESCE(…, FALSE)`) only under a `NOT`, where the guard changes the answer;
+/// elsewhere it would only cost a test per row.
 /// To-one key paths become scalar subqueries, to-many collections correlated
 /// `EXISTS`/`COUNT`/aggregate subqueries (through the join table for many-to-many);
 /// `[cd]` comparisons arrive already moved onto canonical shadow columns, and constants are
@@ -20,7 +24,7 @@ package import ObjectGraph
 /// ```swift
 /// let checked = try FetchPredicate("name BEGINSWITH %@", "Cr").checked(for: recipe)
 /// let condition = PredicateSQLCompiler.compile(checked, alias: "t0", dialect: .sqlite)
-/// // (t0."name" >= ? AND t0."name" < ? AND t0."name" IS NOT NULL)   ["Cr", "Cs"]
+/// // (t0."name" >= ? AND t0."name" < ?)   ["Cr", "Cs"]
 /// ```
 /// Plain `attr == value`, `attr < value`, `attr IN {…}` and `attr BEGINSWITH value` on a
 /// column of the row keep a form the database can answer from an index.
@@ -69,6 +73,9 @@ package enum PredicateSQLCompiler {
         var counter = 0
         /// Set when a part of the predicate needs the in-memory evaluator.
         var needsEvaluator = false
+        /// Whether the condition being compiled must never be NULL: it sits under a `NOT`,
+        /// where NULL and false differ. Elsewhere (a WHERE clause, an `EXISTS` body) they do not.
+        private var twoValued = false
         let dialect: SQLDialect
 
         init(scopeCount: Int, alias: String, dialect: SQLDialect) {
@@ -80,9 +87,24 @@ package enum PredicateSQLCompiler {
         /// The dialect's false, for a part that selects nothing.
         private var none: SQLFragment { SQLFragment(sql: dialect.falseLiteral) }
 
-        /// `IFNULL(condition, 0)` in the dialect: a condition that is never NULL.
+        /// `IFNULL(condition, 0)` in the dialect where the condition must never be NULL;
+        /// the condition itself elsewhere.
         private func nullAsFalse(_ condition: SQLFragment) -> SQLFragment {
-            SQLFragment(sql: dialect.ifNull + "(") + condition + SQLFragment(sql: ", " + dialect.falseLiteral + ")")
+            guard twoValued else { return "(" + condition + ")" }
+            return SQLFragment(sql: dialect.ifNull + "(") + condition + SQLFragment(sql: ", " + dialect.falseLiteral + ")")
+        }
+
+        /// ` AND subject IS NOT NULL` where the condition must never be NULL; nothing elsewhere.
+        private func notNull(_ subject: SQLFragment) -> SQLFragment {
+            twoValued ? " AND \(subject) IS NOT NULL" : SQLFragment()
+        }
+
+        /// Compiles `node` where NULL must (`twoValued`) or need not read as false.
+        mutating func node(_ node: CheckedNode, twoValued: Bool) -> SQLFragment {
+            let outer = self.twoValued
+            self.twoValued = twoValued
+            defer { self.twoValued = outer }
+            return self.node(node)
         }
 
         mutating func fresh(_ prefix: String) -> String {
@@ -95,7 +117,7 @@ package enum PredicateSQLCompiler {
         mutating func node(_ node: CheckedNode) -> SQLFragment {
             switch node {
             case .constant(let value): return SQLFragment(sql: value ? dialect.trueLiteral : dialect.falseLiteral)
-            case .not(let operand): return "NOT (\(self.node(operand)))"
+            case .not(let operand): return "NOT (\(self.node(operand, twoValued: true)))"
             case .and(let operands): return "(" + SQLFragment.joined(operands.map { self.node($0) }, separator: " AND ") + ")"
             case .or(let operands): return "(" + SQLFragment.joined(operands.map { self.node($0) }, separator: " OR ") + ")"
             case .compare(let op, let options, let lhs, let rhs, let kind):
@@ -106,7 +128,8 @@ package enum PredicateSQLCompiler {
                 return member(element, candidates, options, kind)
             case .quantified(let modifier, let collection, let body):
                 let (from, condition) = source(of: collection)
-                let inner = self.node(body)
+                // EXISTS is never NULL; its body filters rows, like a WHERE clause.
+                let inner = self.node(body, twoValued: modifier == .all)
                 switch modifier {
                 case .all: return "NOT EXISTS (SELECT 1 \(from) WHERE \(condition) AND NOT (\(inner)))"
                 case .none: return "NOT EXISTS (SELECT 1 \(from) WHERE \(condition) AND \(inner))"
@@ -153,11 +176,11 @@ package enum PredicateSQLCompiler {
                 if lhs.constantValue == .null || rhs.constantValue == .null { return none }
                 if !folding.folds, rhs.constantValue != nil, isPlainColumn(lhs) {
                     let column = expression(lhs)
-                    return "(\(column) \(raw: op.rawValue) \(expression(rhs)) AND \(column) IS NOT NULL)"
+                    return "(\(column) \(raw: op.rawValue) \(expression(rhs))\(notNull(column)))"
                 }
                 if !folding.folds, lhs.constantValue != nil, isPlainColumn(rhs) {
                     let column = expression(rhs)
-                    return "(\(column) \(raw: op.swapped.rawValue) \(expression(lhs)) AND \(column) IS NOT NULL)"
+                    return "(\(column) \(raw: op.swapped.rawValue) \(expression(lhs))\(notNull(column)))"
                 }
                 return nullAsFalse("\(operand(lhs, folding: folding)) \(raw: op.rawValue) \(operand(rhs, folding: folding))")
             }
@@ -171,9 +194,9 @@ package enum PredicateSQLCompiler {
                     let subject = expression(lhs)
                     if prefix.isEmpty { return "(\(subject) IS NOT NULL)" }
                     guard let upper = Self.successor(of: prefix) else {
-                        return "(\(subject) >= \(StoredValue.text(prefix)) AND \(subject) IS NOT NULL)"
+                        return "(\(subject) >= \(StoredValue.text(prefix))\(notNull(subject)))"
                     }
-                    return "(\(subject) >= \(StoredValue.text(prefix)) AND \(subject) < \(StoredValue.text(upper)) AND \(subject) IS NOT NULL)"
+                    return "(\(subject) >= \(StoredValue.text(prefix)) AND \(subject) < \(StoredValue.text(upper))\(notNull(subject)))"
                 }
                 if op == .contains {
                     return nullAsFalse("\(raw: dialect.position)(\(expression(lhs)), \(expression(rhs))) > 0")
@@ -217,7 +240,7 @@ package enum PredicateSQLCompiler {
             if !values.isEmpty {
                 let subject = operand(element, folding: folding)
                 let list = SQLFragment.joined(values.map { "\(PredicateEvaluator.fold($0, folding))" }, separator: ", ")
-                parts.append("(\(subject) IN (\(list)) AND \(subject) IS NOT NULL)")
+                parts.append("(\(subject) IN (\(list))\(notNull(subject)))")
             }
             if candidates.contains(where: { $0.constantValue == .null }) {
                 parts.append("(\(expression(element)) IS NULL)")

@@ -110,16 +110,22 @@ struct PredicateSQLTests {
     }
 
     @Test("Exact SQL and arguments", arguments: [
-        (#"name BEGINSWITH "Cr""#, #"(t0."name" >= ? AND t0."name" < ? AND t0."name" IS NOT NULL)"#,
+        (#"name BEGINSWITH "Cr""#, #"(t0."name" >= ? AND t0."name" < ?)"#,
          [StoredValue.text("Cr"), .text("Cs")]),
         ("rating != 3", #"(t0."rating" IS NOT ?)"#, [.integer(3)]),
-        ("rating > 3", #"(t0."rating" > ? AND t0."rating" IS NOT NULL)"#, [.integer(3)]),
+        ("rating > 3", #"(t0."rating" > ?)"#, [.integer(3)]),
         (#"name ==[cd] "Crème""#, #"(og_fold(t0."name", 3) IS ?)"#, [.text("creme")]),
-        (#"name CONTAINS "x""#, #"IFNULL(instr(t0."name", ?) > 0, 0)"#, [.text("x")]),
+        (#"name CONTAINS "x""#, #"(instr(t0."name", ?) > 0)"#, [.text("x")]),
         (#"name LIKE[c] "x*""#, #"og_match(4, 1, t0."name", ?)"#, [.text("x*")]),
         (#"chef.name == "Ana""#, #"((SELECT h1."name" FROM "Chef" AS h1 WHERE h1._pk = t0."chef") IS ?)"#, [.text("Ana")]),
         ("ingredients.@count > 2",
-         #"IFNULL((SELECT COUNT(*) FROM "Line" AS p1 WHERE p1."recipe" = t0._pk) > ?, 0)"#, [.integer(2)]),
+         #"((SELECT COUNT(*) FROM "Line" AS p1 WHERE p1."recipe" = t0._pk) > ?)"#, [.integer(2)]),
+        // Under NOT, NULL and false differ: there the conditions are made two-valued.
+        ("NOT rating > 3", #"NOT ((t0."rating" > ? AND t0."rating" IS NOT NULL))"#, [.integer(3)]),
+        (#"NOT name CONTAINS "x""#, #"NOT (IFNULL(instr(t0."name", ?) > 0, 0))"#, [.text("x")]),
+        (#"NOT (name BEGINSWITH "Cr" OR rating IN {1, 2})"#,
+         #"NOT (((t0."name" >= ? AND t0."name" < ? AND t0."name" IS NOT NULL) OR (t0."rating" IN (?, ?) AND t0."rating" IS NOT NULL)))"#,
+         [.text("Cr"), .text("Cs"), .integer(1), .integer(2)]),
         (#"ANY tags.name == "soup""#,
          #"EXISTS (SELECT 1 FROM "_join_Recipe_tags" AS j2 JOIN "Tag" AS p1 ON p1._pk = j2."_destination" WHERE j2."_source" = t0._pk AND (p1."name" IS ?))"#,
          [.text("soup")]),

@@ -136,7 +136,7 @@ struct StatementTests {
         }
         #expect(ran == [
             "BEGIN IMMEDIATE",
-            #"SELECT t0."_pk", 1 FROM "Recipe" AS t0 WHERE ((t0."rating" > ? AND t0."rating" IS NOT NULL))"#,
+            #"SELECT t0."_pk", 1 FROM "Recipe" AS t0 WHERE ((t0."rating" > ?))"#,
             #"SELECT t0."_pk", 2 FROM "Line" AS t0 WHERE t0."recipe" IN (SELECT value FROM json_each(?))"#,
             #"DELETE FROM "_join_Recipe_tags" WHERE "_source" IN (SELECT value FROM json_each(?))"#,
             #"SELECT t0."_pk", t0."_ent" FROM "Media" AS t0 WHERE t0."recipe" IN (SELECT value FROM json_each(?))"#,

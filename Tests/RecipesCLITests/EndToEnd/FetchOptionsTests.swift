@@ -122,7 +122,7 @@ struct FetchOptionsTests {
                                  ".explain fetch Recipe keys cuisine.name distinct"])
         #expect(run.standardError == "")
         #expect(run.standardOutput == """
-            SQL: SELECT t0."_pk", 0 FROM "Recipe" AS t0 WHERE ((t0."rating" >= ? AND t0."rating" IS NOT NULL))
+            SQL: SELECT t0."_pk", 0 FROM "Recipe" AS t0 WHERE ((t0."rating" >= ?))
             values: 4.5
             plan:
               SEARCH t0 USING COVERING INDEX _index_Recipe_rating (rating>?)

@@ -36,10 +36,11 @@ extension SQLiteStore {
                             let statement: SQLiteStatement, width: Int
                             if let cached = insertStatements[entityIndex] {
                                 (statement, width) = cached
-                                statement.reset()
+                                statement.reset(rebindsAll: true)  // the key, the entity and every column below
                             } else {
                                 statement = try insertStatement(ofEntityAt: entityIndex, connection)
                                 width = layoutByEntity[entityIndex].width - 2
+                                assert(statement.parameterCount == width + 2, "an INSERT binds every placeholder of a row")
                                 insertStatements[entityIndex] = (statement, width)
                             }
                             try statement.bind(.integer(id.key), at: 1)

@@ -24,7 +24,8 @@ final class SQLiteStatement {
     /// SQLite reads in place (`SQLITE_STATIC`) instead of copying each value into memory
     /// of its own (a malloc, a copy and a free per bound string, about 600 instructions).
     /// Space is only ever appended to, so every binding that points here stays valid, until
-    /// `reset()` clears the bindings and the space is reused; a value that does not fit is
+    /// `reset()` clears the bindings (or its caller binds every placeholder anew) and the
+    /// space is reused; a value that does not fit is
     /// copied by SQLite as before. Allocated on the first bind, freed after finalizing.
     @exclusivity(unchecked) private var scratch: UnsafeMutableRawPointer?
     @exclusivity(unchecked) private var scratchUsed = 0
@@ -41,16 +42,19 @@ final class SQLiteStatement {
         scratch?.deallocate()  // no statement points into it any more
     }
 
-    /// Resets the statement so it can run again, and clears its bindings (unless the
-    /// caller is about to bind every placeholder anyway).
-    func reset(clearingBindings: Bool = true) {
+    /// Resets the statement so it can run again, and clears its bindings, unless the caller
+    /// binds every placeholder again before the next run (`rebindsAll`): then each new
+    /// binding replaces one that may point into the scratch space before SQLite reads
+    /// either, and clearing them first would only cost a call per row.
+    func reset(rebindsAll: Bool = false) {
         sqlite3_reset(handle)
-        if clearingBindings {
-            sqlite3_clear_bindings(handle)
-            scratchUsed = 0  // no binding points into the scratch space now
-        }
+        if !rebindsAll { sqlite3_clear_bindings(handle) }
+        scratchUsed = 0  // no binding that SQLite will read points into the scratch space now
         if !tracedArguments.isEmpty { tracedArguments.removeAll() }
     }
+
+    /// The number of placeholders in the statement.
+    var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
 
     /// Binds `count` bytes at `bytes` to placeholder `index`: from a copy in the scratch
     /// space when they fit, else copied by SQLite. `bind` receives the pointer to hand

@@ -15,14 +15,23 @@ extension ContextCore {
         changes.deletes = deleted.map(\.objectID)
         changes.inserts.reserveCapacity(inserted.count)
         if let first = inserted.first { changes.values.reserveCapacity(inserted.count * (layout(first.entity).width - 2)) }
+        // Inserted objects come mostly in runs of one entity: its columns are looked up
+        // when the entity changes, not for every object.
+        var entity: EntityDescription?
+        var sources: [TableLayout.SlotSource] = [], width = 0
         for object in inserted {
-            let layout = layout(object.entity)
+            if object.entity !== entity {
+                let layout = layout(object.entity)
+                entity = object.entity
+                sources = layout.sources[object.entity.index]
+                width = layout.width - 2
+            }
             let start = changes.values.count
-            changes.values.append(contentsOf: repeatElement(.null, count: layout.width - 2))
+            changes.values.append(contentsOf: repeatElement(.null, count: width))
             changes.inserts.append(StoreChanges.Insert(id: object.objectID, start: start))
             let slots = object.slots
             changes.values.withUnsafeMutableBufferPointer { values in
-                for source in layout.sources[object.entity.index] {
+                for source in sources {
                     switch source {
                     case .attribute(let slot, let column):
                         values[start + column - 2] = slots[slot].value.storedValue

@@ -31,11 +31,19 @@ package struct BatchDelete<Session: BatchDeleteSession> {
     ) throws -> BatchResult {
         var delete = BatchDelete(model: model, layouts: layouts, dialect: dialect, session: session, deletion: Deletion(model: model))
         // Without a predicate, limit or offset the rows are all of the entity's: they go by the
-        // entity's restriction (none when it owns its table). A predicate is not repeated: the
-        // cascades may change what it matches.
-        let removal: Removal = plan.predicate == nil && plan.limit == 0 && plan.offset == 0
-            ? .matching(SchemaNaming.entityRestriction(for: plan.entity, alias: FetchSQL.alias, includesSubentities: plan.includesSubentities))
-            : .byKeys
+        // entity's restriction (none when it owns its table), which no delete rule changes, so
+        // the statements that apply the rules find them by it too. A predicate is not
+        // repeated: the cascades may change what it matches.
+        let removal: Removal
+        if plan.predicate == nil && plan.limit == 0 && plan.offset == 0 {
+            let restriction = { alias in
+                SchemaNaming.entityRestriction(for: plan.entity, alias: alias, includesSubentities: plan.includesSubentities)
+            }
+            removal = .matching(restriction(FetchSQL.alias),
+                                rows: FetchSQL.inRows(of: layouts[plan.entity.index].table, where: restriction("d")))
+        } else {
+            removal = .byKeys
+        }
         try delete.deleteRows(ids, removal)
         var result = BatchResult()
         result.deletedIDs = delete.deletion.deleted
@@ -47,10 +55,34 @@ package struct BatchDelete<Session: BatchDeleteSession> {
     /// How rows found by a statement go: by their keys, bound as one list; or, when they are
     /// the rows of one table that a condition selected, by the same condition (`nil`: every
     /// row), which spares building and parsing a list of their keys, and lets SQLite empty a
-    /// whole table at once.
+    /// whole table at once. `rows`, when the condition stays true of exactly these rows
+    /// while the delete rules run, is the membership test that finds them for the rules.
     private enum Removal {
         case byKeys
-        case matching(SQLFragment?)
+        case matching(SQLFragment?, rows: SQLFragment? = nil)
+    }
+
+    /// The rows of one entity that a batch delete removes, as the membership test that
+    /// statements find them by: a subquery that selects them, or the bound list of their
+    /// keys, made once and only if a statement needs it.
+    private final class Rows {
+        private let keys: [Int64]
+        private let dialect: SQLDialect
+        private var test: SQLFragment?
+
+        init(_ keys: [Int64], selected: SQLFragment?, dialect: SQLDialect) {
+            self.keys = keys
+            self.dialect = dialect
+            test = selected
+        }
+
+        /// `IN (…)`, or the dialect's test against a bound list.
+        var membership: SQLFragment {
+            if let test { return test }
+            let list = FetchSQL.inKeys(FetchSQL.keyList(keys, dialect: dialect), dialect: dialect)
+            test = list
+            return list
+        }
     }
 
     /// Deletes rows (grouped by concrete entity), cascading and nullifying by the model's rules.
@@ -64,17 +96,20 @@ package struct BatchDelete<Session: BatchDeleteSession> {
         deletion.record(fresh)
         var keysByEntity = [[Int64]](repeating: [], count: model.entities.count)
         for id in fresh { keysByEntity[Int(id.entityIndex)].append(id.key) }
+        // A subquery selects the rows of one entity only if they are all of one entity.
+        var selected: SQLFragment?
+        if case .matching(_, let rows?) = removal, keysByEntity.count(where: { !$0.isEmpty }) == 1 { selected = rows }
         for (entityIndex, group) in keysByEntity.enumerated() where !group.isEmpty {
             let entity = model.entities[entityIndex]
-            let keys = FetchSQL.keyList(group, dialect: dialect)
+            let rows = Rows(group, selected: selected, dialect: dialect)
             for relationship in entity.relationships {
-                try apply(relationship, of: entity, keys: keys)
+                try apply(relationship, of: entity, rows: rows)
             }
             guard case .byKeys = removal else { continue }
             try session.willDelete(from: entity)
-            try session.run("DELETE FROM \(table: layouts[entityIndex].table) WHERE \"_pk\" \(FetchSQL.inKeys(keys, dialect: dialect))")
+            try session.run("DELETE FROM \(table: layouts[entityIndex].table) WHERE \"_pk\" \(rows.membership)")
         }
-        guard case .matching(let condition) = removal else { return }
+        guard case .matching(let condition, _) = removal else { return }
         let entity = model.entities[Int(fresh[0].entityIndex)]
         try session.willDelete(from: entity)
         var delete: SQLFragment = "DELETE FROM \(table: layouts[entity.index].table) AS \(raw: FetchSQL.alias)"
@@ -88,9 +123,8 @@ package struct BatchDelete<Session: BatchDeleteSession> {
         }
     }
 
-    /// Applies the delete rule of `relationship` to the rows of `entity` with `keys` (a bound
-    /// key list), which are about to go.
-    private mutating func apply(_ relationship: RelationshipDescription, of entity: EntityDescription, keys: StoredValue) throws {
+    /// Applies the delete rule of `relationship` to `rows` of `entity`, which are about to go.
+    private mutating func apply(_ relationship: RelationshipDescription, of entity: EntityDescription, rows: Rows) throws {
         let destination = relationship.destination!
         let destinationLayout = layouts[destination.index]
         // The destinations derive a value (a count, a nil test) from the inverse.
@@ -106,20 +140,20 @@ package struct BatchDelete<Session: BatchDeleteSession> {
             var targets: [ObjectID] = []
             if relationship.deleteRule == .cascade || relationship.deleteRule == .deny || derives {
                 targets = deletion.notDeleted(try session.keys(
-                    FetchSQL.selectJoinedDestinations(of: relationship, layout: destinationLayout, keys: keys, dialect: dialect)))
+                    FetchSQL.selectJoinedDestinations(of: relationship, layout: destinationLayout, rows: rows.membership)))
             }
             if relationship.deleteRule == .deny, !targets.isEmpty { throw denied(entity, relationship, targets.count) }
-            try session.run("DELETE FROM \(table: join.table) WHERE \(column: join.sourceColumn) \(FetchSQL.inKeys(keys, dialect: dialect))")
+            try session.run("DELETE FROM \(table: join.table) WHERE \(column: join.sourceColumn) \(rows.membership)")
             if derives { deletion.touched.formUnion(targets) }
             if relationship.deleteRule == .cascade, !targets.isEmpty { try deleteRows(targets, .byKeys) }
             return
         }
         let select: SQLFragment
         if pointsBack {
-            select = FetchSQL.selectReferencing(destinationLayout, entity: destination, column: relationship.inverse.name, keys: keys, dialect: dialect)
+            select = FetchSQL.selectReferencing(destinationLayout, entity: destination, column: relationship.inverse.name, rows: rows.membership)
         } else {
             guard relationship.deleteRule == .cascade || relationship.deleteRule == .deny || derives else { return }
-            select = FetchSQL.selectReferenced(layouts[entity.index], relationship: relationship, keys: keys, distinct: true, dialect: dialect)
+            select = FetchSQL.selectReferenced(layouts[entity.index], relationship: relationship, rows: rows.membership, distinct: true)
         }
         let found = try session.keys(select)
         let targets = deletion.notDeleted(found)
@@ -130,7 +164,7 @@ package struct BatchDelete<Session: BatchDeleteSession> {
         case .cascade:
             // Rows that point back at the deleted ones go by that same condition.
             try deleteRows(found, pointsBack
-                ? .matching(FetchSQL.referencing(destination, column: relationship.inverse.name, keys: keys, dialect: dialect))
+                ? .matching(FetchSQL.referencing(destination, column: relationship.inverse.name, rows: rows.membership))
                 : .byKeys)
         case .nullify:
             guard pointsBack else { break }

@@ -115,44 +115,44 @@ package enum FetchSQL {
         return "SELECT \(raw: source), \(raw: destination) FROM \(table: join.table) WHERE \(raw: source) \(inKeys(keyList(sourceKeys, dialect: dialect), dialect: dialect)) ORDER BY \(raw: source), \(raw: destination)"
     }
 
-    /// `_pk`, `_ent` of the destinations that a many-to-many relationship of the given
-    /// source rows leads to.
+    /// `_pk`, `_ent` of the destinations that a many-to-many relationship of the source rows
+    /// whose keys pass `rows` (a membership test: ``inKeys(_:dialect:)``, ``inRows(of:where:)``) leads to.
     package static func selectJoinedDestinations(
-        of relationship: RelationshipDescription, layout: TableLayout, keys: StoredValue, dialect: SQLDialect
+        of relationship: RelationshipDescription, layout: TableLayout, rows: SQLFragment
     ) -> SQLFragment {
         let join = SchemaNaming.joinTable(for: relationship)
         let source = SQLIdentifier(join.sourceColumn).quoted, destination = SQLIdentifier(join.destinationColumn).quoted
-        return "SELECT DISTINCT \(raw: alias).\"_pk\", \(raw: alias).\"_ent\" FROM \(table: join.table) AS j JOIN \(table: layout.table) AS \(raw: alias) ON \(raw: alias).\"_pk\" = j.\(raw: destination) WHERE j.\(raw: source) \(inKeys(keys, dialect: dialect))"
+        return "SELECT DISTINCT \(raw: alias).\"_pk\", \(raw: alias).\"_ent\" FROM \(table: join.table) AS j JOIN \(table: layout.table) AS \(raw: alias) ON \(raw: alias).\"_pk\" = j.\(raw: destination) WHERE j.\(raw: source) \(rows)"
     }
 
-    /// `_pk`, `_ent` of the rows of a table that ``referencing(_:column:keys:dialect:)``
-    /// selects. A table that holds one entity only answers `_ent` without reading its rows,
-    /// so an index on `column` answers the whole query.
+    /// `_pk`, `_ent` of the rows of a table that ``referencing(_:column:rows:)`` selects. A
+    /// table that holds one entity only answers `_ent` without reading its rows, so an index
+    /// on `column` answers the whole query.
     package static func selectReferencing(
-        _ layout: TableLayout, entity: EntityDescription, column: String, keys: StoredValue, dialect: SQLDialect
+        _ layout: TableLayout, entity: EntityDescription, column: String, rows: SQLFragment
     ) -> SQLFragment {
         return "SELECT \(raw: Self.keys(of: entity)) FROM \(table: layout.table) AS \(raw: alias) WHERE "
-            + referencing(entity, column: column, keys: keys, dialect: dialect)
+            + referencing(entity, column: column, rows: rows)
     }
 
     /// The rows (aliased `t0`) of `entity` (and its sub-entities: a sibling may share the
-    /// column) whose `column` holds one of the keys.
-    package static func referencing(_ entity: EntityDescription, column: String, keys: StoredValue, dialect: SQLDialect) -> SQLFragment {
-        var sql: SQLFragment = "\(column: column, of: alias) \(inKeys(keys, dialect: dialect))"
+    /// column) whose `column` holds a key that passes `rows`, a membership test.
+    package static func referencing(_ entity: EntityDescription, column: String, rows: SQLFragment) -> SQLFragment {
+        var sql: SQLFragment = "\(column: column, of: alias) \(rows)"
         if let restriction = SchemaNaming.entityRestriction(for: entity, alias: alias) { sql.append(" AND " + restriction) }
         return sql
     }
 
-    /// The rows that the given rows of `layout` point to through `column` (key and the
-    /// destination's entity when recorded, else the declared one); `distinct` selects each
-    /// once (several rows may point to one).
+    /// The rows that the rows of `layout` whose keys pass `rows` (a membership test) point
+    /// to through `column` (key and the destination's entity when recorded, else the
+    /// declared one); `distinct` selects each once (several rows may point to one).
     package static func selectReferenced(
-        _ layout: TableLayout, relationship: RelationshipDescription, keys: StoredValue, distinct: Bool, dialect: SQLDialect
+        _ layout: TableLayout, relationship: RelationshipDescription, rows: SQLFragment, distinct: Bool
     ) -> SQLFragment {
         let column = SchemaNaming.column(for: relationship)
         let entityExpression = SchemaNaming.entityColumn(for: relationship).map { "\(alias).\(SQLIdentifier($0).quoted)" }
             ?? String(relationship.destination.index)
-        return "SELECT \(raw: distinct ? "DISTINCT " : "")\(column: column, of: alias), \(raw: entityExpression) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\"_pk\" \(inKeys(keys, dialect: dialect)) AND \(column: column, of: alias) IS NOT NULL"
+        return "SELECT \(raw: distinct ? "DISTINCT " : "")\(column: column, of: alias), \(raw: entityExpression) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\"_pk\" \(rows) AND \(column: column, of: alias) IS NOT NULL"
     }
 
     /// Keys as one bound list in the dialect's brackets (`[1,2,3]`, a JSON array, in SQLite;
@@ -186,6 +186,17 @@ package enum FetchSQL {
     /// (SQLite), `= ANY(CAST(? AS bigint[]))` (PostgreSQL).
     package static func inKeys(_ keys: StoredValue, dialect: SQLDialect) -> SQLFragment {
         "\(raw: dialect.keyMembership.prefix)\(keys)\(raw: dialect.keyMembership.suffix)"
+    }
+
+    /// The membership test of a key in the rows of `table` that `condition` (over the rows
+    /// aliased `d`) selects, every row without one: `IN (SELECT d."_pk" FROM "T" AS d WHERE …)`.
+    /// Where a condition selects many rows, the database reads their keys where they are,
+    /// instead of parsing a bound list of them.
+    package static func inRows(of table: String, where condition: SQLFragment?) -> SQLFragment {
+        var sql: SQLFragment = "IN (SELECT d.\"_pk\" FROM \(table: table) AS d"
+        if let condition { sql.append(" WHERE " + condition) }
+        sql.append(")")
+        return sql
     }
 
     /// The columns of a full row, in ``TableLayout`` order: keys, named columns, version.

@@ -180,4 +180,47 @@ struct BatchDeleteRuleTests {
         #expect(lines.filter { $0.hasPrefix("Part") }.count == 2)
         #expect(lines.filter { $0.hasPrefix("Tag") }.count == 2)
     }
+
+    @Test("A batch delete of every object of a sub-entity finds them for the rules by its restriction, and leaves its siblings")
+    func everyObjectOfASubentity() throws {
+        let model = try ObjectModel(entities: [
+            EntityDescription("Item", isAbstract: true, attributes: [AttributeDescription("name", .string)]),
+            EntityDescription("Box", parent: "Item",
+                relationships: [RelationshipDescription("parts", toMany: "Part", inverse: "box", deleteRule: .cascade)]),
+            EntityDescription("Crate", parent: "Item"),
+            EntityDescription("Part", attributes: [AttributeDescription("name", .string)],
+                relationships: [RelationshipDescription("box", to: "Box", inverse: "parts")]),
+        ])
+        let coordinator = PersistentStoreCoordinator(model: model)
+        try coordinator.addStore(at: ":memory:")
+        let context = MainContext(coordinator: coordinator)
+        func make(_ entity: String, _ name: String) throws -> ManagedObject {
+            let object = try context.insert(entity)
+            object["name"] = name
+            return object
+        }
+        for box in 0..<2 {
+            let owner = try make("Box", "box \(box)")
+            for part in 0..<2 { try make("Part", "part \(box).\(part)")["box"] = owner }
+        }
+        _ = try make("Crate", "crate")
+        _ = try make("Part", "loose")
+        try context.save()
+        context.reset()
+
+        let log = StatementLog()
+        coordinator.sqliteStore.setSQLDebugLevel(.statements, includesTimings: false) { [log] line in
+            if line.hasPrefix("sql: ") { log.lines.withLock { $0.append(String(line.dropFirst(5))) } }
+        }
+        let result = try context.execute(BatchDeleteRequest(entityName: "Box"))
+        coordinator.sqliteStore.setSQLDebugLevel(.off) { _ in }
+        let ran = log.lines.withLock { $0 }
+        let box = model.entity(named: "Box")!.index
+        #expect(ran.contains(#"SELECT t0."_pk", \#(model.entity(named: "Part")!.index) FROM "Part" AS t0 WHERE t0."box" IN (SELECT d."_pk" FROM "Item" AS d WHERE d._ent = \#(box))"#),
+                "\(ran)")
+        #expect(result.deletedIDs.count == 6)
+        let names = { (entity: String) in try context.fetch(FetchRequest(entityName: entity)).compactMap { $0["name"] as? String }.sorted() }
+        #expect(try names("Item") == ["crate"])
+        #expect(try names("Part") == ["loose"])
+    }
 }

@@ -148,7 +148,9 @@ struct BackgroundImportTests {
 
     @Test("Ctrl-D while a job runs asks; 'w' waits for it to finish, then quits")
     func endOfInputWaits() async throws {
-        let file = try await generate(10_000)
+        // Large enough that the job still runs when the shell reads the Ctrl-D, however
+        // loaded the machine: the question comes only while a job runs.
+        let file = try await generate(30_000)
         let terminal = try await startImport(file)
         terminal.press("C-d")
         try await terminal.waitFor("the question") { $0.contains("[w/c/N]") }
@@ -156,9 +158,9 @@ struct BackgroundImportTests {
         terminal.press("Enter")
         try await terminal.waitFor("the wait") { $0.contains("waiting for import #1 (") }
         #expect(try await terminal.waitForExit(timeout: .seconds(180)) == 0)
-        #expect(terminal.transcript().contains("import #1: imported 10000 recipes from big-10000.jsonl"))
+        #expect(terminal.transcript().contains("import #1: imported 30000 recipes from big-30000.jsonl"))
         let check = try await RecipesBinary.run([store, "-c", "count Recipe"])
-        #expect(check.standardOutput == "10000\n")
+        #expect(check.standardOutput == "30000\n")
     }
 
     @Test(".stats shows the main-actor lateness probe while a job runs; .stats reset starts it again")

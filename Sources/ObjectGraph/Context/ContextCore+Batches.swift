@@ -69,15 +69,19 @@ extension ContextCore {
         undo.suspensions += 1
         defer { undo.suspensions -= 1 }
         let changed = result.updatedIDs + result.nullifiedIDs + result.recomputedIDs
-        coordinator.rowCache.remove(changed + result.deletedIDs)
-        for id in changed {
+        coordinator.rowCache.remove(changed)
+        coordinator.rowCache.remove(result.deletedIDs)
+        // A batch request often changes rows no registered object stands for: the IDs of a
+        // table that holds no object are not looked up one by one.
+        let holdsObjects = model.entities.map { tables[$0.root.index].count > 0 }
+        for id in changed where holdsObjects[Int(id.entityIndex)] {
             guard let object = registeredObject(for: id), object.state != .deleted else { continue }
             refresh(object, mergeChanges: true)
         }
         guard !result.deletedIDs.isEmpty else { return }
         undo.removeAll()  // an undo group could bring back an object that is gone from the store
         var removed: [ManagedObject] = []
-        for id in result.deletedIDs {
+        for id in result.deletedIDs where holdsObjects[Int(id.entityIndex)] {
             guard let object = registeredObject(for: id) else { continue }
             removed.append(object)
             objectWillDeallocate(id, object)

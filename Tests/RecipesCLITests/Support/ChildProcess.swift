@@ -9,12 +9,75 @@ import Glibc
 /// every inherited descriptor for its whole life — so `waitUntilExit()` never returned and
 /// the client stayed a zombie. Closing the descriptors also keeps the server from holding
 /// other tests' `Process` descriptors open.
+///
+/// ``spawn(_:arguments:environment:directory:input:output:error:)`` starts the `recipes` runs of
+/// ``RecipesBinary`` the same way: `Process.run()` in the Swift 6.3 toolchain reads past the
+/// end of a `readdir` buffer while it lists `/proc/self/fd`, and crashed a soak run that
+/// starts hundreds of children (fixed upstream in swift-corelibs-foundation #5472); it also
+/// changes the whole test process's working directory while it starts a child.
 enum ChildProcess {
     private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
 
     /// `posix_spawn_file_actions_addclosefrom_np`, found at run time.
     private static let addCloseFrom: AddCloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
         .map { unsafeBitCast($0, to: AddCloseFrom.self) }
+    /// `posix_spawn_file_actions_addchdir_np` (glibc 2.29), found at run time like the other.
+    private static let addChdir: AddChdir? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
+        .map { unsafeBitCast($0, to: AddChdir.self) }
+
+    /// Starts `executable` with `arguments` (without the program name) and `environment`, in
+    /// `directory`, reading `input` and writing `output` and `error` (files; `error` nil:
+    /// into `output`, in the order written); every other descriptor is closed in the child
+    /// and no signal is blocked. Returns the child's process ID; ``exitStatus(of:)`` reaps it.
+    static func spawn(
+        _ executable: String, arguments: [String], environment: [String: String], directory: String,
+        input: String, output: String, error: String?
+    ) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        if let error {
+            posix_spawn_file_actions_addopen(&actions, 2, error, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+        guard let closeFrom = Self.addCloseFrom, let chdir = Self.addChdir else {
+            throw TestFailure("glibc lacks posix_spawn_file_actions_addclosefrom_np or _addchdir_np")
+        }
+        _ = closeFrom(&actions, 3)
+        _ = chdir(&actions, directory)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard code == 0 else { throw TestFailure("cannot run \(executable): \(String(cString: strerror(code)))") }
+        return pid
+    }
+
+    /// The child's status once it has ended, reaping it (nil while it runs): its exit code,
+    /// or the number of the signal that ended it, as `Process.terminationStatus` reports;
+    /// -1 if it cannot be waited for (something else reaped it).
+    static func exitStatus(of pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        var reaped = waitpid(pid, &status, WNOHANG)
+        while reaped < 0 && errno == EINTR { reaped = waitpid(pid, &status, WNOHANG) }
+        if reaped < 0 { return -1 }
+        guard reaped == pid else { return nil }
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : status & 0x7f
+    }
 
     /// Runs `arguments[0]` (looked up in `PATH`) and returns its exit status and standard output.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {

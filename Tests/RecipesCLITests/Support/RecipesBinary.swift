@@ -54,36 +54,38 @@ enum RecipesBinary {
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory ?? scratch.url
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = scratch.url.path
         environment["LANG"] = "C.UTF-8"
         environment["XDG_DATA_HOME"] = nil
         environment.merge(extra) { $1 }
-        process.environment = environment
-        let inputHandle = try FileHandle(forReadingFrom: inputURL)
-        let outputHandle = try FileHandle(forWritingTo: outputURL)
-        let errorHandle = try FileHandle(forWritingTo: errorURL)
-        defer { try? inputHandle.close(); try? outputHandle.close(); try? errorHandle.close() }
-        process.standardInput = inputHandle
-        process.standardOutput = outputHandle
-        // Merged output goes to one file, in the order it was written.
-        process.standardError = mergingOutput ? outputHandle : errorHandle
-        try process.run()
-
+        // Started with posix_spawn, not Foundation's Process (see ChildProcess); merged
+        // output goes to one file, in the order it was written.
+        let pid = try ChildProcess.spawn(executable, arguments: arguments, environment: environment,
+                                         directory: (directory ?? scratch.url).path, input: inputURL.path,
+                                         output: outputURL.path, error: mergingOutput ? nil : errorURL.path)
+        /// Kills and reaps the child, which must not outlive the run.
+        func stop() async {
+            kill(pid, SIGKILL)
+            while ChildProcess.exitStatus(of: pid) == nil { try? await Task.sleep(for: .milliseconds(1)) }
+        }
         let deadline = HangLimit.deadline(after: timeout)
-        while process.isRunning {
+        var status = ChildProcess.exitStatus(of: pid)
+        while status == nil {
             if ContinuousClock.now > deadline {
-                process.terminate()
+                await stop()
                 throw TestFailure("recipes \(arguments) did not finish within \(timeout)")
             }
-            try await Task.sleep(for: .milliseconds(10))
+            do {
+                try await Task.sleep(for: .milliseconds(10))
+            } catch {
+                await stop()
+                throw error
+            }
+            status = ChildProcess.exitStatus(of: pid)
         }
         return Run(standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
                    standardError: try String(contentsOf: errorURL, encoding: .utf8),
-                   status: process.terminationStatus)
+                   status: status!)
     }
 }

@@ -26,10 +26,11 @@ enum ChildProcess {
     private static let addChdir: AddChdir? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
         .map { unsafeBitCast($0, to: AddChdir.self) }
 
-    /// Starts `executable` with `arguments` (without the program name) and `environment`, in
-    /// `directory`, reading `input` and writing `output` and `error` (files; `error` nil:
-    /// into `output`, in the order written); every other descriptor is closed in the child
-    /// and no signal is blocked. Returns the child's process ID; ``exitStatus(of:)`` reaps it.
+    /// Starts `executable` (a path, or a name looked up in `PATH`) with `arguments` (without
+    /// the program name) and `environment`, in `directory`, reading `input` and writing
+    /// `output` and `error` (files; `error` nil: into `output`, in the order written); every
+    /// other descriptor is closed in the child and no signal is blocked. Returns the child's
+    /// process ID; ``exitStatus(of:)`` reaps it.
     static func spawn(
         _ executable: String, arguments: [String], environment: [String: String], directory: String,
         input: String, output: String, error: String?
@@ -44,12 +45,18 @@ enum ChildProcess {
         } else {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
+        // Closed in the child, at the spawn itself: a list of open descriptors taken before
+        // it would miss one another thread opens in between (another test's pipe).
+        // (glibc has both; Swift's Glibc module does not import them, so they are looked up.)
         guard let closeFrom = Self.addCloseFrom, let chdir = Self.addChdir else {
             throw TestFailure("glibc lacks posix_spawn_file_actions_addclosefrom_np or _addchdir_np")
         }
         _ = closeFrom(&actions, 3)
         _ = chdir(&actions, directory)
 
+        // The calling thread blocks signals (libdispatch does that on its workers), and a
+        // spawned child inherits the mask: a tmux server with SIGCHLD blocked never reaps
+        // its pane, so the pane's exit status never appears. Start from an empty mask.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -62,7 +69,7 @@ enum ChildProcess {
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        let code = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
         guard code == 0 else { throw TestFailure("cannot run \(executable): \(String(cString: strerror(code)))") }
         return pid
     }
@@ -83,41 +90,11 @@ enum ChildProcess {
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let directory = try TemporaryDirectory()
         let outputPath = directory.url.appendingPathComponent("out").path
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        // Closed in the child, at the spawn itself: a list of open descriptors taken before
-        // it would miss one another thread opens in between (another test's pipe).
-        // (glibc 2.34 has it; Swift's Glibc module does not import it, so it is looked up.)
-        guard let closeFrom = Self.addCloseFrom else { throw TestFailure("glibc lacks posix_spawn_file_actions_addclosefrom_np") }
-        _ = closeFrom(&actions, 3)
-
         var environment = ProcessInfo.processInfo.environment
         environment["TMUX"] = nil
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-
-        // The calling thread blocks signals (libdispatch does that on its workers), and a
-        // spawned child inherits the mask: a tmux server with SIGCHLD blocked never reaps
-        // its pane, so the pane's exit status never appears. Start from an empty mask.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-
-        var pid: pid_t = 0
-        let error = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-        guard error == 0 else {
-            throw TestFailure("cannot run \(arguments[0]): \(String(cString: strerror(error)))")
-        }
+        let pid = try spawn(arguments[0], arguments: Array(arguments.dropFirst()), environment: environment,
+                            directory: FileManager.default.currentDirectoryPath,
+                            input: "/dev/null", output: outputPath, error: "/dev/null")
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)

@@ -25,8 +25,8 @@ final class SQLiteStatement {
     /// of its own (a malloc, a copy and a free per bound string, about 600 instructions).
     /// Space is only ever appended to, so every binding that points here stays valid, until
     /// `reset()` clears the bindings (or its caller binds every placeholder anew) and the
-    /// space is reused; a value that does not fit is
-    /// copied by SQLite as before. Allocated on the first bind, freed after finalizing.
+    /// space is reused; a value that does not fit is copied by SQLite as before. Allocated
+    /// on the first bind, freed after finalizing.
     @exclusivity(unchecked) private var scratch: UnsafeMutableRawPointer?
     @exclusivity(unchecked) private var scratchUsed = 0
     private static let scratchCapacity = 8_192

@@ -83,7 +83,13 @@ enum ChildProcess {
         while reaped < 0 && errno == EINTR { reaped = waitpid(pid, &status, WNOHANG) }
         if reaped < 0 { return -1 }
         guard reaped == pid else { return nil }
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : status & 0x7f
+        return code(of: status, signalBase: 0)
+    }
+
+    /// A `waitpid` status as a number: the exit code, or `signalBase` plus the number of
+    /// the signal that ended the child.
+    private static func code(of status: Int32, signalBase: Int32) -> Int32 {
+        (status & 0x7f) == 0 ? (status >> 8) & 0xff : signalBase + (status & 0x7f)
     }
 
     /// Runs `arguments[0]` (looked up in `PATH`) and returns its exit status and standard output.
@@ -97,7 +103,7 @@ enum ChildProcess {
                             input: "/dev/null", output: outputPath, error: "/dev/null")
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        let exitStatus = code(of: status, signalBase: 128)  // as a shell reports it
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         return (exitStatus, output)
     }

@@ -72,6 +72,7 @@ package final class RowCache: Sendable {
         storage.withLock { storage in
             if storage.index.count + batch.ids.count > limit { storage = Storage() }
             let base = storage.values.count, width = batch.width - 2
+            storage.index.reserve(storage.index.count + batch.ids.count)
             if base == 0 {
                 storage.values = batch.values
             } else {
@@ -183,6 +184,15 @@ private struct RowIndex {
         }
     }
 
+    /// Grows the table once, before a fetch's rows go in, so that it holds `count` live
+    /// entries without rebuilding on the way (a rebuild re-inserts every entry).
+    mutating func reserve(_ count: Int) {
+        guard count * 4 > entries.count * 3 else { return }
+        var capacity = entries.count
+        while count * 4 > capacity * 3 { capacity *= 2 }
+        rebuild(capacity: capacity)
+    }
+
     /// Points `id` at a row; returns the width of the live row it replaced, if any.
     mutating func insert(_ id: ObjectID, start: Int, width: Int) -> Int? {
         guard !id.isTemporary else { return nil }
@@ -238,6 +248,11 @@ private struct RowIndex {
     private mutating func rebuild() {
         var capacity = entries.count
         if (count + 1) * 8 > capacity * 3 { capacity *= 2 }
+        rebuild(capacity: capacity)
+    }
+
+    /// Copies the live entries into a new table of `capacity` entries, without tombstones.
+    private mutating func rebuild(capacity: Int) {
         let old = entries
         self = RowIndex(capacity: capacity)
         for entry in old where entry.start >= 0 {

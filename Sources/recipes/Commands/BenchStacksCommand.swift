@@ -35,23 +35,9 @@ enum BenchStacksCommand {
     /// Runs this program with `arguments` and returns what it printed; cancelling the task
     /// stops the child.
     private static func runChild(_ arguments: [String]) async throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        let finished = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { finished.continuation.yield($0.terminationStatus); finished.continuation.finish() }
-        try process.run()
-        let output = Task.detached { pipe.fileHandleForReading.readDataToEndOfFile() }
-        let status = await withTaskCancellationHandler {
-            var iterator = finished.stream.makeAsyncIterator()
-            return await iterator.next() ?? -1
-        } onCancel: {
-            process.terminate()
-        }
-        try Task.checkCancellation()
-        guard status == 0 else { throw CommandError("a stack's run failed (exit status \(status))") }
-        return await output.value
+        let program = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let run = try await ChildProgram.run([program] + arguments, capturingOutput: true)
+        guard run.status == 0, !run.wasSignalled else { throw CommandError("a stack's run failed (\(run.outcome))") }
+        return run.output
     }
 }

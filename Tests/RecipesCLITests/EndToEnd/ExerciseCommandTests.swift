@@ -65,8 +65,50 @@ struct ExerciseCommandTests {
         let broken = try await sandbox.check(status: 0, buildStatus: 1)
         #expect(broken.status == 1 && broken.standardError.contains("exercise 1 did not build (swift build: exit status 1)"),
                 "\(broken.standardError)")
+        let crashed = try await sandbox.run(["exercise", "check", "1"], extra: ["STAND_IN_SIGNAL": "ABRT"])
+        #expect(crashed.status == 1 && crashed.standardError.contains("the checker of exercise 1 stopped (signal 6) before it could measure"),
+                "\(crashed.standardError)")
         let unknown = try await sandbox.run(["exercise", "check", "2"])
         #expect(unknown.status == 1 && unknown.standardError.contains("there is no exercise 2"), "\(unknown.standardError)")
+    }
+}
+
+extension ExerciseCommandTests {
+    @Test("Ctrl-C during the build stops the build and the command, which exits with status 130")
+    func interruptedBuild() async throws {
+        let sandbox = try StandInExercises()
+        let pidFile = sandbox.directory.url.appendingPathComponent("build.pid").path
+        let scratch = try TemporaryDirectory()
+        let recipes = try ChildProcess.spawn(
+            RecipesBinary.path, arguments: ["exercise", "check", "1"],
+            environment: ProcessInfo.processInfo.environment.merging(
+                sandbox.environment(["STAND_IN_BUILD_PID": pidFile, "HOME": scratch.url.path, "LANG": "C.UTF-8"])) { $1 },
+            directory: scratch.url.path,
+            input: "/dev/null", output: scratch.url.appendingPathComponent("out").path,
+            error: scratch.url.appendingPathComponent("err").path)
+        // The stand-in build writes its process ID, then waits ten minutes.
+        let deadline = HangLimit.deadline(after: .seconds(120))
+        var build: pid_t?
+        while build == nil, ContinuousClock.now < deadline, ChildProcess.exitStatus(of: recipes) == nil {
+            build = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            if build == nil { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        guard let build else {
+            kill(recipes, SIGKILL)
+            throw TestFailure("the stand-in build never started")
+        }
+        kill(recipes, SIGINT)
+        var status = ChildProcess.exitStatus(of: recipes)
+        while status == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            status = ChildProcess.exitStatus(of: recipes)
+        }
+        if status == nil { kill(recipes, SIGKILL) }
+        let errors = try String(contentsOfFile: scratch.url.appendingPathComponent("err").path, encoding: .utf8)
+        #expect(status == 130 && errors.hasSuffix("error: interrupted\n"), "status \(String(describing: status)): \(errors)")
+        // The build was stopped and reaped (recipes is its parent): no such process is left.
+        #expect(kill(build, 0) == -1 && errno == ESRCH, "the stand-in build \(build) outlived the command")
+        if kill(build, 0) == 0 { kill(build, SIGKILL) }
     }
 }
 
@@ -86,10 +128,12 @@ private struct StandInExercises {
         try directory.write("# 01 · Demo\n\nA stand-in.\n", to: "Exercises/01-demo/README.md")
         try directory.write("## Hint 1\n\nOne.\n\n## Hint 2\n\nTwo.\n", to: "Exercises/01-demo/hint.md")
         try script("bin/swift", """
+            if [ -n "$STAND_IN_BUILD_PID" ]; then echo $$ > "$STAND_IN_BUILD_PID"; exec sleep 600; fi
             echo "stand-in swift: $*"
             exit "${STAND_IN_BUILD_STATUS:-0}"
             """)
         try script("Exercises/.build/debug/check-01", """
+            [ -n "$STAND_IN_SIGNAL" ] && kill -"$STAND_IN_SIGNAL" $$
             while [ $# -gt 0 ]; do [ "$1" = --json ] && json="$2"; shift; done
             printf '{"measurements": [{"name": "transactions", "value": %s, "budget": 10, "advice": "save less often"}]}' \
                 "$STAND_IN_VALUE" > "$json"
@@ -103,12 +147,17 @@ private struct StandInExercises {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
     }
 
-    func run(_ arguments: [String], extra: [String: String] = [:]) async throws -> RecipesBinary.Run {
+    /// The variables that point `recipes` at the stand-ins, and `extra`.
+    func environment(_ extra: [String: String] = [:]) -> [String: String] {
         let path = directory.url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        return try await RecipesBinary.run(arguments, environment: [
+        return [
             "PATH": path, "RECIPES_EXERCISES": exercises.path,
             "XDG_DATA_HOME": directory.url.appendingPathComponent("data").path,
-        ].merging(extra) { $1 })
+        ].merging(extra) { $1 }
+    }
+
+    func run(_ arguments: [String], extra: [String: String] = [:]) async throws -> RecipesBinary.Run {
+        try await RecipesBinary.run(arguments, environment: environment(extra))
     }
 
     func check(status: Int, value: Int = 4, buildStatus: Int = 0) async throws -> RecipesBinary.Run {

@@ -125,7 +125,7 @@ struct ExerciseCommand {
         let product = "check-\(entry.paddedNumber)"
         output.write("Building \(product): swift build --package-path \(folder.url.path) --product \(product)\n", to: .standardError)
         let build = try await ChildProgram.run(swift + ["build", "--package-path", folder.url.path, "--product", product],
-                                               capturingOutput: false)
+                                             capturingOutput: false)
         guard build.status == 0 else {
             try record(number, state: .failing, figures: [])
             throw CommandError("exercise \(number) did not build (swift build: \(build.outcome)); the compiler's messages are above")
@@ -136,7 +136,7 @@ struct ExerciseCommand {
         // A crash in the learner's code (a precondition, a force-unwrap) prints its message and
         // the crashing thread's frames with their source lines, not every thread and register.
         let run = try await ChildProgram.run([binary.path, "--json", report.path], capturingOutput: true,
-                                               environment: ["SWIFT_BACKTRACE": "preset=friendly,threads=crashed,registers=none,images=none"])
+                                             environment: ["SWIFT_BACKTRACE": "preset=friendly,threads=crashed,registers=none,images=none"])
         output.write(String(decoding: run.output, as: UTF8.self), to: .standardOutput)
         let figures = (try? JSONDecoder().decode(CheckReport.self, from: Data(contentsOf: report)))?.measurements ?? []
         let passed = run.status == 0 && !run.wasSignalled

@@ -134,10 +134,11 @@ enum ChildProgram {
             // Wait without reaping, so the ID stays the child's until the lock is held.
             while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
             return reaped.withLock { reaped in
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                var status: Int32 = 0, result: pid_t
+                repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
                 reaped = true
-                return status
+                // Only a child reaped by someone else has no status; call that exit status 255.
+                return result == pid ? status : 255 << 8
             }
         }
 

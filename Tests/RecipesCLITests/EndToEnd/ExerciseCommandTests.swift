@@ -84,8 +84,8 @@ extension ExerciseCommandTests {
             environment: ProcessInfo.processInfo.environment.merging(
                 sandbox.environment(["STAND_IN_BUILD_PID": pidFile, "HOME": scratch.url.path, "LANG": "C.UTF-8"])) { $1 },
             directory: scratch.url.path,
-            input: "/dev/null", output: scratch.url.appendingPathComponent("out").path,
-            error: scratch.url.appendingPathComponent("err").path)
+            input: .file("/dev/null"), output: .file(scratch.url.appendingPathComponent("out").path),
+            error: .file(scratch.url.appendingPathComponent("err").path))
         // The stand-in build writes its process ID, then waits ten minutes.
         let deadline = HangLimit.deadline(after: .seconds(120))
         var build: pid_t?

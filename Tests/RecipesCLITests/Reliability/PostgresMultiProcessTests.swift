@@ -23,12 +23,9 @@ struct PostgresMultiProcessTests {
     static func newCatalogue(_ server: String) throws -> String {
         let name = "objectgraph_mp_\(getpid())_\(Int.random(in: 0..<1_000_000))"
         let url = URL(string: server)!
-        let psql = Process()
-        psql.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        psql.arguments = ["-h", url.host!, "-p", String(url.port ?? 5432), "-U", url.user!, "-d", "postgres", "-qc", "CREATE DATABASE \(name)"]
-        try psql.run()
-        psql.waitUntilExit()
-        guard psql.terminationStatus == 0 else { throw TestFailure("psql could not create the database \(name)") }
+        let psql = try ChildProcess.run(["/usr/bin/psql", "-h", url.host!, "-p", String(url.port ?? 5432), "-U", url.user!,
+                                         "-d", "postgres", "-qc", "CREATE DATABASE \(name)"])
+        guard psql.status == 0 else { throw TestFailure("psql could not create the database \(name) (exit status \(psql.status))") }
         return "postgres://\(url.user!)@\(url.host!):\(url.port ?? 5432)/\(name)"
     }
 
@@ -109,11 +106,16 @@ struct PostgresMultiProcessTests {
         // the next command, so ask until they are there.
         let expected = ["+ Recipe/", "Aaa Thai Test", "~ Recipe/", "Larb Gai", "- Recipe/", "Pad Thai"]
         var asked = 0
+        let deadline = HangLimit.deadline(after: .seconds(120))
         while !Self.hasWatchLines(watcher.output) {
+            guard ContinuousClock.now < deadline else {
+                throw TestFailure("the watch never showed the other shell's save; output:\n\(watcher.output)")
+            }
             asked += 1
             watcher.send("count Recipe")
             try await watcher.waitFor("answer \(asked) to count, then the watch's lines", timeout: .seconds(60)) { output in
-                output.components(separatedBy: "\n169\n").count > asked || Self.hasWatchLines(output)
+                // Answers can follow each other with nothing between, so count the lines.
+                output.split(separator: "\n").count { $0 == "169" } >= asked || Self.hasWatchLines(output)
             }
             if !Self.hasWatchLines(watcher.output) { try await Task.sleep(for: .milliseconds(200)) }
         }

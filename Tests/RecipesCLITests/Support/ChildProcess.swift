@@ -1,21 +1,51 @@
 import Foundation
 import Glibc
 
-/// Runs a helper program (tmux) with `posix_spawn` and `waitpid`, closing every inherited
-/// descriptor above 2 in the child and unblocking all signals.
+/// Starts every child process of the tests (`recipes` through ``RecipesBinary``,
+/// ``ShellProcess`` and ``TracedProcess``, `sqlite3` through ``SQLiteShell``, tmux, psql)
+/// with `posix_spawn`, closing every inherited descriptor above 2 in the child and
+/// unblocking all signals, and reaps them with `waitpid`.
 ///
-/// Foundation's `Process` is not used here: on Linux it notices a child's exit through a
-/// descriptor that the child inherits, and `tmux new-session` forks a server that keeps
-/// every inherited descriptor for its whole life — so `waitUntilExit()` never returned and
-/// the client stayed a zombie. Closing the descriptors also keeps the server from holding
-/// other tests' `Process` descriptors open.
-///
-/// ``spawn(_:arguments:environment:directory:input:output:error:)`` starts the `recipes` runs of
-/// ``RecipesBinary`` the same way: `Process.run()` in the Swift 6.3 toolchain reads past the
-/// end of a `readdir` buffer while it lists `/proc/self/fd`, and crashed a soak run that
-/// starts hundreds of children (fixed upstream in swift-corelibs-foundation #5472); it also
-/// changes the whole test process's working directory while it starts a child.
+/// Foundation's `Process` is not used, for two reasons. On Linux it notices a child's exit
+/// through a descriptor that the child inherits, and `tmux new-session` forks a server that
+/// keeps every inherited descriptor for its whole life, so `waitUntilExit()` never returned
+/// and the client stayed a zombie. And `Process.run()` in the Swift 6.3 toolchain reads past
+/// the end of a `readdir` buffer while it lists `/proc/self/fd`, which crashed a soak run
+/// that starts hundreds of children (fixed upstream in swift-corelibs-foundation #5472); it
+/// also changes the whole test process's working directory while it starts a child.
 enum ChildProcess {
+    /// Where one of a child's standard streams goes.
+    enum Stream {
+        /// A file, opened for reading (input) or appending (output), created if missing.
+        case file(String)
+        /// A descriptor of this process, such as one end of a ``makePipe()``.
+        case descriptor(Int32)
+    }
+
+    /// A pipe whose two ends close when this process starts a program (the spawn hands the
+    /// child its own copy of the end it uses).
+    static func makePipe() throws -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw TestFailure("no pipe: \(String(cString: strerror(errno)))") }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+
+    /// Everything written to `descriptor` until its last writer closes it, handed on to
+    /// `consume` as it arrives (a blocking read: call it on a thread of its own); closes it.
+    static func read(_ descriptor: Int32, _ consume: (Data) -> Void) {
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                consume(Data(buffer[..<count]))
+            } else if count == 0 || errno != EINTR {
+                return
+            }
+        }
+    }
+
     private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
     private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
 
@@ -28,22 +58,26 @@ enum ChildProcess {
 
     /// Starts `executable` (a path, or a name looked up in `PATH`) with `arguments` (without
     /// the program name) and `environment`, in `directory`, reading `input` and writing
-    /// `output` and `error` (files; `error` nil: into `output`, in the order written); every
-    /// other descriptor is closed in the child and no signal is blocked. Returns the child's
+    /// `output` and `error` (`error` nil: into `output`, in the order written); every other
+    /// descriptor is closed in the child and no signal is blocked. Returns the child's
     /// process ID; ``exitStatus(of:)`` reaps it.
     static func spawn(
         _ executable: String, arguments: [String], environment: [String: String], directory: String,
-        input: String, output: String, error: String?
+        input: Stream, output: Stream, error: Stream?
     ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        if let error {
-            posix_spawn_file_actions_addopen(&actions, 2, error, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        } else {
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        for (target, stream) in [(Int32(0), input), (1, output), (2, error)] {
+            switch stream {
+            case .file(let path)?:
+                let flags = target == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_APPEND
+                posix_spawn_file_actions_addopen(&actions, target, path, flags, 0o600)
+            case .descriptor(let descriptor)?:
+                posix_spawn_file_actions_adddup2(&actions, descriptor, target)
+            case nil:
+                posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            }
         }
         // Closed in the child, at the spawn itself: a list of open descriptors taken before
         // it would miss one another thread opens in between (another test's pipe).
@@ -77,13 +111,24 @@ enum ChildProcess {
     /// The child's status once it has ended, reaping it (nil while it runs): its exit code,
     /// or the number of the signal that ended it, as `Process.terminationStatus` reports;
     /// -1 if it cannot be waited for (something else reaped it).
-    static func exitStatus(of pid: pid_t) -> Int32? {
+    static func exitStatus(of pid: pid_t) -> Int32? { termination(of: pid)?.status }
+
+    /// How the child ended, reaping it (nil while it runs): ``exitStatus(of:)`` and whether
+    /// a signal ended it.
+    static func termination(of pid: pid_t) -> (status: Int32, wasSignalled: Bool)? {
         var status: Int32 = 0
         var reaped = waitpid(pid, &status, WNOHANG)
         while reaped < 0 && errno == EINTR { reaped = waitpid(pid, &status, WNOHANG) }
-        if reaped < 0 { return -1 }
+        if reaped < 0 { return (-1, false) }
         guard reaped == pid else { return nil }
-        return code(of: status, signalBase: 0)
+        return (code(of: status, signalBase: 0), status & 0x7f != 0)
+    }
+
+    /// Blocks until the child ends and reaps it: for a child known to be ending (killed, or
+    /// told to quit), on a thread that may block.
+    static func waitForExit(of pid: pid_t) {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
 
     /// A `waitpid` status as a number: the exit code, or `signalBase` plus the number of
@@ -100,7 +145,7 @@ enum ChildProcess {
         environment["TMUX"] = nil
         let pid = try spawn(arguments[0], arguments: Array(arguments.dropFirst()), environment: environment,
                             directory: FileManager.default.currentDirectoryPath,
-                            input: "/dev/null", output: outputPath, error: "/dev/null")
+                            input: .file("/dev/null"), output: .file(outputPath), error: .file("/dev/null"))
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let exitStatus = code(of: status, signalBase: 128)  // as a shell reports it

@@ -62,8 +62,8 @@ enum RecipesBinary {
         // Started with posix_spawn, not Foundation's Process (see ChildProcess); merged
         // output goes to one file, in the order it was written.
         let pid = try ChildProcess.spawn(executable, arguments: arguments, environment: environment,
-                                         directory: (directory ?? scratch.url).path, input: inputURL.path,
-                                         output: outputURL.path, error: mergingOutput ? nil : errorURL.path)
+                                         directory: (directory ?? scratch.url).path, input: .file(inputURL.path),
+                                         output: .file(outputURL.path), error: mergingOutput ? nil : .file(errorURL.path))
         /// Kills and reaps the child, which must not outlive the run.
         func stop() async {
             kill(pid, SIGKILL)

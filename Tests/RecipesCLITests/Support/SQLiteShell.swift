@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import ObjectGraph
 
 /// The `sqlite3` shell on a store file, kept running: a test runs SQL in it and waits for
@@ -11,25 +12,33 @@ import ObjectGraph
 /// shell.send("ROLLBACK;")
 /// ```
 final class SQLiteShell {
-    private let process = Process()
-    private let input = Pipe()
+    private let pid: pid_t
+    /// The write end of the shell's standard input; -1 once closed.
+    private var input: Int32
     private let text = SharedText()
     private var runs = 0
 
     init(_ store: String) throws {
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [store]
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let reading = output.fileHandleForReading, text = self.text
-        Thread {
-            while case let data = reading.availableData, !data.isEmpty {
-                text.append(String(decoding: data, as: UTF8.self))
-            }
-        }.start()
+        signal(SIGPIPE, SIG_IGN)  // a write after the shell died must fail, not end the test runner
+        let input = try ChildProcess.makePipe(), output = try ChildProcess.makePipe()
+        defer {
+            Glibc.close(input.read)  // the child holds its own copies
+            Glibc.close(output.write)
+        }
+        pid = try ChildProcess.spawn(
+            "/usr/bin/sqlite3", arguments: [store], environment: ProcessInfo.processInfo.environment,
+            directory: FileManager.default.currentDirectoryPath,
+            input: .descriptor(input.read), output: .descriptor(output.write), error: nil)
+        self.input = input.write
+        let text = self.text, reading = output.read
+        Thread { ChildProcess.read(reading) { text.append(String(decoding: $0, as: UTF8.self)) } }.start()
+    }
+
+    deinit {
+        guard input >= 0 else { return }
+        Glibc.close(input)  // end of input: the shell quits (rolling back an open transaction)
+        let pid = self.pid
+        Thread { ChildProcess.waitForExit(of: pid) }.start()
     }
 
     /// Runs `sql` and returns once the shell has done it (it prints a marker after).
@@ -49,14 +58,25 @@ final class SQLiteShell {
 
     /// Sends `text` and a newline without waiting.
     func send(_ text: String) {
-        try? input.fileHandleForWriting.write(contentsOf: Data((text + "\n").utf8))
+        guard input >= 0 else { return }
+        var bytes = Array((text + "\n").utf8)[...]
+        while !bytes.isEmpty {
+            let count = bytes.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes = bytes.dropFirst(count)
+            } else if errno != EINTR {
+                return  // the shell has gone
+            }
+        }
     }
 
     /// Quits the shell and waits for it.
     func close() {
         send(".quit")
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        guard input >= 0 else { return }
+        Glibc.close(input)
+        input = -1
+        ChildProcess.waitForExit(of: pid)
     }
 }
 

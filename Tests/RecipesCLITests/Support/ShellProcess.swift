@@ -16,9 +16,13 @@ import Glibc
 /// shell.kill()
 /// ```
 final class ShellProcess {
-    private let process = Process()
-    private let input = Pipe()
+    /// The child's process ID (after an `exec`, the program it became).
+    let processIdentifier: pid_t
+    /// The write end of the child's standard input.
+    private let input: Int32
     private let received = Received()
+    /// How the child ended, once reaped.
+    private var ending: (status: Int32, wasSignalled: Bool)?
 
     /// Starts `recipes arguments` with `HOME` set to `home`.
     convenience init(_ arguments: [String], home: URL) throws {
@@ -29,36 +33,44 @@ final class ShellProcess {
     /// prepares a file system first and then `exec`s it) with `HOME` set to `home`.
     init(executable: String, _ arguments: [String], home: URL) throws {
         signal(SIGPIPE, SIG_IGN)  // a write after the child died must fail, not end the test runner
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home.path
         environment["LANG"] = "C.UTF-8"
         environment["XDG_DATA_HOME"] = nil
-        process.environment = environment
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        try? output.fileHandleForWriting.close()  // the child holds its own copy
-        let reading = output.fileHandleForReading, received = self.received
-        Thread {
-            while true {
-                let data = reading.availableData
-                if data.isEmpty { return }  // end of file: the child has gone
-                received.append(data)
-            }
-        }.start()
+        let input = try ChildProcess.makePipe(), output = try ChildProcess.makePipe()
+        defer {
+            close(input.read)  // the child holds its own copies
+            close(output.write)
+        }
+        processIdentifier = try ChildProcess.spawn(
+            executable, arguments: arguments, environment: environment,
+            directory: FileManager.default.currentDirectoryPath,
+            input: .descriptor(input.read), output: .descriptor(output.write), error: nil)
+        self.input = input.write
+        let received = self.received, reading = output.read
+        Thread { ChildProcess.read(reading) { received.append($0) } }.start()
     }
 
     deinit {
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        close(input)
+        guard ending == nil else { return }
+        // Still running, or ended and not reaped yet: kill and reap it off this thread.
+        let pid = processIdentifier
+        Glibc.kill(pid, SIGKILL)
+        Thread { ChildProcess.waitForExit(of: pid) }.start()
     }
 
     /// Types `line` and Enter.
     func send(_ line: String) {
-        try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+        var bytes = Array((line + "\n").utf8)[...]
+        while !bytes.isEmpty {
+            let count = bytes.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes = bytes.dropFirst(count)
+            } else if errno != EINTR {
+                return  // the child has gone
+            }
+        }
     }
 
     /// Everything the process wrote so far.
@@ -81,20 +93,21 @@ final class ShellProcess {
         }
     }
 
-    /// The child's process ID (after an `exec`, the program it became).
-    var processIdentifier: Int32 { process.processIdentifier }
-
     /// Kills the process with SIGKILL: no handler runs, nothing is flushed or rolled back.
-    func kill() { Glibc.kill(process.processIdentifier, SIGKILL) }
+    func kill() {
+        if ending == nil { Glibc.kill(processIdentifier, SIGKILL) }
+    }
 
-    /// Polls until the process has ended; returns whether a signal ended it.
+    /// Polls until the process has ended, and reaps it; returns whether a signal ended it.
     func waitForExit(timeout: Duration = .seconds(120)) async throws -> (status: Int32, wasSignalled: Bool) {
         let deadline = HangLimit.deadline(after: timeout)
-        while process.isRunning {
+        while ending == nil {
+            ending = ChildProcess.termination(of: processIdentifier)
+            if ending != nil { break }
             guard ContinuousClock.now < deadline else { throw TestFailure("recipes did not exit; output:\n\(output)") }
             try await Task.sleep(for: .milliseconds(10))
         }
-        return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
+        return ending!
     }
 }
 

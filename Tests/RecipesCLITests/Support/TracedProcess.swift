@@ -40,51 +40,52 @@ enum TracedProcess {
                     killOnMessage: String? = nil, timeout: Duration = .seconds(120)) async throws -> Outcome {
         let scratch = try TemporaryDirectory()
         let outputURL = scratch.url.appendingPathComponent("stdout")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        let outputHandle = try FileHandle(forWritingTo: outputURL)
-        defer { try? outputHandle.close() }
-        let errors = Pipe()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: RecipesBinary.path)
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home.path
         environment["LANG"] = "C.UTF-8"
         environment["XDG_DATA_HOME"] = nil
         environment["OBJECTGRAPH_SQL_DEBUG"] = "1"
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = outputHandle
-        process.standardError = errors
-        try process.run()
-        try? errors.fileHandleForWriting.close()  // the child holds its own copy
+        let errors = try ChildProcess.makePipe()
+        let pid: pid_t
+        do {
+            pid = try ChildProcess.spawn(
+                RecipesBinary.path, arguments: arguments, environment: environment,
+                directory: FileManager.default.currentDirectoryPath,
+                input: .file("/dev/null"), output: .file(outputURL.path), error: .descriptor(errors.write))
+        } catch {
+            close(errors.read)
+            close(errors.write)
+            throw error
+        }
+        close(errors.write)  // the child holds its own copy
 
-        let reader = TraceReader(pid: process.processIdentifier, killAfter: killAfter, killOnMessage: killOnMessage)
-        let reading = errors.fileHandleForReading
+        let reader = TraceReader(pid: pid, killAfter: killAfter, killOnMessage: killOnMessage)
+        let reading = errors.read
         let done = Atomic<Bool>(false)
         Thread {
-            while true {
-                let data = reading.availableData
-                if data.isEmpty { break }  // end of file: the child has gone
-                reader.consume(data)
-            }
+            ChildProcess.read(reading) { reader.consume($0) }  // until end of file: the child has gone
             done.store(true, ordering: .releasing)
         }.start()
 
         let started = ContinuousClock.now
         let deadline = HangLimit.deadline(after: timeout, from: started)
-        while process.isRunning || !done.load(ordering: .acquiring) {
-            if let killAfterDelay, process.isRunning, ContinuousClock.now >= started + killAfterDelay {
-                Glibc.kill(process.processIdentifier, SIGKILL)
+        var ending = reader.reapIfEnded()
+        while ending == nil || !done.load(ordering: .acquiring) {
+            if let killAfterDelay, ending == nil, ContinuousClock.now >= started + killAfterDelay {
+                Glibc.kill(pid, SIGKILL)
             }
             if ContinuousClock.now > deadline {
-                Glibc.kill(process.processIdentifier, SIGKILL)
+                if ending == nil {
+                    Glibc.kill(pid, SIGKILL)
+                    ChildProcess.waitForExit(of: pid)
+                }
                 throw TestFailure("recipes \(arguments) did not finish within \(timeout)")
             }
             try await Task.sleep(for: .milliseconds(killAfterDelay == nil ? 5 : 1))
+            if ending == nil { ending = reader.reapIfEnded() }
         }
         let result = reader.result
-        return Outcome(wasKilled: process.terminationReason == .uncaughtSignal, status: process.terminationStatus,
+        return Outcome(wasKilled: ending!.wasSignalled, status: ending!.status,
                        trace: result.trace, standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
                        messages: result.messages, duration: ContinuousClock.now - started)
     }
@@ -147,6 +148,8 @@ private final class TraceReader: Sendable {
         var partial: [UInt8] = []
         var messages = ""
         var hasKilled = false
+        /// How the child ended, once reaped: from then on its ID may name another process.
+        var ending: (status: Int32, wasSignalled: Bool)?
     }
 
     private let pid: pid_t
@@ -172,13 +175,13 @@ private final class TraceReader: Sendable {
                 state.partial.removeAll(keepingCapacity: true)
                 if line.hasPrefix("sql: ") {
                     state.trace.record(String(line.dropFirst(5)))
-                    if let killAfter, !state.hasKilled, state.trace.statements >= killAfter {
+                    if let killAfter, !state.hasKilled, state.ending == nil, state.trace.statements >= killAfter {
                         state.hasKilled = true
                         Glibc.kill(pid, SIGKILL)
                     }
                 } else if !line.hasPrefix("  ") {  // a statement's rows, values or plan
                     state.messages += line + "\n"
-                    if let killOnMessage, !state.hasKilled, line.contains(killOnMessage) {
+                    if let killOnMessage, !state.hasKilled, state.ending == nil, line.contains(killOnMessage) {
                         state.hasKilled = true
                         Glibc.kill(pid, SIGKILL)
                     }
@@ -188,4 +191,13 @@ private final class TraceReader: Sendable {
     }
 
     var result: (trace: TransactionTrace, messages: String) { state.withLock { ($0.trace, $0.messages) } }
+
+    /// Reaps the child if it has ended, under the lock the kills take, and says how it ended
+    /// (nil while it runs).
+    func reapIfEnded() -> (status: Int32, wasSignalled: Bool)? {
+        state.withLock { state in
+            if state.ending == nil { state.ending = ChildProcess.termination(of: pid) }
+            return state.ending
+        }
+    }
 }

@@ -31,6 +31,21 @@ enum ChildProcess {
         return (ends[0], ends[1])
     }
 
+    /// Writes `text` to `descriptor` (a child's standard input), all of it unless the
+    /// child has gone; a write to a child that has gone fails instead of ending the tests
+    /// with SIGPIPE once the caller ignores that signal.
+    static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes = bytes.dropFirst(count)
+            } else if errno != EINTR {
+                return
+            }
+        }
+    }
+
     /// Everything written to `descriptor` until its last writer closes it, handed on to
     /// `consume` as it arrives (a blocking read: call it on a thread of its own); closes it.
     static func read(_ descriptor: Int32, _ consume: (Data) -> Void) {

@@ -58,16 +58,7 @@ final class SQLiteShell {
 
     /// Sends `text` and a newline without waiting.
     func send(_ text: String) {
-        guard input >= 0 else { return }
-        var bytes = Array((text + "\n").utf8)[...]
-        while !bytes.isEmpty {
-            let count = bytes.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
-            if count > 0 {
-                bytes = bytes.dropFirst(count)
-            } else if errno != EINTR {
-                return  // the shell has gone
-            }
-        }
+        if input >= 0 { ChildProcess.write(text + "\n", to: input) }
     }
 
     /// Quits the shell and waits for it.

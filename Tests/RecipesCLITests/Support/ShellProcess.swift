@@ -61,17 +61,7 @@ final class ShellProcess {
     }
 
     /// Types `line` and Enter.
-    func send(_ line: String) {
-        var bytes = Array((line + "\n").utf8)[...]
-        while !bytes.isEmpty {
-            let count = bytes.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
-            if count > 0 {
-                bytes = bytes.dropFirst(count)
-            } else if errno != EINTR {
-                return  // the child has gone
-            }
-        }
-    }
+    func send(_ line: String) { ChildProcess.write(line + "\n", to: input) }
 
     /// Everything the process wrote so far.
     var output: String { received.text }

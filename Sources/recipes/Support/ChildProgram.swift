@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import ObjectGraph
 
 /// A program the shell starts and waits for: `swift build` and an exercise's checker for
 /// `exercise check`, and each stack's run for `bench stacks`.
@@ -124,7 +124,7 @@ enum ChildProgram {
     private final class Child: Sendable {
         let pid: pid_t
         /// Whether the child has been reaped.
-        private let reaped = Mutex(false)
+        private let reaped = Locked(false)
 
         init(pid: pid_t) { self.pid = pid }
 

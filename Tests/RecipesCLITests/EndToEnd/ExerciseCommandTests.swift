@@ -81,29 +81,29 @@ extension ExerciseCommandTests {
         let scratch = try TemporaryDirectory()
         let recipes = try ChildProcess.spawn(
             RecipesBinary.path, arguments: ["exercise", "check", "1"],
-            environment: ProcessInfo.processInfo.environment.merging(
-                sandbox.environment(["STAND_IN_BUILD_PID": pidFile, "HOME": scratch.url.path, "LANG": "C.UTF-8"])) { $1 },
+            environment: RecipesBinary.environment(home: scratch.url, sandbox.environment(["STAND_IN_BUILD_PID": pidFile])),
             directory: scratch.url.path,
             input: .file("/dev/null"), output: .file(scratch.url.appendingPathComponent("out").path),
             error: .file(scratch.url.appendingPathComponent("err").path))
         // The stand-in build writes its process ID, then waits ten minutes.
         let deadline = HangLimit.deadline(after: .seconds(120))
+        /// Kills and reaps `recipes` after a failure.
+        func stop() async {
+            kill(recipes, SIGKILL)
+            _ = try? await ChildProcess.termination(of: recipes, before: .now + .seconds(60))
+        }
         var build: pid_t?
-        while build == nil, ContinuousClock.now < deadline, ChildProcess.exitStatus(of: recipes) == nil {
+        while build == nil, ContinuousClock.now < deadline {
             build = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
             if build == nil { try await Task.sleep(for: .milliseconds(20)) }
         }
         guard let build else {
-            kill(recipes, SIGKILL)
+            await stop()
             throw TestFailure("the stand-in build never started")
         }
         kill(recipes, SIGINT)
-        var status = ChildProcess.exitStatus(of: recipes)
-        while status == nil, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-            status = ChildProcess.exitStatus(of: recipes)
-        }
-        if status == nil { kill(recipes, SIGKILL) }
+        let status = try await ChildProcess.termination(of: recipes, before: deadline)?.status
+        if status == nil { await stop() }
         let errors = try String(contentsOfFile: scratch.url.appendingPathComponent("err").path, encoding: .utf8)
         #expect(status == 130 && errors.hasSuffix("error: interrupted\n"), "status \(String(describing: status)): \(errors)")
         // The build was stopped and reaped (recipes is its parent): no such process is left.

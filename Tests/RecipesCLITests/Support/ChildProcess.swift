@@ -139,11 +139,23 @@ enum ChildProcess {
         return (code(of: status, signalBase: 0), status & 0x7f != 0)
     }
 
-    /// Blocks until the child ends and reaps it: for a child known to be ending (killed, or
-    /// told to quit), on a thread that may block.
-    static func waitForExit(of pid: pid_t) {
+    /// Polls until the child ends and reaps it; nil if it still runs at `deadline`.
+    /// - Throws: `CancellationError` when the waiting task is cancelled (the child runs on).
+    static func termination(of pid: pid_t, before deadline: ContinuousClock.Instant) async throws -> (status: Int32, wasSignalled: Bool)? {
+        while true {
+            if let ending = termination(of: pid) { return ending }
+            if ContinuousClock.now > deadline { return nil }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Blocks until the child ends and reaps it; returns its raw `waitpid` status. For a
+    /// child known to be ending (killed, or told to quit), or on a thread that may block.
+    @discardableResult
+    static func waitForExit(of pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status
     }
 
     /// A `waitpid` status as a number: the exit code, or `signalBase` plus the number of
@@ -161,9 +173,7 @@ enum ChildProcess {
         let pid = try spawn(arguments[0], arguments: Array(arguments.dropFirst()), environment: environment,
                             directory: FileManager.default.currentDirectoryPath,
                             input: .file("/dev/null"), output: .file(outputPath), error: .file("/dev/null"))
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exitStatus = code(of: status, signalBase: 128)  // as a shell reports it
+        let exitStatus = code(of: waitForExit(of: pid), signalBase: 128)  // as a shell reports it
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         return (exitStatus, output)
     }

@@ -54,14 +54,9 @@ enum RecipesBinary {
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
 
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = scratch.url.path
-        environment["LANG"] = "C.UTF-8"
-        environment["XDG_DATA_HOME"] = nil
-        environment.merge(extra) { $1 }
         // Started with posix_spawn, not Foundation's Process (see ChildProcess); merged
         // output goes to one file, in the order it was written.
-        let pid = try ChildProcess.spawn(executable, arguments: arguments, environment: environment,
+        let pid = try ChildProcess.spawn(executable, arguments: arguments, environment: environment(home: scratch.url, extra),
                                          directory: (directory ?? scratch.url).path, input: .file(inputURL.path),
                                          output: .file(outputURL.path), error: mergingOutput ? nil : .file(errorURL.path))
         /// Kills and reaps the child, which must not outlive the run.
@@ -69,23 +64,29 @@ enum RecipesBinary {
             kill(pid, SIGKILL)
             while ChildProcess.exitStatus(of: pid) == nil { try? await Task.sleep(for: .milliseconds(1)) }
         }
-        let deadline = HangLimit.deadline(after: timeout)
-        var status = ChildProcess.exitStatus(of: pid)
-        while status == nil {
-            if ContinuousClock.now > deadline {
-                await stop()
-                throw TestFailure("recipes \(arguments) did not finish within \(timeout)")
-            }
-            do {
-                try await Task.sleep(for: .milliseconds(10))
-            } catch {
-                await stop()
-                throw error
-            }
-            status = ChildProcess.exitStatus(of: pid)
+        let ending: (status: Int32, wasSignalled: Bool)?
+        do {
+            ending = try await ChildProcess.termination(of: pid, before: HangLimit.deadline(after: timeout))
+        } catch {
+            await stop()
+            throw error
+        }
+        guard let ending else {
+            await stop()
+            throw TestFailure("recipes \(arguments) did not finish within \(timeout)")
         }
         return Run(standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
                    standardError: try String(contentsOf: errorURL, encoding: .utf8),
-                   status: status!)
+                   status: ending.status)
+    }
+
+    /// The environment `recipes` runs in under the tests: this process's, with `HOME` set to
+    /// `home`, text in UTF-8, no `XDG_DATA_HOME`, then `extra`.
+    static func environment(home: URL, _ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home.path
+        environment["LANG"] = "C.UTF-8"
+        environment["XDG_DATA_HOME"] = nil
+        return environment.merging(extra) { $1 }
     }
 }

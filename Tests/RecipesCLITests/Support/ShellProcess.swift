@@ -33,17 +33,13 @@ final class ShellProcess {
     /// prepares a file system first and then `exec`s it) with `HOME` set to `home`.
     init(executable: String, _ arguments: [String], home: URL) throws {
         signal(SIGPIPE, SIG_IGN)  // a write after the child died must fail, not end the test runner
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = home.path
-        environment["LANG"] = "C.UTF-8"
-        environment["XDG_DATA_HOME"] = nil
         let input = try ChildProcess.makePipe(), output = try ChildProcess.makePipe()
         defer {
             close(input.read)  // the child holds its own copies
             close(output.write)
         }
         processIdentifier = try ChildProcess.spawn(
-            executable, arguments: arguments, environment: environment,
+            executable, arguments: arguments, environment: RecipesBinary.environment(home: home),
             directory: FileManager.default.currentDirectoryPath,
             input: .descriptor(input.read), output: .descriptor(output.write), error: nil)
         self.input = input.write
@@ -90,14 +86,11 @@ final class ShellProcess {
 
     /// Polls until the process has ended, and reaps it; returns whether a signal ended it.
     func waitForExit(timeout: Duration = .seconds(120)) async throws -> (status: Int32, wasSignalled: Bool) {
-        let deadline = HangLimit.deadline(after: timeout)
-        while ending == nil {
-            ending = ChildProcess.termination(of: processIdentifier)
-            if ending != nil { break }
-            guard ContinuousClock.now < deadline else { throw TestFailure("recipes did not exit; output:\n\(output)") }
-            try await Task.sleep(for: .milliseconds(10))
+        if ending == nil {
+            ending = try await ChildProcess.termination(of: processIdentifier, before: HangLimit.deadline(after: timeout))
         }
-        return ending!
+        guard let ending else { throw TestFailure("recipes did not exit; output:\n\(output)") }
+        return ending
     }
 }
 

@@ -40,11 +40,7 @@ enum TracedProcess {
                     killOnMessage: String? = nil, timeout: Duration = .seconds(120)) async throws -> Outcome {
         let scratch = try TemporaryDirectory()
         let outputURL = scratch.url.appendingPathComponent("stdout")
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = home.path
-        environment["LANG"] = "C.UTF-8"
-        environment["XDG_DATA_HOME"] = nil
-        environment["OBJECTGRAPH_SQL_DEBUG"] = "1"
+        let environment = RecipesBinary.environment(home: home, ["OBJECTGRAPH_SQL_DEBUG": "1"])
         let errors = try ChildProcess.makePipe()
         let pid: pid_t
         do {
@@ -77,7 +73,8 @@ enum TracedProcess {
             if ContinuousClock.now > deadline {
                 if ending == nil {
                     Glibc.kill(pid, SIGKILL)
-                    ChildProcess.waitForExit(of: pid)
+                    // Reaped through the reader, under the lock its kills take.
+                    while reader.reapIfEnded() == nil { try? await Task.sleep(for: .milliseconds(1)) }
                 }
                 throw TestFailure("recipes \(arguments) did not finish within \(timeout)")
             }

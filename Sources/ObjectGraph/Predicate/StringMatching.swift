@@ -28,11 +28,34 @@ package enum StringMatching {
 
     /// Whether `lhs op rhs` holds.
     package static func matches(_ op: ComparisonOperator, _ options: ComparisonOptions, _ lhs: String, _ rhs: String) -> Bool {
+        matches(op, options, lhs, rhs, stoppingWhen: nil) ?? false
+    }
+
+    /// Whether `lhs op rhs` holds; nil when `shouldStop` returned true while a regular
+    /// expression was still matching. A backtracking expression can spend seconds on one
+    /// string, so the SQL function checks for its task's cancellation here, inside the
+    /// match, where SQLite's own check between steps never runs.
+    package static func matches(
+        _ op: ComparisonOperator, _ options: ComparisonOptions, _ lhs: String, _ rhs: String,
+        stoppingWhen shouldStop: (() -> Bool)?
+    ) -> Bool? {
         if op == .matches {
             let subject = options.contains(.diacriticInsensitive) ? lhs.folded(caseInsensitive: false, diacriticInsensitive: true) : lhs
             guard let regex = regex(rhs, options) else { return false }
             let range = NSRange(subject.startIndex..., in: subject)
-            return regex.firstMatch(in: subject, options: [], range: range) != nil
+            guard let shouldStop else { return regex.firstMatch(in: subject, options: [], range: range) != nil }
+            // With `.reportProgress` the block also runs now and then during a long match.
+            var found = false, stopped = false
+            regex.enumerateMatches(in: subject, options: [.reportProgress], range: range) { match, _, stop in
+                if match != nil {
+                    found = true
+                    stop.pointee = true
+                } else if shouldStop() {
+                    stopped = true
+                    stop.pointee = true
+                }
+            }
+            return stopped && !found ? nil : found
         }
         let c = options.contains(.caseInsensitive), d = options.contains(.diacriticInsensitive)
         let l = lhs.folded(caseInsensitive: c, diacriticInsensitive: d)

@@ -6,7 +6,7 @@ import ObjectGraph
 /// | --- | --- |
 /// | `og_fold(text, flags)` | `text` folded: flags 1 = case, 2 = diacritics, 3 = both (NULL stays NULL) |
 /// | `og_canonical(text)` | ``Swift/String/canonicalFolded()`` of `text`, for derived search columns |
-/// | `og_match(op, flags, lhs, rhs)` | 1 when `lhs op rhs` (1 BEGINSWITH, 2 ENDSWITH, 3 CONTAINS, 4 LIKE, 5 MATCHES), else 0 (also for NULL) |
+/// | `og_match(op, flags, lhs, rhs)` | 1 when `lhs op rhs` (1 BEGINSWITH, 2 ENDSWITH, 3 CONTAINS, 4 LIKE, 5 MATCHES), else 0 (also for NULL); a `MATCHES` cut short by its task's cancellation interrupts the statement |
 /// | `og_function(code, receiver, arguments…)` | ``PredicateFunction`` `code` applied to the operands (NULL for an unknown code) |
 ///
 /// ```swift
@@ -31,7 +31,9 @@ enum SQLFunctions {
             var options: ComparisonOptions = []
             if flags & 1 != 0 { options.insert(.caseInsensitive) }
             if flags & 2 != 0 { options.insert(.diacriticInsensitive) }
-            return .integer(StringMatching.matches(op, options, lhs, rhs) ? 1 : 0)
+            // A cancelled task stops a long regular expression match, and its statement.
+            guard let result = StringMatching.matches(op, options, lhs, rhs, stoppingWhen: { Task.isCancelled }) else { return nil }
+            return .integer(result ? 1 : 0)
         }
         try connection.createFunction("og_function", argumentCount: -1) { arguments in
             guard case .integer(let code)? = arguments.first, let function = PredicateFunction(rawValue: code) else { return .null }

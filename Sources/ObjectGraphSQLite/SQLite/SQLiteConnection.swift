@@ -215,9 +215,10 @@ final class SQLiteConnection {
 
     // MARK: Functions
 
-    /// Registers a deterministic SQL function implemented in Swift.
+    /// Registers a deterministic SQL function implemented in Swift; a `body` that returns
+    /// nil interrupts the statement (`SQLITE_INTERRUPT`, a cancelled task's error).
     func createFunction(
-        _ name: String, argumentCount: Int32, body: @escaping @Sendable ([StoredValue]) -> StoredValue
+        _ name: String, argumentCount: Int32, body: @escaping @Sendable ([StoredValue]) -> StoredValue?
     ) throws(SQLiteError) {
         let box = Unmanaged.passRetained(SQLiteFunctionBox(body)).toOpaque()
         let code = sqlite3_create_function_v2(
@@ -230,7 +231,11 @@ final class SQLiteConnection {
                 for index in 0..<Int(count) {
                     arguments.append(SQLiteStatement.storedValue(of: values![index]!))
                 }
-                SQLiteStatement.setResult(box.body(arguments), context: context)
+                if let result = box.body(arguments) {
+                    SQLiteStatement.setResult(result, context: context)
+                } else {
+                    sqlite3_result_error_code(context, SQLITE_INTERRUPT)
+                }
             }, nil, nil,
             { box in box.map { Unmanaged<SQLiteFunctionBox>.fromOpaque($0).release() } })
         guard code == SQLITE_OK else {
@@ -243,8 +248,8 @@ final class SQLiteConnection {
 
 /// Keeps a Swift function alive while SQLite holds it as user data.
 private final class SQLiteFunctionBox {
-    let body: @Sendable ([StoredValue]) -> StoredValue
-    init(_ body: @escaping @Sendable ([StoredValue]) -> StoredValue) { self.body = body }
+    let body: @Sendable ([StoredValue]) -> StoredValue?
+    init(_ body: @escaping @Sendable ([StoredValue]) -> StoredValue?) { self.body = body }
 }
 
 /// Counters a connection keeps; the store adds them up into ``StoreStatistics``.

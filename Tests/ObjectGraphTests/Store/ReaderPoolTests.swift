@@ -52,6 +52,29 @@ struct ReaderPoolTests {
         }
     }
 
+    @Test("Cancelling a fetch stops it inside a long MATCHES, between SQLite's own checks, with CancellationError")
+    nonisolated func cancellingStopsALongMatch() async throws {
+        let coordinator = try TestModel.coordinator(path: path("regex.sqlite"))
+        // Each name costs the backtracking expression below most of a second; SQLite checks
+        // for cancellation only every 1,000 steps, which all 30 rows fit in.
+        try await PrivateContext(coordinator: coordinator).perform { context in
+            for index in 0..<30 { try context.insert("Chef")["name"] = String(repeating: "a", count: 200 + index) }
+            try context.save()
+        }
+        let log = EventLog()
+        let reader = PrivateContext(coordinator: coordinator)
+        let fetching = Task.detached {
+            try await reader.perform { context in
+                log.append("fetching")
+                return try context.fetch(FetchRequest(entityName: "Chef", predicate: try FetchPredicate("name MATCHES '(.*[aeiou]){5}q'"))).count
+            }
+        }
+        try await waitFor("fetching", in: log)
+        try await Task.sleep(for: .milliseconds(100))
+        fetching.cancel()
+        await #expect(throws: CancellationError.self) { try await fetching.value }
+    }
+
     @Test("A fetch runs while another thread holds a save's transaction open, and sees only committed rows")
     nonisolated func aFetchDoesNotWaitForASaveInProgress() async throws {
         let coordinator = try TestModel.coordinator(path: path("busy.sqlite"))

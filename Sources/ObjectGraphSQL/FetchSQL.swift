@@ -200,9 +200,11 @@ package enum FetchSQL {
     }
 
     /// The columns of a full row, in ``TableLayout`` order: keys, named columns, version.
+    /// The entity column is a constant when the table holds one entity (as in ``keys(of:)``).
     package static func fullRow(_ layout: TableLayout) -> String {
-        (["_pk", "_ent"] + layout.columns + [SchemaNaming.versionColumn])
-            .map { "\(alias).\(SQLIdentifier($0).quoted)" }.joined(separator: ", ")
+        ([#"\#(alias)."_pk""#, entityColumn(of: layout.root)]
+            + (layout.columns + [SchemaNaming.versionColumn]).map { "\(alias).\(SQLIdentifier($0).quoted)" })
+            .joined(separator: ", ")
     }
 
     /// The key columns of a row of `entity`: `_pk` and `_ent`, or, for a table that holds
@@ -217,9 +219,8 @@ package enum FetchSQL {
     }
 
     /// The full row of one object, whose key is the statement's one parameter.
-    package static func selectRow(table: String, columns: [String], dialect: SQLDialect) -> String {
-        let list = (["_pk", "_ent"] + columns + [SchemaNaming.versionColumn]).map { SQLIdentifier($0).quoted }.joined(separator: ", ")
-        return "SELECT \(list) FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" = \(dialect.parameter(1))"
+    package static func selectRow(_ layout: TableLayout, dialect: SQLDialect) -> String {
+        "SELECT \(fullRow(layout)) FROM \(SQLIdentifier(layout.table).quoted) AS \(alias) WHERE \(alias).\"_pk\" = \(dialect.parameter(1))"
     }
 
     /// The keys of the destinations of a to-many relationship of one object (the statement's

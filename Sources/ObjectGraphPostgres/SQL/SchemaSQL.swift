@@ -122,7 +122,7 @@ struct TableSQL: Sendable {
         self.layout = layout
         insert = SchemaSQL.insert(table: layout.table, columns: layout.columns)
         delete = SchemaSQL.delete(table: layout.table)
-        selectRow = FetchSQL.selectRow(table: layout.table, columns: layout.columns, dialect: .postgreSQL)
+        selectRow = FetchSQL.selectRow(layout, dialect: .postgreSQL)
         rowsPerInsert = max(1, min(1_000, 65_535 / layout.width))
         fullInsert = SchemaSQL.insert(table: layout.table, columns: layout.columns, rows: rowsPerInsert)
     }

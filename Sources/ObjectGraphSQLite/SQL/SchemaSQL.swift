@@ -142,7 +142,7 @@ struct TableSQL: Sendable {
     init(_ layout: TableLayout) {
         insert = SchemaSQL.insert(table: layout.table, columns: layout.columns)
         delete = SchemaSQL.delete(table: layout.table)
-        selectRow = FetchSQL.selectRow(table: layout.table, columns: layout.columns, dialect: .sqlite)
+        selectRow = FetchSQL.selectRow(layout, dialect: .sqlite)
         reserveKeys = SchemaSQL.reserveKeys(table: layout.table)
         highestKey = SchemaSQL.highestKey(table: layout.table)
         recordHighestKey = SchemaSQL.recordHighestKey(table: layout.table)

@@ -17,7 +17,7 @@ struct ExplainTests {
 
     @Test func objectsReadWholeRowsAndCountingReadsNone() throws {
         let request = FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("rating > 4"))
-        #expect(try sql(request, .objects) == #"SELECT t0."_pk", t0."_ent", t0."name", t0."servings", t0."rating", t0."published", t0."vegetarian", t0."chef", t0."_opt" FROM "Recipe" AS t0 WHERE ((t0."rating" > ?))"#)
+        #expect(try sql(request, .objects) == #"SELECT t0."_pk", 1, t0."name", t0."servings", t0."rating", t0."published", t0."vegetarian", t0."chef", t0."_opt" FROM "Recipe" AS t0 WHERE ((t0."rating" > ?))"#)
         #expect(try sql(request, .objects) == context.explain(request).sql)
         #expect(try sql(request, .count) == #"SELECT count(*) FROM "Recipe" AS t0 WHERE ((t0."rating" > ?))"#)
         #expect(try sql(request, .count) == context.explain(request, counting: true).sql)

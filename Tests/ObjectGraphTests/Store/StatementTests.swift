@@ -62,15 +62,15 @@ struct StatementTests {
         let ids = try context.fetchObjectIDs(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")]))
         let fault = context.object(with: ids[0])
         #expect(statements { _ = fault["name"] } == [
-            #"SELECT "_pk", "_ent", "name", "servings", "rating", "published", "vegetarian", "chef", "_opt" FROM "Recipe" WHERE "_pk" = ?"#,
+            #"SELECT t0."_pk", 1, t0."name", t0."servings", t0."rating", t0."published", t0."vegetarian", t0."chef", t0."_opt" FROM "Recipe" AS t0 WHERE t0."_pk" = ?"#,
         ])
         context.reset()
         var request = FetchRequest(entityName: "Recipe")
         request.relationshipKeyPathsForPrefetching = ["chef"]
         request.returnsObjectsAsFaults = false
         #expect(try statements { _ = try context.fetch(request) } == [
-            #"SELECT t0."_pk", t0."_ent", t0."name", t0."servings", t0."rating", t0."published", t0."vegetarian", t0."chef", t0."_opt" FROM "Recipe" AS t0"#,
-            #"SELECT t0."_pk", t0."_ent", t0."name", t0."_opt" FROM "Chef" AS t0 WHERE t0."_pk" IN (SELECT value FROM json_each(?)) ORDER BY t0."_pk""#,
+            #"SELECT t0."_pk", 1, t0."name", t0."servings", t0."rating", t0."published", t0."vegetarian", t0."chef", t0."_opt" FROM "Recipe" AS t0"#,
+            #"SELECT t0."_pk", 0, t0."name", t0."_opt" FROM "Chef" AS t0 WHERE t0."_pk" IN (SELECT value FROM json_each(?)) ORDER BY t0."_pk""#,
         ])
     }
 

@@ -28,21 +28,21 @@ struct BackgroundImportTests {
 
     /// Opens the shell on the test's store and starts a background import of `file`.
     func startImport(_ file: String, batch: Int = 200) async throws -> TmuxTerminal {
-        let terminal = try TmuxTerminal(arguments: [store], home: home.url)
+        let terminal = try await TmuxTerminal(arguments: [store], home: home.url)
         try await terminal.waitFor("the prompt") { $0.contains("recipes>") }
-        terminal.type("import \(file) --background --batch \(batch)")
-        terminal.press("Enter")
+        await terminal.type("import \(file) --background --batch \(batch)")
+        await terminal.press("Enter")
         try await terminal.waitFor("the prompt back, showing the job") { $0.contains("recipes [import ") }
         return terminal
     }
 
     /// Types `count Recipe` and returns the number printed under it (the `n`th such answer).
     func count(in terminal: TmuxTerminal, answer n: Int) async throws -> Int {
-        terminal.type("count Recipe")
-        terminal.press("Enter")
+        await terminal.type("count Recipe")
+        await terminal.press("Enter")
         var result = 0
-        try await terminal.waitFor("count answer \(n)") { _ in
-            let answers = Array(terminal.transcript().components(separatedBy: "> count Recipe\n").dropFirst())
+        try await terminal.waitFor("count answer \(n)", transcript: true) { transcript in
+            let answers = Array(transcript.components(separatedBy: "> count Recipe\n").dropFirst())
             guard answers.count >= n, let value = answers[n - 1].split(separator: "\n").first.flatMap({ Int($0) })
             else { return false }
             result = value
@@ -59,8 +59,8 @@ struct BackgroundImportTests {
     }
 
     /// The number after `prefix` in the terminal's transcript, such as the line a cancel stopped at.
-    func number(after prefix: String, in terminal: TmuxTerminal) throws -> Int {
-        let transcript = terminal.transcript()
+    func number(after prefix: String, in terminal: TmuxTerminal) async throws -> Int {
+        let transcript = await terminal.transcript()
         let range = try #require(transcript.range(of: prefix, options: .backwards), "no '\(prefix)' in:\n\(transcript)")
         return try #require(Int(transcript[range.upperBound...].prefix { $0.isNumber }))
     }
@@ -80,24 +80,24 @@ struct BackgroundImportTests {
         print("counts seen while the import ran: \(counts)")
         #expect(counts.last! < 30_000)
 
-        terminal.type(".jobs")
-        terminal.press("Enter")
+        await terminal.type(".jobs")
+        await terminal.press("Enter")
         try await terminal.waitFor("the job's line") { screen in
             screen.split(separator: "\n").contains { line in
                 line.hasPrefix("#1  import big-30000.jsonl  running ") && line.contains(" recipes  ")
                     && line.contains("/s  ") && line.hasSuffix(" left")
             }
         }
-        terminal.type(".cancel")
-        terminal.press("Enter")
+        await terminal.type(".cancel")
+        await terminal.press("Enter")
         // The report is one long line (its length grows with the elapsed time), so it is
         // read from the transcript, where a line the terminal wrapped is joined back whole.
-        try await terminal.waitFor("the cancel's report") { _ in terminal.transcript().contains("run the same import to resume") }
-        let stoppedAt = try number(after: "import #1: cancelled after line ", in: terminal)
+        try await terminal.waitFor("the cancel's report", transcript: true) { $0.contains("run the same import to resume") }
+        let stoppedAt = try await number(after: "import #1: cancelled after line ", in: terminal)
         #expect(stoppedAt % 200 == 0 && stoppedAt >= counts.last!)
         #expect(try await count(in: terminal, answer: answers + 1) == stoppedAt)
-        terminal.type(".jobs")
-        terminal.press("Enter")
+        await terminal.type(".jobs")
+        await terminal.press("Enter")
         try await terminal.waitFor("the cancelled job") { $0.contains("#1  import big-30000.jsonl  cancelled ") }
         try await terminal.waitFor("the plain prompt") { screen in
             screen.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) } == "recipes>"
@@ -108,19 +108,19 @@ struct BackgroundImportTests {
     func interruptAsks() async throws {
         let file = try await generate(30_000)
         let terminal = try await startImport(file)
-        terminal.press("C-c")
+        await terminal.press("C-c")
         try await terminal.waitFor("the question") { $0.contains("Cancel import #1 (") && $0.contains("after its current batch? [y/N]") }
-        terminal.type("n")
-        terminal.press("Enter")
+        await terminal.type("n")
+        await terminal.press("Enter")
         try await terminal.waitFor("the job's prompt again") {
             $0.components(separatedBy: "recipes [import ").count >= 3
         }
-        terminal.press("C-c")
+        await terminal.press("C-c")
         try await terminal.waitFor("the question again") { $0.components(separatedBy: "[y/N]").count == 3 }
-        terminal.type("y")
-        terminal.press("Enter")
+        await terminal.type("y")
+        await terminal.press("Enter")
         try await terminal.waitFor("the cancel's report") { $0.contains("import #1: cancelled after line ") }
-        let stoppedAt = try number(after: "import #1: cancelled after line ", in: terminal)
+        let stoppedAt = try await number(after: "import #1: cancelled after line ", in: terminal)
         #expect(try await count(in: terminal, answer: 1) == stoppedAt)
     }
 
@@ -129,13 +129,13 @@ struct BackgroundImportTests {
         let file = try await generate(30_000)
         let terminal = try await startImport(file)
         try await waitForFirstBatch(terminal)
-        terminal.type(".quit")
-        terminal.press("Enter")
+        await terminal.type(".quit")
+        await terminal.press("Enter")
         try await terminal.waitFor("the question") { $0.contains("is still running. Wait for it to finish, or cancel it") }
-        terminal.type("c")
-        terminal.press("Enter")
+        await terminal.type("c")
+        await terminal.press("Enter")
         #expect(try await terminal.waitForExit() == 0)
-        let stoppedAt = try number(after: "import #1: cancelled after line ", in: terminal)
+        let stoppedAt = try await number(after: "import #1: cancelled after line ", in: terminal)
 
         let rerun = try await RecipesBinary.run([store, "-c", "count Recipe", "-c", "import \(file) --batch 200",
                                                  "-c", "count Recipe"])
@@ -152,13 +152,13 @@ struct BackgroundImportTests {
         // loaded the machine: the question comes only while a job runs.
         let file = try await generate(30_000)
         let terminal = try await startImport(file)
-        terminal.press("C-d")
+        await terminal.press("C-d")
         try await terminal.waitFor("the question") { $0.contains("[w/c/N]") }
-        terminal.type("w")
-        terminal.press("Enter")
+        await terminal.type("w")
+        await terminal.press("Enter")
         try await terminal.waitFor("the wait") { $0.contains("waiting for import #1 (") }
         #expect(try await terminal.waitForExit(timeout: .seconds(180)) == 0)
-        #expect(terminal.transcript().contains("import #1: imported 30000 recipes from big-30000.jsonl"))
+        #expect(await terminal.transcript().contains("import #1: imported 30000 recipes from big-30000.jsonl"))
         let check = try await RecipesBinary.run([store, "-c", "count Recipe"])
         #expect(check.standardOutput == "30000\n")
     }
@@ -168,27 +168,27 @@ struct BackgroundImportTests {
         let terminal = try await startImport(try await generate(30_000))
         var ticks = 0, answers = 0
         while ticks < 200 {  // the probe ticks every 5 ms while the job runs: wait for some of them
-            terminal.type(".stats")
-            terminal.press("Enter")
+            await terminal.type(".stats")
+            await terminal.press("Enter")
             answers += 1
-            try await terminal.waitFor(".stats answer \(answers)") { _ in
-                let lines = terminal.transcript().split(separator: "\n").filter { $0.hasPrefix("main-actor lateness ") }
+            try await terminal.waitFor(".stats answer \(answers)", transcript: true) { transcript in
+                let lines = transcript.split(separator: "\n").filter { $0.hasPrefix("main-actor lateness ") }
                 guard lines.count >= answers else { return false }
                 ticks = Self.ticks(in: lines[answers - 1]) ?? 0
                 return true
             }
         }
-        let line = try #require(terminal.transcript().split(separator: "\n").last { $0.hasPrefix("main-actor lateness ") })
+        let line = try #require(await terminal.transcript().split(separator: "\n").last { $0.hasPrefix("main-actor lateness ") })
         print("shell with a background import: \(line)")
         #expect(line.contains(" p50 ") && line.contains(" ms  p99 ") && line.contains(" ms  worst ") && line.hasSuffix(" ticks)"))
-        terminal.type(".stats reset")
-        terminal.press("Enter")
-        terminal.type(".stats")
-        terminal.press("Enter")
-        try await terminal.waitFor("the stats after the reset") { _ in
-            terminal.transcript().split(separator: "\n").filter { $0.hasPrefix("main-actor lateness ") }.count > answers
+        await terminal.type(".stats reset")
+        await terminal.press("Enter")
+        await terminal.type(".stats")
+        await terminal.press("Enter")
+        try await terminal.waitFor("the stats after the reset", transcript: true) { transcript in
+            transcript.split(separator: "\n").filter { $0.hasPrefix("main-actor lateness ") }.count > answers
         }
-        let after = try #require(terminal.transcript().split(separator: "\n").last { $0.hasPrefix("main-actor lateness ") })
+        let after = try #require(await terminal.transcript().split(separator: "\n").last { $0.hasPrefix("main-actor lateness ") })
         #expect(try #require(Self.ticks(in: after)) < ticks)
     }
 

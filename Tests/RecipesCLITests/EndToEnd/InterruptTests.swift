@@ -21,36 +21,36 @@ struct InterruptTests {
     /// runs, and checks that the next command answers.
     func interrupt(_ command: String, in terminal: TmuxTerminal, settle: Duration = .milliseconds(300)) async throws {
         try await terminal.waitFor("the prompt") { $0.contains("recipes>") }
-        terminal.type(command)
-        terminal.press("Enter")
+        await terminal.type(command)
+        await terminal.press("Enter")
         try await terminal.waitFor("the command to start") { $0.contains(command + "\n") }
         try await Task.sleep(for: settle)
-        #expect(!terminal.screen().contains("error: interrupted"))
+        #expect(await !terminal.screen().contains("error: interrupted"))
         let pressed = ContinuousClock.now
-        terminal.press("C-c")
+        await terminal.press("C-c")
         try await terminal.waitFor("'interrupted'") { $0.contains("error: interrupted") }
         print("Ctrl-C stopped '\(command)' in \(ContinuousClock.now - pressed) (measured through tmux polling)")
-        terminal.type("count Chef")
-        terminal.press("Enter")
+        await terminal.type("count Chef")
+        await terminal.press("Enter")
         try await terminal.waitFor("the next command's answer") { $0.contains("recipes> count Chef\n30\n") }
     }
 
     @Test("Ctrl-C stops a slow fetch; the shell answers the next command")
     func slowFetch() async throws {
-        let terminal = try TmuxTerminal(home: home.url)
+        let terminal = try await TmuxTerminal(home: home.url)
         try await interrupt("fetch Ingredient where \(Self.slowPredicate)", in: terminal)
     }
 
     @Test("Ctrl-C stops a slow count")
     func slowCount() async throws {
-        let terminal = try TmuxTerminal(home: home.url)
+        let terminal = try await TmuxTerminal(home: home.url)
         try await interrupt("count Ingredient where \(Self.slowPredicate)", in: terminal)
     }
 
     @Test("Ctrl-C stops a demo while it builds its catalogue, and the demo's files are removed")
     func demo() async throws {
         let temporary = try TemporaryDirectory()
-        let terminal = try TmuxTerminal(home: home.url, environment: ["TMPDIR": temporary.url.path])
+        let terminal = try await TmuxTerminal(home: home.url, environment: ["TMPDIR": temporary.url.path])
         try await interrupt("demo search --size 300000", in: terminal, settle: .seconds(1))
         let left = try FileManager.default.contentsOfDirectory(atPath: temporary.url.path)
         #expect(left.filter { $0.hasPrefix("recipes-demo-") }.isEmpty, "left behind: \(left)")
@@ -59,14 +59,14 @@ struct InterruptTests {
     @Test("Ctrl-C stops the generator with status 130 and leaves no half-written file")
     func generate() async throws {
         let output = home.url.appendingPathComponent("big.jsonl").path
-        let terminal = try TmuxTerminal(
+        let terminal = try await TmuxTerminal(
             arguments: ["generate", "--count", "50000000", "--seed", "1", "--output", output], home: home.url)
         try await terminal.waitFor("the generator to start writing") { _ in
             ((try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0) > 0
         }
-        terminal.press("C-c")
+        await terminal.press("C-c")
         #expect(try await terminal.waitForExit() == 130)
-        #expect(terminal.screen().contains("error: interrupted"))
+        #expect(await terminal.screen().contains("error: interrupted"))
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 }

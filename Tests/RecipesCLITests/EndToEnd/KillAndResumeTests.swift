@@ -87,7 +87,7 @@ struct KillAndResumeTests {
         for sourceID in lines[(lineHeader + 1)...] { linesPerRecipe[sourceID, default: 0] += 1 }
         #expect(linesPerRecipe == expectedLines.filter { $0.value > 0 }, "round \(round): ingredient lines differ from the file")
 
-        let check = try ChildProcess.run(["sqlite3", store, "PRAGMA integrity_check"])
+        let check = try await ChildProcess.run(["sqlite3", store, "PRAGMA integrity_check"])
         #expect(check.status == 0 && check.output == "ok\n", "round \(round): integrity_check: \(check.output)")
     }
 

@@ -112,34 +112,35 @@ struct TerminalTableWidthTests {
     @Test("In a 100-column terminal no line of a recipe listing is wider than 100 columns")
     func hundredColumns() async throws {
         let home = try TemporaryDirectory()
-        let terminal = try TmuxTerminal(home: home.url, columns: 100)
+        let terminal = try await TmuxTerminal(home: home.url, columns: 100)
         // The first run creates the sample catalogue in HOME.
         try await terminal.waitFor("the prompt") { $0.contains("recipes>") }
-        terminal.type("fetch Recipe where rating >= 4.5 sort name limit 5")
-        terminal.press("Enter")
+        await terminal.type("fetch Recipe where rating >= 4.5 sort name limit 5")
+        await terminal.press("Enter")
         try await terminal.waitFor("the listing") { $0.contains("(5 objects)") }
         // What the command printed: the lines after the typed one.
-        let lines = terminal.transcript().split(separator: "\n").map { $0.trimmedTrailing }
+        let transcript = await terminal.transcript()
+        let lines = transcript.split(separator: "\n").map { $0.trimmedTrailing }
             .drop { !$0.hasPrefix("recipes> fetch Recipe") }.dropFirst()
         #expect(lines.contains { $0.contains("Apfelstrudel") } && lines.contains { $0.contains("Bibimbap") })
         let widest = lines.max { $0.count < $1.count } ?? ""
-        #expect(widest.count <= 100, "\(widest.count) columns: \(widest)\n\(terminal.transcript())")
+        #expect(widest.count <= 100, "\(widest.count) columns: \(widest)\n\(transcript)")
     }
 
     @Test("A resized terminal is honoured by the next command")
     func resized() async throws {
         let home = try TemporaryDirectory()
-        let terminal = try TmuxTerminal(arguments: ["--memory"], home: home.url)
+        let terminal = try await TmuxTerminal(arguments: ["--memory"], home: home.url)
         try await terminal.waitFor("the prompt") { $0.contains("recipes>") }
-        terminal.type("import \(TableFittingTests.root.path)/SampleData/recipes.jsonl")
-        terminal.press("Enter")
+        await terminal.type("import \(TableFittingTests.root.path)/SampleData/recipes.jsonl")
+        await terminal.press("Enter")
         try await terminal.waitFor("the import") { $0.contains("imported 169 recipes") }
-        terminal.type("search soup")
-        terminal.press("Enter")
+        await terminal.type("search soup")
+        await terminal.press("Enter")
         try await terminal.waitFor("the wide listing") { $0.contains("Recipe/p128  Hot and Sour Soup  Chen Meiling ") }
-        terminal.resize(columns: 60)
-        terminal.type("search soup")
-        terminal.press("Enter")
+        await terminal.resize(columns: 60)
+        await terminal.type("search soup")
+        await terminal.press("Enter")
         try await terminal.waitFor("the narrow listing") { $0.contains("Recipe/p128  Hot and S…  Chen Mei…  Chinese") }
     }
 }

@@ -7,9 +7,9 @@ struct TerminalTests {
     let home: TemporaryDirectory
     let terminal: TmuxTerminal
 
-    init() throws {
+    init() async throws {
         home = try TemporaryDirectory()
-        terminal = try TmuxTerminal(arguments: ["--memory"], home: home.url)
+        terminal = try await TmuxTerminal(arguments: ["--memory"], home: home.url)
     }
 
     /// Waits for the prompt at the start of the last non-empty line.
@@ -22,22 +22,22 @@ struct TerminalTests {
 
     /// Types `line`, presses Enter, and waits for `output` on a line of its own.
     func run(_ line: String, expecting output: String) async throws {
-        terminal.type(line)
-        terminal.press("Enter")
+        await terminal.type(line)
+        await terminal.press("Enter")
         try await terminal.waitFor("'\(output)'") { $0.contains("\n\(output)\n") }
     }
 
     @Test("Line editing: Left arrow, insertion, and Backspace over a two-byte é")
     func lineEditing() async throws {
         try await waitForPrompt()
-        terminal.type("count Cef")
-        terminal.press("Left", "Left")
-        terminal.type("h")
-        terminal.press("Enter")
+        await terminal.type("count Cef")
+        await terminal.press("Left", "Left")
+        await terminal.type("h")
+        await terminal.press("Enter")
         try await terminal.waitFor("the count") { $0.contains("recipes> count Chef\n0\n") }
-        terminal.type("insert Chef name=Zoéé")
-        terminal.press("BSpace")
-        terminal.press("Enter")
+        await terminal.type("insert Chef name=Zoéé")
+        await terminal.press("BSpace")
+        await terminal.press("Enter")
         try await waitForPrompt("recipes*> ")
         try await run("count Chef where name == 'Zoé'", expecting: "1")
     }
@@ -46,33 +46,33 @@ struct TerminalTests {
     func history() async throws {
         try await waitForPrompt()
         try await run("count Cuisine where name == 'remembered'", expecting: "0")
-        terminal.press("C-d")
+        await terminal.press("C-d")
         #expect(try await terminal.waitForExit() == 0)
         let historyFile = home.url.appendingPathComponent(".local/share/recipes/history")
         #expect(try String(contentsOf: historyFile, encoding: .utf8).contains("remembered"))
 
-        let second = try TmuxTerminal(arguments: ["--memory"], home: home.url)
+        let second = try await TmuxTerminal(arguments: ["--memory"], home: home.url)
         try await second.waitFor("the prompt") { $0.contains("recipes>") }
-        second.press("Up")
+        await second.press("Up")
         try await second.waitFor("the recalled line") { $0.contains("recipes> count Cuisine where name == 'remembered'") }
-        second.press("Enter")
+        await second.press("Enter")
         try await second.waitFor("its output") { $0.contains("\n0\n") }
     }
 
     @Test("Tab completes a unique prefix; a second Tab lists the candidates")
     func completion() async throws {
         try await waitForPrompt()
-        terminal.type("coun")
-        terminal.press("Tab")
+        await terminal.type("coun")
+        await terminal.press("Tab")
         try await terminal.waitFor("'count' completed") { $0.contains("recipes> count") }
-        terminal.type("Cuisin")
-        terminal.press("Tab")
+        await terminal.type("Cuisin")
+        await terminal.press("Tab")
         try await terminal.waitFor("'Cuisine' completed") { $0.contains("recipes> count Cuisine") }
-        terminal.press("Enter")
+        await terminal.press("Enter")
         try await terminal.waitFor("its output") { $0.contains("\n0\n") }
-        terminal.type(".ex")
-        terminal.press("Tab")
-        terminal.press("Tab")
+        await terminal.type(".ex")
+        await terminal.press("Tab")
+        await terminal.press("Tab")
         try await terminal.waitFor("the listing") { $0.contains(".exit") && $0.contains(".explain") }
     }
 
@@ -82,8 +82,8 @@ struct TerminalTests {
         let generated = try await RecipesBinary.run(["generate", "--count", "30000", "--seed", "3", "--output", file])
         #expect(generated.status == 0)
         try await waitForPrompt()
-        terminal.type("import \(file) --batch 500")
-        terminal.press("Enter")
+        await terminal.type("import \(file) --batch 500")
+        await terminal.press("Enter")
         try await terminal.waitFor("the command to start") { $0.contains("--batch 500\n") }
         // Ctrl-C once the progress bar is past the first batch (which is then saved),
         // however long that takes on a busy machine.
@@ -92,11 +92,11 @@ struct TerminalTests {
             let done = screen[range].dropFirst("import".count).filter(\.isNumber)
             return (Int(String(done)) ?? 0) >= 1_000
         }
-        terminal.press("C-c")
+        await terminal.press("C-c")
         try await terminal.waitFor("'interrupted'") { $0.contains("error: interrupted") }
-        #expect(terminal.screen().contains("import stopped at line"))
-        terminal.type("count Recipe")
-        terminal.press("Enter")
+        #expect(await terminal.screen().contains("import stopped at line"))
+        await terminal.type("count Recipe")
+        await terminal.press("Enter")
         try await terminal.waitFor("a count") { screen in
             guard let line = screen.components(separatedBy: "recipes> count Recipe\n").last?.split(separator: "\n").first,
                   let count = Int(line) else { return false }
@@ -107,42 +107,42 @@ struct TerminalTests {
     @Test("Ctrl-C at the prompt discards the half-typed line")
     func interruptLine() async throws {
         try await waitForPrompt()
-        terminal.type("half typed")
+        await terminal.type("half typed")
         // Ctrl-C makes the terminal flush input the editor has not read yet: press it only
         // once the line shows the text (on a loaded machine the text was once flushed unseen).
         try await terminal.waitFor("the typed text") { $0.contains("recipes> half typed") }
-        terminal.press("C-c")
+        await terminal.press("C-c")
         try await terminal.waitFor("^C") { $0.contains("half typed^C") }
         try await run("count Chef", expecting: "0")
-        #expect(!terminal.screen().contains("unknown command"))
+        #expect(await !terminal.screen().contains("unknown command"))
     }
 
     @Test("Ctrl-D on an empty line quits with status 0")
     func endOfInput() async throws {
         try await waitForPrompt()
-        terminal.press("C-d")
+        await terminal.press("C-d")
         #expect(try await terminal.waitForExit() == 0)
     }
 
     @Test("Quitting with unsaved changes asks first, and stays unless confirmed")
     func unsavedChanges() async throws {
         try await waitForPrompt()
-        terminal.type("insert Chef name=Ana")
-        terminal.press("Enter")
+        await terminal.type("insert Chef name=Ana")
+        await terminal.press("Enter")
         try await waitForPrompt("recipes*> ")
-        terminal.press("C-d")
+        await terminal.press("C-d")
         try await terminal.waitFor("the question") { $0.contains("Discard unsaved changes? [y/N]") }
-        terminal.type("n")
-        terminal.press("Enter")
+        await terminal.type("n")
+        await terminal.press("Enter")
         try await waitForPrompt("recipes*> ")
-        terminal.type(".quit")
-        terminal.press("Enter")
+        await terminal.type(".quit")
+        await terminal.press("Enter")
         try await terminal.waitFor("the question again") {
             $0.components(separatedBy: "Discard unsaved changes? [y/N]").count == 3
         }
-        terminal.type("y")
-        terminal.press("Enter")
+        await terminal.type("y")
+        await terminal.press("Enter")
         #expect(try await terminal.waitForExit() == 0)
-        #expect(terminal.screen().contains("Rolled back 1 unsaved change."))
+        #expect(await terminal.screen().contains("Rolled back 1 unsaved change."))
     }
 }

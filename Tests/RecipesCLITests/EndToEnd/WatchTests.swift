@@ -116,32 +116,32 @@ struct WatchTests {
     @Test("At a terminal, changes that arrive while the prompt waits print after the next command")
     func terminal() async throws {
         let home = try TemporaryDirectory()
-        let terminal = try TmuxTerminal(arguments: ["--memory"], home: home.url)
+        let terminal = try await TmuxTerminal(arguments: ["--memory"], home: home.url)
         try await terminal.waitFor("the prompt") { $0.contains("recipes>") }
-        terminal.type(".watch fetch Recipe where cuisine.name == 'Thai' sort name")
-        terminal.press("Enter")
+        await terminal.type(".watch fetch Recipe where cuisine.name == 'Thai' sort name")
+        await terminal.press("Enter")
         try await terminal.waitFor("the watch") { $0.contains("watching 0 Recipe objects") }
-        terminal.type("import \(Self.sample) --background --batch 20")
-        terminal.press("Enter")
+        await terminal.type("import \(Self.sample) --background --batch 20")
+        await terminal.press("Enter")
         try await terminal.waitFor("the job") { $0.contains("in the background") }
         // Ask until the job has ended (one .jobs at a time); its note and the watch's lines
         // print after a command.
         var asked = 0
-        while !terminal.transcript().contains("import #1: imported 169 recipes") {
+        while await !terminal.transcript().contains("import #1: imported 169 recipes") {
             asked += 1
-            terminal.type(".jobs")
-            terminal.press("Enter")
-            try await terminal.waitFor("answer \(asked) to .jobs") { _ in
-                terminal.transcript().components(separatedBy: "#1  import recipes.jsonl  ").count > asked
+            await terminal.type(".jobs")
+            await terminal.press("Enter")
+            try await terminal.waitFor("answer \(asked) to .jobs", transcript: true) { transcript in
+                transcript.components(separatedBy: "#1  import recipes.jsonl  ").count > asked
             }
         }
-        let transcript = terminal.transcript()
+        let transcript = await terminal.transcript()
         for line in Self.thai {
             #expect(transcript.contains("\n+ \(line)\n"), "'+ \(line)' is not a line of its own:\n\(transcript)")
         }
         #expect(asked > 0)
-        terminal.type(".quit")
-        terminal.press("Enter")
+        await terminal.type(".quit")
+        await terminal.press("Enter")
         #expect(try await terminal.waitForExit() == 0)
     }
 }

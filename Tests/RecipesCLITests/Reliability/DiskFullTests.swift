@@ -57,7 +57,7 @@ struct DiskFullTests {
         for suffix in ["", "-wal"] {
             try FileManager.default.copyItem(atPath: "/proc/\(shell.processIdentifier)/root\(store)\(suffix)", toPath: copy + suffix)
         }
-        let check = try ChildProcess.run(["sqlite3", copy, #"PRAGMA integrity_check; SELECT count(*), count(DISTINCT "sourceID") FROM "Recipe""#])
+        let check = try await ChildProcess.run(["sqlite3", copy, #"PRAGMA integrity_check; SELECT count(*), count(DISTINCT "sourceID") FROM "Recipe""#])
         #expect(check.output == "ok\n301|301\n", "\(check.output)")
         shell.send(".quit")
         print("disk full: the import stopped after \(importedBefore) recipes, a save failed and kept its change; after freeing space both went through")

@@ -35,7 +35,7 @@ struct HugeInputTests {
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.hasSuffix("\n\(count)\n"), "\(run.standardOutput)")
         #expect(peak < Self.memoryBound, "peak resident set \(peak / 1_048_576) MB")
-        let check = try ChildProcess.run(["sqlite3", store, "PRAGMA quick_check"])
+        let check = try await ChildProcess.run(["sqlite3", store, "PRAGMA quick_check"])
         #expect(check.output == "ok\n", "\(check.output)")
         print("huge inputs: imported \(count) recipes, peak resident set \(peak / 1_048_576) MB")
     }
@@ -49,7 +49,7 @@ struct HugeInputTests {
         let (run, peak) = try await measured([store, "-c", "import \(file)"])
         #expect(run.status == 1)
         #expect(run.standardError.contains("huge.jsonl:2: malformed JSON at column"), "\(run.standardError.prefix(500))")
-        let length = try ChildProcess.run(["sqlite3", store, #"SELECT length("instructions") FROM "Recipe""#])
+        let length = try await ChildProcess.run(["sqlite3", store, #"SELECT length("instructions") FROM "Recipe""#])
         #expect(length.output == "\(instructions.count)\n")
         #expect(peak < Self.memoryBound, "peak resident set \(peak / 1_048_576) MB")
         print("huge inputs: a \(instructions.utf8.count / 1_000_000) MB field imported, peak resident set \(peak / 1_048_576) MB")

@@ -22,25 +22,25 @@ struct InjectionTests {
             "insert Recipe name=\"Soup\" sourceID=s-1 chef=\"Ana\" servings=2", "-c",
             "insert Recipe name=\"Stew\" sourceID=s-2 servings=3", "-c", "save"])
         #expect(setup.status == 0, "\(setup.standardError)")
-        return try schema()
+        return try await schema()
     }
 
     /// The store's schema, as the sqlite3 tool lists it.
-    func schema() throws -> String {
-        let result = try ChildProcess.run(["sqlite3", store, "SELECT type, name, sql FROM sqlite_master ORDER BY name"])
+    func schema() async throws -> String {
+        let result = try await ChildProcess.run(["sqlite3", store, "SELECT type, name, sql FROM sqlite_master ORDER BY name"])
         #expect(result.status == 0)
         return result.output
     }
 
     /// Every recipe and chef, as the sqlite3 tool prints them, values in hex.
-    func rows() throws -> String {
-        try ChildProcess.run(["sqlite3", store, #"SELECT "sourceID", hex("name"), "servings", quote("rating") FROM "Recipe" ORDER BY 1; SELECT hex("name") FROM "Chef" ORDER BY 1"#]).output
+    func rows() async throws -> String {
+        try await ChildProcess.run(["sqlite3", store, #"SELECT "sourceID", hex("name"), "servings", quote("rating") FROM "Recipe" ORDER BY 1; SELECT hex("name") FROM "Chef" ORDER BY 1"#]).output
     }
 
     @Test("Hostile predicates, entity names, keys and sort keys: no rows or a clear error; nothing changes")
     func readsChangeNothing() async throws {
         let schema = try await makeStore()
-        let before = try rows()
+        let before = try await rows()
         let lines = [
             #"fetch Recipe where name == '\'; DROP TABLE Recipe; --'"#,
             #"fetch Recipe where name == "x\" OR 1=1 --""#,
@@ -65,8 +65,8 @@ struct InjectionTests {
                          "-c:10: error: unexpected character ';'"] {
             #expect(errors.contains { $0.hasPrefix(expected) }, "missing \(expected) in:\n\(run.standardError)")
         }
-        #expect(try self.schema() == schema)
-        #expect(try rows() == before)
+        #expect(try await self.schema() == schema)
+        #expect(try await rows() == before)
     }
 
     @Test("Hostile values are stored exactly as typed, bound, never run; huge numbers are refused by name")
@@ -85,9 +85,9 @@ struct InjectionTests {
         #expect(run.standardError.contains("-c:4: error: '2147483648' is not a valid Int32 for 'servings'"))
         #expect(run.standardError.contains("-c:5: error: '1e999' is not a valid Double for 'rating'"))
         #expect(run.standardError.contains("-c:6: error: unknown key 'name; DROP TABLE Chef' on entity 'Recipe'"))
-        #expect(try self.schema() == schema)
+        #expect(try await self.schema() == schema)
         let hex = { (text: String) in text.utf8.map { String(format: "%02X", $0) }.joined() }
-        #expect(try rows() == """
+        #expect(try await rows() == """
             s-1|\(hex(#"x"; DELETE FROM Recipe; --"#))|2|NULL
             s-2|\(hex("Stew"))|3|NULL
             \(hex("Ana"))
@@ -102,16 +102,17 @@ struct InjectionTests {
         let script = home.url.appendingPathComponent("bytes.recipes")
         try Data("insert Chef name=\"nul\u{0}byte\"\nsave\n".utf8).write(to: script)
         #expect(try await RecipesBinary.run([store, "-f", script.path]).status == 0)
-        #expect(try rows().contains("6E756C0062797465"), "the NUL byte is kept")
+        #expect(try await rows().contains("6E756C0062797465"), "the NUL byte is kept")
 
-        let before = try rows()
+        let before = try await rows()
         try Data([UInt8]("insert Chef name=\"ok\"\ninsert Chef name=\"bad".utf8) + [0xFF, 0xFE] + [UInt8]("\"\nsave\n".utf8))
             .write(to: script)
         let refused = try await RecipesBinary.run([store, "-f", script.path])
         #expect(refused.status == 1)
         #expect(refused.standardError.contains("script '\(script.path)' is not UTF-8 text: line 2, byte 22; nothing of it was run"),
                 "\(refused.standardError)")
-        #expect(try rows() == before && (try self.schema()) == schema)
+        #expect(try await rows() == before)
+        #expect(try await self.schema() == schema)
     }
 
     @Test("Hostile import fields are stored exactly; huge numbers are refused with their line")
@@ -137,6 +138,6 @@ struct InjectionTests {
         #expect(fetched["name"] as? String == #"Robert"); DELETE FROM Chef; --"#)
         #expect(fetched["chef.name"] as? String == "'; DROP TABLE Chef; --")
         #expect(fetched["cuisine.name"] as? String == "\u{0}nul")
-        #expect(try self.schema() == schema)
+        #expect(try await self.schema() == schema)
     }
 }

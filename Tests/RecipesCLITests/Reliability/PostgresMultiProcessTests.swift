@@ -20,10 +20,10 @@ struct PostgresMultiProcessTests {
     }()
 
     /// Creates an empty database and returns the URL of a catalogue in it.
-    static func newCatalogue(_ server: String) throws -> String {
+    static func newCatalogue(_ server: String) async throws -> String {
         let name = "objectgraph_mp_\(getpid())_\(Int.random(in: 0..<1_000_000))"
         let url = URL(string: server)!
-        let psql = try ChildProcess.run(["/usr/bin/psql", "-h", url.host!, "-p", String(url.port ?? 5432), "-U", url.user!,
+        let psql = try await ChildProcess.run(["/usr/bin/psql", "-h", url.host!, "-p", String(url.port ?? 5432), "-U", url.user!,
                                          "-d", "postgres", "-qc", "CREATE DATABASE \(name)"])
         guard psql.status == 0 else { throw TestFailure("psql could not create the database \(name) (exit status \(psql.status))") }
         return "postgres://\(url.user!)@\(url.host!):\(url.port ?? 5432)/\(name)"
@@ -32,7 +32,7 @@ struct PostgresMultiProcessTests {
     @Test("An import and two editors at once: edits land or fail with the merge policy's message; counts converge")
     func importAndEdits() async throws {
         guard let server = Self.server else { return }
-        let catalogue = try Self.newCatalogue(server)
+        let catalogue = try await Self.newCatalogue(server)
         let home = try TemporaryDirectory()
         let count = ProcessInfo.processInfo.environment["RELIABILITY_SOAK"] == "1" ? 100_000 : 3_000
         let small = home.url.appendingPathComponent("small.jsonl").path, large = home.url.appendingPathComponent("large.jsonl").path
@@ -85,7 +85,7 @@ struct PostgresMultiProcessTests {
     @Test("A shell's .watch shows another shell's saves on the same catalogue: inserts, updates and deletes")
     func watchSeesAnotherShell() async throws {
         guard let server = Self.server else { return }
-        let catalogue = try Self.newCatalogue(server)
+        let catalogue = try await Self.newCatalogue(server)
         let home = try TemporaryDirectory()
         let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleData/recipes.jsonl").path
@@ -130,7 +130,7 @@ struct PostgresMultiProcessTests {
     @Test("make run-postgres's first use loads the sample catalogue; later uses find it there")
     func sampleOnFirstUse() async throws {
         guard let server = Self.server else { return }
-        let catalogue = try Self.newCatalogue(server)
+        let catalogue = try await Self.newCatalogue(server)
         var answers: [RecipesBinary.Run] = []
         for _ in 0..<2 {
             answers.append(try await RecipesBinary.run([catalogue, "-c", ".mode json", "-c", "count Recipe"],

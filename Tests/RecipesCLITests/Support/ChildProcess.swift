@@ -164,6 +164,23 @@ enum ChildProcess {
         (status & 0x7f) == 0 ? (status >> 8) & 0xff : signalBase + (status & 0x7f)
     }
 
+    /// ``run(_:)`` on a thread outside Swift's cooperative pool, for async tests: starting
+    /// and waiting for a child blocks, and the pool has a thread per core, which other
+    /// tests (and the Ctrl-C tests' timing) need.
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await offPool { try run(arguments) }
+    }
+
+    /// Runs blocking `body` on a Dispatch queue of its own (whose threads are not the
+    /// cooperative pool's) and waits for it without blocking a thread.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            blockingWork.async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    private static let blockingWork = DispatchQueue(label: "tests.blocking-work", attributes: .concurrent)
+
     /// Runs `arguments[0]` (looked up in `PATH`) and returns its exit status and standard output.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let directory = try TemporaryDirectory()

@@ -6,25 +6,29 @@ import Foundation
 /// tests can run in parallel and never touch the user's tmux. The pane is 120×30 unless
 /// asked otherwise, and stays open after the program exits, so its last screen and exit
 /// status can be read. Waits poll the pane with a generous timeout; no fixed long sleeps.
+/// Every tmux call starts a tmux client and waits for it, so it runs outside Swift's
+/// cooperative pool (``ChildProcess/offPool(_:)``): hence the `await` on each.
 ///
 /// ```swift
-/// let terminal = try TmuxTerminal(arguments: [], home: home.url)
+/// let terminal = try await TmuxTerminal(arguments: [], home: home.url)
 /// try await terminal.waitFor { $0.contains("recipes> ") }
-/// terminal.type("echo hi"); terminal.press("Enter")
+/// await terminal.type("echo hi"); await terminal.press("Enter")
 /// try await terminal.waitFor { $0.contains("\nhi\n") }
 /// ```
 final class TmuxTerminal {
     /// Whether tmux can be run here (`make test` installs it; a missing tmux fails the tests).
-    static let isAvailable: Bool = (try? TmuxTerminal.tmux(["-V"], socket: nil)) != nil
+    static let isAvailable: Bool = (try? ChildProcess.run(["tmux", "-V"]).status) == 0
 
     private let directory: TemporaryDirectory
     private let socket: String
     private let statusPath: String
+    /// The tmux server's process ID, which ends it without a client (0 if unknown).
+    private let serverPID: pid_t
 
     /// Starts `recipes arguments` in a new pane of `columns` × `rows`, with `HOME` set to `home`
     /// and `environment` added.
     init(arguments: [String] = [], home: URL, columns: Int = 120, rows: Int = 30,
-         environment: [String: String] = [:]) throws {
+         environment: [String: String] = [:]) async throws {
         guard Self.isAvailable else {
             throw TestFailure("tmux is not installed: run `make test` (it installs tmux) or `apt-get install tmux`")
         }
@@ -40,51 +44,61 @@ final class TmuxTerminal {
         let command = ["sh", "-c", #"trap : INT; status="$1"; shift; "$@"; echo $? > "$status"; exec sleep 3600"#, "sh", statusPath,
                        "env", "-u", "XDG_DATA_HOME", "HOME=\(home.path)", "LANG=C.UTF-8"]
             + environment.map { "\($0.key)=\($0.value)" } + [RecipesBinary.path] + arguments
-        try Self.tmux(["-f", "/dev/null", "new-session", "-d", "-x", String(columns), "-y", String(rows)] + command,
-                      socket: socket)
+        try await Self.tmux(["-f", "/dev/null", "new-session", "-d", "-x", String(columns), "-y", String(rows)] + command,
+                            socket: socket)
+        let pid = try? await Self.tmux(["display-message", "-p", "#{pid}"], socket: socket)
+        serverPID = pid.flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
     }
 
-    deinit { _ = try? Self.tmux(["kill-server"], socket: socket) }
+    /// Ends the tmux server and with it the pane's programs, which see their terminal hang
+    /// up. The server is not this process's child (tmux detaches it), so a signal does
+    /// what `tmux kill-server` does without waiting for a client here.
+    deinit {
+        if serverPID > 0 { kill(serverPID, SIGTERM) } else { _ = try? Self.tmuxNow(["kill-server"], socket: socket) }
+    }
 
     /// Types `text` literally (no key names).
-    func type(_ text: String) { _ = try? Self.tmux(["send-keys", "-l", text], socket: socket) }
+    func type(_ text: String) async { _ = try? await Self.tmux(["send-keys", "-l", text], socket: socket) }
 
     /// Presses keys by tmux name: `Enter`, `Left`, `BSpace`, `Tab`, `Up`, `C-c`, `C-d`.
-    func press(_ keys: String...) { _ = try? Self.tmux(["send-keys"] + keys, socket: socket) }
+    func press(_ keys: String...) async { _ = try? await Self.tmux(["send-keys"] + keys, socket: socket) }
 
     /// Resizes the window, as a user dragging the terminal's edge would.
-    func resize(columns: Int, rows: Int = 30) {
-        _ = try? Self.tmux(["resize-window", "-x", String(columns), "-y", String(rows)], socket: socket)
+    func resize(columns: Int, rows: Int = 30) async {
+        _ = try? await Self.tmux(["resize-window", "-x", String(columns), "-y", String(rows)], socket: socket)
     }
 
     /// The visible text of the pane.
-    func screen() -> String { (try? Self.tmux(["capture-pane", "-p"], socket: socket)) ?? "" }
+    func screen() async -> String { (try? await Self.tmux(["capture-pane", "-p"], socket: socket)) ?? "" }
 
     /// Everything the pane showed so far, scrolled-off lines included, with each line the
     /// terminal wrapped joined back whole, as the program wrote it (so its width can be
     /// measured; trailing spaces are kept).
-    func transcript() -> String {
-        (try? Self.tmux(["capture-pane", "-p", "-J", "-S", "-"], socket: socket)) ?? ""
+    func transcript() async -> String {
+        (try? await Self.tmux(["capture-pane", "-p", "-J", "-S", "-"], socket: socket)) ?? ""
     }
 
     /// The exit status once the program has exited, else `nil`.
-    func exitStatus() -> Int32? {
-        guard let text = try? String(contentsOfFile: statusPath, encoding: .utf8) else { return nil }
+    func exitStatus() async -> Int32? {
+        let path = statusPath
+        guard let text = try? await ChildProcess.offPool({ try String(contentsOfFile: path, encoding: .utf8) })
+        else { return nil }
         return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    /// Polls the pane until `condition` holds, and returns the screen.
+    /// Polls the pane until `condition` holds, and returns the screen (or, with
+    /// `transcript`, everything the pane showed so far; see ``transcript()``).
     ///
     /// - Throws: ``TestFailure`` with the last screen after `timeout`.
     @discardableResult
-    func waitFor(_ description: String = "the expected screen", timeout: Duration = .seconds(120),
-                 _ condition: (String) -> Bool) async throws -> String {
+    func waitFor(_ description: String = "the expected screen", transcript: Bool = false,
+                 timeout: Duration = .seconds(120), _ condition: (String) -> Bool) async throws -> String {
         let deadline = HangLimit.deadline(after: timeout)
         while true {
-            let text = screen()
+            let text = transcript ? await self.transcript() : await screen()
             if condition(text) { return text }
             guard ContinuousClock.now < deadline else {
-                throw TestFailure("timed out waiting for \(description); screen:\n\(text)")
+                throw TestFailure("timed out waiting for \(description); screen:\n\(await screen())")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -94,17 +108,19 @@ final class TmuxTerminal {
     func waitForExit(timeout: Duration = .seconds(120)) async throws -> Int32 {
         let deadline = HangLimit.deadline(after: timeout)
         while ContinuousClock.now < deadline {
-            if let status = exitStatus() { return status }
+            if let status = await exitStatus() { return status }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw TestFailure("recipes did not exit; screen:\n\(screen())\n\(stuckProcessReport())")
+        let socket = socket
+        let report = (try? await ChildProcess.offPool { Self.stuckProcessReport(socket: socket) }) ?? ""
+        throw TestFailure("recipes did not exit; screen:\n\(await screen())\n\(report)")
     }
 
     /// Where a program that did not exit is waiting: each thread's kernel wait channel and,
     /// when gdb is installed, every thread's backtrace (a hang seen only under heavy load
     /// can then be read from the failed run's log).
-    private func stuckProcessReport() -> String {
-        guard let shell = try? Self.tmux(["list-panes", "-F", "#{pane_pid}"], socket: socket)
+    private static func stuckProcessReport(socket: String) -> String {
+        guard let shell = try? tmuxNow(["list-panes", "-F", "#{pane_pid}"], socket: socket)
                 .trimmingCharacters(in: .whitespacesAndNewlines),
               let children = try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8),
               let pid = children.split(separator: " ").first
@@ -121,10 +137,16 @@ final class TmuxTerminal {
         return report
     }
 
-    /// Runs tmux and returns its standard output.
+    /// Runs tmux outside the cooperative pool and returns its standard output.
     @discardableResult
-    static func tmux(_ arguments: [String], socket: String?) throws -> String {
-        let result = try ChildProcess.run(["tmux"] + (socket.map { ["-S", $0] } ?? []) + arguments)
+    private static func tmux(_ arguments: [String], socket: String) async throws -> String {
+        try await ChildProcess.offPool { try tmuxNow(arguments, socket: socket) }
+    }
+
+    /// Runs tmux on this thread (which it blocks) and returns its standard output.
+    @discardableResult
+    private static func tmuxNow(_ arguments: [String], socket: String) throws -> String {
+        let result = try ChildProcess.run(["tmux", "-S", socket] + arguments)
         guard result.status == 0 else {
             throw TestFailure("tmux \(arguments.joined(separator: " ")) failed")
         }

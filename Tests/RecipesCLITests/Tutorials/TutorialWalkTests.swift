@@ -79,28 +79,28 @@ struct TutorialWalkTests {
 
     @Test func atATerminalTheNextCommandWaitsOnTheEditLine() async throws {
         let home = try TemporaryDirectory()
-        let terminal = try TmuxTerminal(arguments: ["tutorial", "1"], home: home.url,
+        let terminal = try await TmuxTerminal(arguments: ["tutorial", "1"], home: home.url,
                                         environment: ["RECIPES_TUTORIALS": Self.root.appendingPathComponent("Tutorials").path])
         try await terminal.waitFor("the first command offered") {
             $0.hasSuffix("recipes> import SampleData/ingredients.tsv")
                 || $0.split(separator: "\n").last == "recipes> import SampleData/ingredients.tsv"
         }
-        terminal.press("Enter")
+        await terminal.press("Enter")
         try await terminal.waitFor("the import and the next offer") {
             $0.contains("imported 7413 ingredients") && $0.contains("recipes> import SampleData/recipes.jsonl")
         }
-        terminal.press("C-u")
-        terminal.type("count Recipe")
-        terminal.press("Enter")
+        await terminal.press("C-u")
+        await terminal.type("count Recipe")
+        await terminal.press("Enter")
         try await terminal.waitFor("the changed command's answer, then the next offer") {
             $0.contains("recipes> count Recipe\n0\n") && $0.contains("recipes> .schema Chef")
         }
-        terminal.press("C-u")
-        terminal.press("Enter")  // an emptied line skips `.schema Chef`
+        await terminal.press("C-u")
+        await terminal.press("Enter")  // an emptied line skips `.schema Chef`
         try await terminal.waitFor("the offer after the skipped one") { $0.contains("recipes> count Recipe\n0\n")
             && $0.split(separator: "\n").last == "recipes> count Recipe" }
-        terminal.press("C-u")
-        terminal.press("C-d")
+        await terminal.press("C-u")
+        await terminal.press("C-d")
         #expect(try await terminal.waitForExit() == 0)
     }
 }

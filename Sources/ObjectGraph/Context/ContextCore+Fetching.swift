@@ -68,7 +68,8 @@ extension ContextCore {
     }
 
     /// The registered objects for the rows that `run` hands over (new faults for rows not
-    /// registered yet), filled or cached as `handling` says.
+    /// registered yet), filled or cached as `handling` says. The new objects are counted in
+    /// ``ContextStatistics`` once, after the last row.
     func objects(
         _ handling: RowHandling, layout: TableLayout,
         from run: ((ObjectID, any StoreRow) throws -> Void) throws -> Void
@@ -77,8 +78,10 @@ extension ContextCore {
         var cachedRows = RowCache.Batch(width: layout.rowWidth)
         var lastEntity = -1
         var sources: [TableLayout.SlotSource] = []
+        var created = 0
+        defer { countCreated(created) }
         try run { id, row in
-            let (object, needsValues) = registerFetched(id)
+            let (object, needsValues) = registerFetched(id, created: &created)
             switch handling {
             case .populate:
                 guard needsValues else { break }
@@ -109,20 +112,36 @@ extension ContextCore {
         return objects
     }
 
-    /// The registered object for a fetched row's ID (a new fault when there is none), and
-    /// whether it still needs its values.
-    func registerFetched(_ id: ObjectID) -> (object: ManagedObject, needsValues: Bool) {
-        // Rows of one fetch come from one table and mostly one entity: look the entity up
-        // only when it changes.
+    /// Counts `count` objects a fetch made uncounted.
+    private func countCreated(_ count: Int) {
+        guard count > 0 else { return }
+        ContextStatistics.objectsDidAllocate(count)
+        objectsCreated += count
+    }
+
+    /// The entity of a fetched row's ID. Rows of one fetch come from one table and mostly
+    /// one entity: the entity is looked up only when it changes.
+    @inline(__always)
+    private func fetchedEntity(_ id: ObjectID) -> Unmanaged<EntityDescription> {
         let index = Int(id.entityIndex)
         if lastFetchedEntity?.index != index {
-            lastFetchedEntity = (index, model.entities[index], model.entities[index].root.index)
+            lastFetchedEntity = (index, .passUnretained(model.entities[index]), model.entities[index].root.index)
         }
-        let (_, entity, table) = lastFetchedEntity!
+        return lastFetchedEntity!.entity
+    }
+
+    /// The registered object for a fetched row's ID (a new fault when there is none, which
+    /// `created` counts for ``countCreated(_:)``), and whether it still needs its values.
+    @inline(__always)
+    private func registerFetched(_ id: ObjectID, created: inout Int) -> (object: ManagedObject, needsValues: Bool) {
+        let entity = fetchedEntity(id), table = lastFetchedEntity!.table
         if let object = tables[table].object(forKey: id.key) {
             return (object, object.headerPointer.pointee.needsValues)
         }
-        let object = ManagedObject.make(entity: entity, id: id, context: self, state: .fault)
+        let object = entity._withUnsafeGuaranteedRef {
+            ManagedObject.make(entity: $0, id: id, context: self, state: .fault, counted: false)
+        }
+        created += 1
         tables[table].insert(object, forKey: id.key)
         return (object, true)
     }

@@ -45,9 +45,11 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // API is reachable from outside the framework.
     typealias Storage = ManagedBufferPointer<ObjectHeader, ObjectSlot>
 
-    /// Allocates an object of `entity`'s class with every slot empty.
+    /// Allocates an object of `entity`'s class with every slot empty. With `counted` false
+    /// the caller counts it (``ContextStatistics/objectsDidAllocate(_:)`` and the context's
+    /// `objectsCreated`), as a fetch does for all its new objects at once.
     static func make(
-        entity: EntityDescription, id: ObjectID, context: ContextCore?, state: ObjectState
+        entity: EntityDescription, id: ObjectID, context: ContextCore?, state: ObjectState, counted: Bool = true
     ) -> ManagedObject {
         let count = entity.slotCount
         let storage = Storage(bufferClass: entity.objectClass, minimumCapacity: count) { _, _ in
@@ -57,8 +59,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         storage.withUnsafeMutablePointerToElements { $0.initialize(repeating: ObjectSlot(value: .null), count: count) }
         // The buffer object is an instance of `entity.objectClass`, a ManagedObject subclass.
         let object = unsafeDowncast(storage.buffer, to: ManagedObject.self)
-        ContextStatistics.objectDidAllocate()
-        context?.objectsCreated += 1
+        if counted {
+            ContextStatistics.objectsDidAllocate()
+            context?.objectsCreated += 1
+        }
         return object
     }
 

@@ -30,3 +30,28 @@ func peakLiveObjectsFollowsObjectsHeldAtOnce() throws {
     ContextStatistics.resetPeakLiveObjects()
     #expect(context.statistics.peakLiveObjects < after.peakLiveObjects || after.liveObjects >= 2_000)
 }
+
+/// A fetch counts the objects it makes once, after its last row: the context's
+/// `objectsCreated` and the process's peak still see every one of them, whether the fetch
+/// fills them or leaves them faults, and objects it finds registered are not counted again.
+@MainActor
+@Test("A fetch counts each object it makes, once")
+func fetchCountsTheObjectsItMakes() throws {
+    let context = MainContext(coordinator: try TestModel.coordinator())
+    for index in 0..<1_500 { try context.insert("Tag")["label"] = "tag \(index)" }
+    try context.save()
+    context.reset()
+    for faults in [false, true] {
+        var request = FetchRequest(entityName: "Tag")
+        request.returnsObjectsAsFaults = faults
+        ContextStatistics.resetPeakLiveObjects()
+        let before = context.statistics
+        let tags = try context.fetch(request)
+        #expect((context.statistics - before).objectsCreated == 1_500)
+        #expect(context.statistics.peakLiveObjects >= 1_500)
+        _ = try context.fetch(request)  // every row is registered now: nothing new
+        #expect((context.statistics - before).objectsCreated == 1_500)
+        withExtendedLifetime(tags) {}
+        context.reset()
+    }
+}

@@ -106,7 +106,7 @@ extension ContextCore {
             case .keysOnly:
                 break
             }
-            objects.append(object)
+            objects.append(consume object)
         }
         if case .cache = handling { coordinator.rowCache.store(cachedRows) }
         return objects

@@ -125,7 +125,7 @@ final class ContextCore {
         let id = object.objectID
         if id.isTemporary {
             temporaries.insert(object, forKey: id.key)
-        } else if let stale = tables[object.entity.root.index].insert(object, forKey: id.key), stale !== object {
+        } else if let stale = tables[object.entity.root.index].insert(object, forKey: id.key)?.takeUnretainedValue(), stale !== object {
             stale.headerPointer.pointee.context = nil
         }
     }

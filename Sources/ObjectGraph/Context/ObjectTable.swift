@@ -78,15 +78,17 @@ struct ObjectTable {
         }
     }
 
-    /// Registers `object` under `key`, replacing any entry; returns the object it replaced.
+    /// Registers `object` under `key`, replacing any entry; returns the object it replaced,
+    /// unretained (an entry's object is alive: its deinit would have removed the entry), so
+    /// a caller that ignores it pays no release.
     @discardableResult
-    mutating func insert(_ object: ManagedObject, forKey key: Int64) -> ManagedObject? {
+    mutating func insert(_ object: ManagedObject, forKey key: Int64) -> Unmanaged<ManagedObject>? {
         if (used + 1) * 4 > capacity * 3 { rebuild() }
         var index = home(of: key)
         while true {
             if entries[index].key == key {
                 // The key's live entry, or its tombstone (a key has one entry either way).
-                let previous = entries[index].object?.takeUnretainedValue()
+                let previous = entries[index].object
                 entries[index].object = .passUnretained(object)
                 if previous == nil { count += 1 }
                 return previous

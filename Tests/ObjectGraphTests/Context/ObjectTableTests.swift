@@ -26,7 +26,7 @@ struct ObjectTableTests {
             switch random.next() % 3 {
             case 0:
                 let previous = table.insert(object, forKey: key)
-                #expect(previous.map(ObjectIdentifier.init) == expected[key])
+                #expect(previous.map { ObjectIdentifier($0.takeUnretainedValue()) } == expected[key])
                 expected[key] = ObjectIdentifier(object)
             case 1:
                 // Removes only when the entry holds that object, as an object's deinit does.

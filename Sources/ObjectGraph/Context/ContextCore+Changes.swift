@@ -17,13 +17,14 @@ extension ContextCore {
         if let first = inserted.first { changes.values.reserveCapacity(inserted.count * (layout(first.entity).width - 2)) }
         // Inserted objects come mostly in runs of one entity: its columns are looked up
         // when the entity changes, not for every object.
-        var entity: EntityDescription?
+        var entityIndex = -1
         var sources: [TableLayout.SlotSource] = [], width = 0
         for object in inserted {
-            if object.entity !== entity {
+            let index = Int(object.objectID.entityIndex)
+            if index != entityIndex {
                 let layout = layout(object.entity)
-                entity = object.entity
-                sources = layout.sources[object.entity.index]
+                entityIndex = index
+                sources = layout.sources[index]
                 width = layout.width - 2
             }
             let start = changes.values.count
@@ -71,6 +72,7 @@ extension ContextCore {
             }
         }
         func addJoins(of object: ManagedObject) {
+            guard object.needsSaveWork(.hasToMany) else { return }
             for relationship in object.entity.toManyRelationships where relationship.isManyToMany && object.hasChangedSlot(relationship.slot) {
                 guard case .toMany(let storage) = object.slots[relationship.slot].value else { continue }
                 for destination in storage.added {

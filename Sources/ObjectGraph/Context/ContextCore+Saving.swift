@@ -166,8 +166,8 @@ extension ContextCore {
     /// a changed to-many relationship that is still a fault loads its object IDs.
     private func updateRelationshipDerivedAttributes(_ objects: [ManagedObject]) {
         for object in objects {
+            guard object.needsSaveWork(.derivesFromRelationships) else { continue }
             let derived = object.entity.relationshipDerivedAttributes
-            guard !derived.isEmpty else { continue }
             let isNew = object.state == .inserted
             for attribute in derived {
                 let relationship = attribute.sourceRelationship!
@@ -185,6 +185,7 @@ extension ContextCore {
     func markSaved(_ object: ManagedObject) {
         object.state = .clean
         object.headerPointer.pointee.changedSlots = 0
+        guard object.needsSaveWork(.hasToMany) else { return }
         for relationship in object.entity.toManyRelationships {
             if case .toMany(let storage) = object.slots[relationship.slot].value { storage.clearChanges() }
         }
@@ -212,6 +213,8 @@ extension ContextCore {
             return object.objectID.isTemporary ? "new \(object.entity.name)" : model.describe(object.objectID)
         }
         func check(_ object: ManagedObject) {
+            guard object.needsSaveWork(validatesRelationships ? [.checksAttributes, .hasRelationships] : .checksAttributes)
+            else { return }
             let isNew = object.state == .inserted
             let entity = object.entity, slots = object.slots
             for attribute in entity.requiredAttributes {

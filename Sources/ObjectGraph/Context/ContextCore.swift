@@ -20,6 +20,9 @@ final class ContextCore {
     // and inserts take unretained references, `forEach` callers only collect, and
     // `detachAll` holds every object while it replaces the tables.
     @exclusivity(unchecked) var tables: [ObjectTable]
+    /// The index in ``tables`` of each entity's table (its root's index), by entity index:
+    /// looking it up through the entity would retain and release the entity and its root.
+    let tableOfEntity: [Int]
     /// Registered objects with temporary IDs, by key (they are also held strongly in `inserted`).
     @exclusivity(unchecked) var temporaries = ObjectTable()
     @exclusivity(unchecked) private var nextTemporaryKey: Int64 = 1
@@ -78,6 +81,7 @@ final class ContextCore {
         self.model = coordinator.model
         self.serial = Self.serials.add(1, ordering: .relaxed).newValue
         self.tables = model.entities.map { $0.parent == nil ? ObjectTable() : ObjectTable(capacity: 0) }
+        self.tableOfEntity = model.entities.map(\.root.index)
     }
 
     deinit {
@@ -93,7 +97,7 @@ final class ContextCore {
             if let object = adopted[id] { return object.takeUnretainedValue() }
             return renamed[id].flatMap { registeredObject(for: $0) }
         }
-        return tables[model.entities[Int(id.entityIndex)].root.index].object(forKey: id.key)
+        return tables[tableOfEntity[Int(id.entityIndex)]].object(forKey: id.key)
     }
 
     /// The registered object for `id`, or a new fault registered for it.
@@ -125,7 +129,8 @@ final class ContextCore {
         let id = object.objectID
         if id.isTemporary {
             temporaries.insert(object, forKey: id.key)
-        } else if let stale = tables[object.entity.root.index].insert(object, forKey: id.key)?.takeUnretainedValue(), stale !== object {
+        } else if let stale = tables[tableOfEntity[Int(id.entityIndex)]].insert(object, forKey: id.key)?.takeUnretainedValue(),
+                  stale !== object {
             stale.headerPointer.pointee.context = nil
         }
     }
@@ -139,7 +144,7 @@ final class ContextCore {
                 adopted[id] = nil
             }
         } else {
-            tables[model.entities[Int(id.entityIndex)].root.index].remove(id.key, ifObject: object)
+            tables[tableOfEntity[Int(id.entityIndex)]].remove(id.key, ifObject: object)
         }
     }
 

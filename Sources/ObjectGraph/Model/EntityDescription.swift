@@ -83,6 +83,23 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     @exclusivity(unchecked) var attributesWithDefaults: [AttributeDescription] = []
     /// To-many relationships.
     @exclusivity(unchecked) var toManyRelationships: [RelationshipDescription] = []
+    /// Which of the arrays above a save must walk for each object of this entity. A save
+    /// reads these flags for every object it writes: reading a flag costs nothing, where
+    /// reading an array (even to see that it is empty) costs an atomic retain and release.
+    @exclusivity(unchecked) var saveWork: SaveWork = []
+
+    /// The per-object work of a save that an entity needs (see ``saveWork``).
+    struct SaveWork: OptionSet {
+        let rawValue: UInt8
+        /// Attributes derived from relationships to recompute.
+        static let derivesFromRelationships = SaveWork(rawValue: 1)
+        /// Required or narrow integer attributes to validate.
+        static let checksAttributes = SaveWork(rawValue: 2)
+        /// Relationships to validate.
+        static let hasRelationships = SaveWork(rawValue: 4)
+        /// To-many relationships, whose changes to clear or write as join rows.
+        static let hasToMany = SaveWork(rawValue: 8)
+    }
 
     /// Declares an entity.
     public init(

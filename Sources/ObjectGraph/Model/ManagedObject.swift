@@ -103,6 +103,19 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The object's entity.
     public var entity: EntityDescription { headerPointer.pointee.entity }
 
+    /// Calls `body` with the object's entity without retaining it, as the loops of a save
+    /// do for every object: reading ``entity`` costs an atomic retain and release.
+    @inline(__always)
+    func withEntity<Result>(_ body: (EntityDescription) throws -> Result) rethrows -> Result {
+        try Unmanaged.passUnretained(headerPointer.pointee.entity)._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Whether a save has `work` to do for this object (see ``EntityDescription/saveWork``).
+    @inline(__always)
+    func needsSaveWork(_ work: EntityDescription.SaveWork) -> Bool {
+        withEntity { !$0.saveWork.isDisjoint(with: work) }
+    }
+
     /// Whether the object's values have not been loaded yet; reading any property loads them.
     public var isFault: Bool { headerPointer.pointee.needsValues }
 

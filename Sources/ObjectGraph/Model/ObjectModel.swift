@@ -63,6 +63,12 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         for entity in entities { try Self.checkIndexes(entity) }
         for entity in entities { try Self.checkObjectClass(of: entity) }
         for entity in entities { entity.versionHash = Self.versionHash(of: entity) }
+        for entity in entities {
+            if !entity.relationshipDerivedAttributes.isEmpty { entity.saveWork.insert(.derivesFromRelationships) }
+            if !entity.requiredAttributes.isEmpty || !entity.narrowIntegerAttributes.isEmpty { entity.saveWork.insert(.checksAttributes) }
+            if !entity.relationships.isEmpty { entity.saveWork.insert(.hasRelationships) }
+            if !entity.toManyRelationships.isEmpty { entity.saveWork.insert(.hasToMany) }
+        }
         Self.made.withLock { $0.append(self) }
     }
 

@@ -9,11 +9,13 @@ import Foundation
 /// file) open forever. Statements never outlive their connection: cached ones are dropped
 /// in the connection's `deinit` before it closes, and the one uncached kind (the query plan
 /// of `.explain`) lives inside one call on the connection. That invariant is what makes the
-/// unchecked reference safe; a checked `unowned` one costs an atomic retain and release
-/// each time a statement runs.
+/// unchecked reference safe. It is `Unmanaged`, read through ``withConnection(_:)`` on the
+/// paths every row takes: a checked `unowned` reference, and even an `unowned(unsafe)` one
+/// whose methods are called, cost an atomic retain and release per use, three for each
+/// statement a save runs and one for each value it binds.
 final class SQLiteStatement {
     private let handle: OpaquePointer
-    private unowned(unsafe) let connection: SQLiteConnection
+    private let connectionReference: Unmanaged<SQLiteConnection>
     let sql: String
     /// The values bound since the last reset, kept only while SQL is traced. Checked on
     /// every reset, so without dynamic exclusivity checks (a statement is confined to its
@@ -33,9 +35,21 @@ final class SQLiteStatement {
 
     init(handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
         self.handle = handle
-        self.connection = connection
+        self.connectionReference = .passUnretained(connection)
         self.sql = sql
     }
+
+    /// The connection, for the paths that run once per statement at most (a trace, an error).
+    private var connection: SQLiteConnection { connectionReference.takeUnretainedValue() }
+
+    /// Calls `body` with the connection, without retaining it.
+    @inline(__always)
+    private func withConnection<Result>(_ body: (SQLiteConnection) -> Result) -> Result {
+        connectionReference._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Whether the connection traces its statements.
+    private var isTraced: Bool { withConnection { $0.trace != nil } }
 
     deinit {
         sqlite3_finalize(handle)
@@ -86,7 +100,7 @@ final class SQLiteStatement {
     /// Binds one value to the 1-based placeholder `index`.
     @inline(__always)
     func bind(_ value: StoredValue, at index: Int32) throws(SQLiteError) {
-        if connection.trace != nil {
+        if isTraced {
             while tracedArguments.count < Int(index) { tracedArguments.append(.null) }
             tracedArguments[Int(index) - 1] = value
         }
@@ -125,15 +139,15 @@ final class SQLiteStatement {
     /// Runs the statement to completion, ignoring rows; returns the number of rows changed.
     @discardableResult
     func run() throws(SQLiteError) -> Int {
-        connection.statistics.statements += 1
-        guard connection.trace != nil else {
+        withConnection { $0.statistics.statements += 1 }
+        guard isTraced else {
             while try step() {}
-            return connection.changes
+            return withConnection { $0.changes }
         }
         let start = ContinuousClock.now
         while try step() {}
         report(rows: 0, since: start)
-        return connection.changes
+        return withConnection { $0.changes }
     }
 
     /// Hands one executed statement to the connection's trace.
@@ -146,26 +160,26 @@ final class SQLiteStatement {
 
     /// Steps through every row, handing a reader for it to `body`.
     func forEachRow(_ body: (SQLiteRow) throws -> Void) throws(SQLiteError) {
-        connection.statistics.statements += 1
+        withConnection { $0.statistics.statements += 1 }
         let start = ContinuousClock.now
         var count = 0
         let row = SQLiteRow(handle: handle)
-        defer { if connection.trace != nil { report(rows: count, since: start) } }
+        defer { if isTraced { report(rows: count, since: start) } }
         do {
             while try step() {
                 count += 1
                 try body(row)
             }
         } catch let error as SQLiteError {
-            connection.statistics.rows += count
+            withConnection { $0.statistics.rows += count }
             sqlite3_reset(handle)
             throw error
         } catch {
-            connection.statistics.rows += count
+            withConnection { $0.statistics.rows += count }
             sqlite3_reset(handle)
             throw SQLiteError(code: SQLITE_ABORT, message: "\(error)", sql: sql)
         }
-        connection.statistics.rows += count
+        withConnection { $0.statistics.rows += count }
     }
 
     /// SQLite's query plan for this statement, one line per step (`EXPLAIN QUERY PLAN`).

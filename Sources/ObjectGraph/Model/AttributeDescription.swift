@@ -90,7 +90,12 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
     /// The object slot that holds this attribute's value (set when the model is resolved).
     @exclusivity(unchecked) public internal(set) var slot: Int = -1
     /// Attributes derived from this one, kept up to date when it changes (set when the model is resolved).
-    @exclusivity(unchecked) package var derivedTargets: [AttributeDescription] = []
+    @exclusivity(unchecked) package var derivedTargets: [AttributeDescription] = [] {
+        didSet { hasDerivedTargets = !derivedTargets.isEmpty }
+    }
+    /// Whether ``derivedTargets`` is not empty, read on every set: a flag costs no
+    /// reference counting, where reading the array (even to see that it is empty) does.
+    @exclusivity(unchecked) package private(set) var hasDerivedTargets = false
     /// For an attribute derived from a relationship, that relationship (set when the model is resolved).
     @exclusivity(unchecked) package unowned(unsafe) var sourceRelationship: RelationshipDescription? = nil
     /// The entity that declares this attribute (set when the model is resolved).

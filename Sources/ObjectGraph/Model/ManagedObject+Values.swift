@@ -257,9 +257,11 @@ extension ManagedObject {
         fireFaultIfNeeded()
         // A transient change is a change (Core Data's hasChanges); saving writes no column for it.
         willChange(slot: attribute.slot)
-        for target in attribute.derivedTargets {
-            willChange(slot: target.slot)
-            slots[target.slot].value = Slot(Derivations.derive(value, target.derivation!))
+        if attribute.hasDerivedTargets {
+            for target in attribute.derivedTargets {
+                willChange(slot: target.slot)
+                slots[target.slot].value = Slot(Derivations.derive(value, target.derivation!))
+            }
         }
         slots[attribute.slot].value = Slot(value)
     }

@@ -172,7 +172,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     /// Marks `slot` changed and makes the object updated (keeping a snapshot for rollback).
     func willChange(slot: Int) {
-        if let core = contextCore, core.undo.isRecording { core.recordForUndo(self) }
+        // The context without a retain and release: this runs for every attribute set.
+        headerPointer.pointee.context?._withUnsafeGuaranteedRef { core in
+            if core.undo.isRecording { core.recordForUndo(self) }
+        }
         switch state {
         case .clean, .fault:
             contextCore?.objectWillBecomeUpdated(self)

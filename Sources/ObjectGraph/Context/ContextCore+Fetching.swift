@@ -125,7 +125,7 @@ extension ContextCore {
     private func fetchedEntity(_ id: ObjectID) -> Unmanaged<EntityDescription> {
         let index = Int(id.entityIndex)
         if lastFetchedEntity?.index != index {
-            lastFetchedEntity = (index, .passUnretained(model.entities[index]), model.entities[index].root.index)
+            lastFetchedEntity = (index, .passUnretained(model.entities[index]))
         }
         return lastFetchedEntity!.entity
     }
@@ -134,7 +134,7 @@ extension ContextCore {
     /// `created` counts for ``countCreated(_:)``), and whether it still needs its values.
     @inline(__always)
     private func registerFetched(_ id: ObjectID, created: inout Int) -> (object: ManagedObject, needsValues: Bool) {
-        let entity = fetchedEntity(id), table = lastFetchedEntity!.table
+        let entity = fetchedEntity(id), table = tableOfEntity[Int(id.entityIndex)]
         if let object = tables[table].object(forKey: id.key) {
             return (object, object.headerPointer.pointee.needsValues)
         }

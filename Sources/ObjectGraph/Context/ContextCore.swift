@@ -40,10 +40,10 @@ final class ContextCore {
     var batchGroups: [[ObjectID]] = []
     @exclusivity(unchecked) var pendingBatch: [ObjectID: Int] = [:]
 
-    /// The entity of the last fetched row, and its table (a cache for ``registerFetched(_:created:)``).
+    /// The entity of the last fetched row (a cache for ``registerFetched(_:created:)``).
     /// Unretained: entities live as long as their model (see ``ObjectHeader``), and reading
     /// a strong reference here retained and released the entity once per fetched row.
-    @exclusivity(unchecked) var lastFetchedEntity: (index: Int, entity: Unmanaged<EntityDescription>, table: Int)?
+    @exclusivity(unchecked) var lastFetchedEntity: (index: Int, entity: Unmanaged<EntityDescription>)?
 
     /// Counters for ``ContextStatistics`` (bumped per object, so without dynamic exclusivity
     /// checks, like the registry: no access to them can overlap another).

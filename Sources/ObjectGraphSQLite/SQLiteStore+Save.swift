@@ -27,28 +27,35 @@ extension SQLiteStore {
                     // Each entity's INSERT is looked up once per save, not whenever the rows
                     // switch tables (a parent row and its child rows alternate); per row, only
                     // the statement and the row's width are read (copying the table's layout
-                    // and statement texts out of the store cost a retain and release each).
-                    var insertStatements = [(statement: SQLiteStatement, width: Int)?](repeating: nil, count: model.entities.count)
+                    // and statement texts out of the store cost a retain and release each). The
+                    // lookup holds them unretained, so a row costs no retain and release either:
+                    // the connection's statement cache keeps them until it closes.
+                    var insertStatements = [(statement: Unmanaged<SQLiteStatement>, width: Int)?](
+                        repeating: nil, count: model.entities.count)
                     try values.withUnsafeBufferPointer { values in
                         for (insert, id) in zip(changes.inserts, ids) {
                             current = insert.id
                             let entityIndex = Int(id.entityIndex)
-                            let statement: SQLiteStatement, width: Int
+                            let statement: Unmanaged<SQLiteStatement>, width: Int
                             if let cached = insertStatements[entityIndex] {
                                 (statement, width) = cached
-                                statement.reset(rebindsAll: true)  // the key, the entity and every column below
+                                // the key, the entity and every column below
+                                statement._withUnsafeGuaranteedRef { $0.reset(rebindsAll: true) }
                             } else {
-                                statement = try insertStatement(ofEntityAt: entityIndex, connection)
+                                let made = try insertStatement(ofEntityAt: entityIndex, connection)
                                 width = layoutByEntity[entityIndex].width - 2
-                                assert(statement.parameterCount == width + 2, "an INSERT binds every placeholder of a row")
+                                assert(made.parameterCount == width + 2, "an INSERT binds every placeholder of a row")
+                                statement = .passUnretained(made)
                                 insertStatements[entityIndex] = (statement, width)
                             }
-                            try statement.bind(.integer(id.key), at: 1)
-                            try statement.bind(.integer(Int64(id.entityIndex)), at: 2)
-                            for column in 0..<width {
-                                try statement.bind(values[insert.start + column], at: Int32(column + 3))
+                            try statement._withUnsafeGuaranteedRef { statement in
+                                try statement.bind(.integer(id.key), at: 1)
+                                try statement.bind(.integer(Int64(id.entityIndex)), at: 2)
+                                for column in 0..<width {
+                                    try statement.bind(values[insert.start + column], at: Int32(column + 3))
+                                }
+                                try statement.run()
                             }
-                            try statement.run()
                         }
                     }
                     var conflicts: [ObjectID] = []

@@ -37,8 +37,10 @@ extension ContextCore {
         // has written before any commits, and a failure in any one rolls them all back.
         // (Commits then run last store first; only a failing COMMIT itself, after another
         // store committed, could leave them apart.) Metadata goes to the first store.
-        // Each inserted object with the ID its store gave it, in the order they were written.
-        var permanentIDs: [(object: ManagedObject, id: ObjectID)] = []
+        // Each store's inserted objects with the IDs it gave them, in the order they were
+        // written (two arrays, not an array of pairs, which Swift copies element by element
+        // through generic code).
+        var permanentIDs: [(objects: [ManagedObject], ids: [ObjectID])] = []
         var rewritten = Set<ObjectID>()
         // Writes every store, each inside the transactions of the stores before it.
         func writeAll() throws {
@@ -51,7 +53,7 @@ extension ContextCore {
                 var changes = storeChanges(inserted: group.0, updated: group.1, deleted: group.2, store: store)
                 if index == 0 { changes.metadata = pendingMetadata }
                 let ids = try store.save(changes) { try write(from: index + 1) }
-                permanentIDs += zip(group.0, ids).lazy.filter { $0.0.objectID.isTemporary }.map { ($0.0, $0.1) }
+                permanentIDs.append((group.0, ids))
                 rewritten.formUnion(changes.updates.map(\.id))
             }
             try write(from: 0)
@@ -92,19 +94,15 @@ extension ContextCore {
         if observed {
             for object in updatedNow { changedKeys[object.objectID] = object.changedKeys }
         }
-        for (object, id) in permanentIDs {
-            let old = object.objectID
-            if old.temporaryTag == serial {
-                temporaries.remove(old.key, ifObject: object)
-            } else {
-                adopted[old] = nil
-                renamed[old] = id
+        for (objects, ids) in permanentIDs {
+            var index = 0
+            objects.forEachUnretained { object in
+                if object.objectID.isTemporary { adopt(ids[index], for: object) }
+                index += 1
             }
-            object.headerPointer.pointee.objectID = id
-            register(object)
         }
         result.insertedIDs.reserveCapacity(insertedNow.count)
-        for object in insertedNow {
+        insertedNow.forEachUnretained { object in
             result.insertedIDs.append(object.objectID)
             object.headerPointer.pointee.rowVersion = 0
             markSaved(object)
@@ -122,6 +120,19 @@ extension ContextCore {
         }
         if observed { announce(result, changedKeys: changedKeys, reachedStore: true) }
         return result
+    }
+
+    /// Gives an inserted object the permanent ID its store assigned, and registers it under it.
+    private func adopt(_ id: ObjectID, for object: ManagedObject) {
+        let old = object.objectID
+        if old.temporaryTag == serial {
+            temporaries.remove(old.key, ifObject: object)
+        } else {
+            adopted[old] = nil
+            renamed[old] = id
+        }
+        object.headerPointer.pointee.objectID = id
+        register(object)
     }
 
     /// The objects of a change list that are still in `state`: the list itself when all of
@@ -165,8 +176,8 @@ extension ContextCore {
     /// object is new); the write then stores them with the object's other changes. Counting
     /// a changed to-many relationship that is still a fault loads its object IDs.
     private func updateRelationshipDerivedAttributes(_ objects: [ManagedObject]) {
-        for object in objects {
-            guard object.needsSaveWork(.derivesFromRelationships) else { continue }
+        objects.forEachUnretained { object in
+            guard object.needsSaveWork(.derivesFromRelationships) else { return }
             let derived = object.entity.relationshipDerivedAttributes
             let isNew = object.state == .inserted
             for attribute in derived {
@@ -215,10 +226,13 @@ extension ContextCore {
         func check(_ object: ManagedObject) {
             guard object.needsSaveWork(validatesRelationships ? [.checksAttributes, .hasRelationships] : .checksAttributes)
             else { return }
+            object.withEntity { check(object, $0) }
+        }
+        func check(_ object: ManagedObject, _ entity: EntityDescription) {
             let isNew = object.state == .inserted
-            let entity = object.entity, slots = object.slots
-            for attribute in entity.requiredAttributes {
-                guard isNew || object.hasChangedSlot(attribute.slot) else { continue }
+            let slots = object.slots
+            entity.requiredAttributes.forEachUnretained { attribute in
+                guard isNew || object.hasChangedSlot(attribute.slot) else { return }
                 if slots[attribute.slot].value.isNull {
                     problems.append("\(name(object)): required attribute '\(attribute.name)' is nil")
                 }
@@ -251,8 +265,8 @@ extension ContextCore {
                 }
             }
         }
-        for object in inserted { check(object) }
-        for object in updated { check(object) }
+        inserted.forEachUnretained(check)
+        updated.forEachUnretained(check)
         for object in deleted {
             for relationship in object.entity.relationships where relationship.deleteRule == .deny {
                 let remaining = relationship.isToMany

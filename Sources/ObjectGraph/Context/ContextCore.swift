@@ -157,15 +157,15 @@ final class ContextCore {
     /// Releasing a relationship can end another object's life, and an object that ends
     /// while still attached removes itself from the table. So nothing is released while a
     /// table is walked: every object is first held here and detached, the tables are
-    /// replaced, and only then are relationships released.
+    /// emptied, and only then are relationships released.
     func detachAll() {
         var objects = registeredObjects
         objects += inserted
         objects += updated
         objects += deleted
         for object in objects { object.headerPointer.pointee.context = nil }
-        tables = model.entities.map { $0.parent == nil ? ObjectTable() : ObjectTable(capacity: 0) }
-        temporaries = ObjectTable()
+        for index in tables.indices { tables[index].removeAll() }
+        temporaries.removeAll()
         adopted.removeAll()
         batchGroups.removeAll()
         pendingBatch.removeAll()

@@ -120,6 +120,22 @@ struct ObjectTable {
         }
     }
 
+    /// Empties the table. A small table keeps its memory, as a context that saves and resets
+    /// every 1,000 objects refills it to the same size (growing it again doubled it about five
+    /// times per batch); a large one starts over at the initial capacity.
+    mutating func removeAll() {
+        guard capacity <= Self.largestKeptCapacity else {
+            self = ObjectTable()
+            return
+        }
+        entries.update(repeating: Entry(key: Self.empty, object: nil), count: capacity)
+        count = 0
+        used = 0
+    }
+
+    /// The largest capacity ``removeAll()`` keeps: 16,384 entries, 256 KB.
+    private static let largestKeptCapacity = 16_384
+
     /// Calls `body` with every registered object.
     func forEach(_ body: (ManagedObject) -> Void) {
         for index in 0..<capacity where entries[index].key != Self.empty {

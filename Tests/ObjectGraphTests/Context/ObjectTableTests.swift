@@ -65,4 +65,29 @@ struct ObjectTableTests {
         #expect(table.capacity <= 4_096)
         withExtendedLifetime(pool) {}
     }
+
+    @Test("Emptying a small table keeps its capacity and forgets every entry; a large one starts over")
+    func removeAllKeepsSmallCapacity() throws {
+        let pool = try Self.objects(1_000)
+        var table = ObjectTable()
+        for (key, object) in pool.enumerated() { table.insert(object, forKey: Int64(key)) }
+        let grown = table.capacity
+        #expect(grown > 1_000)
+        table.removeAll()
+        #expect(table.count == 0 && table.capacity == grown)
+        for key in 0..<1_000 { #expect(table.object(forKey: Int64(key)) == nil) }
+        var seen = 0
+        table.forEach { _ in seen += 1 }
+        #expect(seen == 0)
+        // Filled again, the table needs no growth and finds the new entries.
+        for (key, object) in pool.reversed().enumerated() { table.insert(object, forKey: Int64(key)) }
+        #expect(table.capacity == grown && table.count == 1_000)
+        #expect(table.object(forKey: 0) === pool[999])
+
+        var large = ObjectTable(capacity: 20_000)
+        large.insert(pool[0], forKey: 1)
+        large.removeAll()
+        #expect(large.count == 0 && large.capacity == ObjectTable().capacity)
+        withExtendedLifetime(pool) {}
+    }
 }

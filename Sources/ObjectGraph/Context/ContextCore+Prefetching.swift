@@ -65,6 +65,14 @@ extension ContextCore {
             }
             for destination in destinations { linkToOnes(destination) }
             let inverseSlot = relationship.inverse.slot
+            // One source (a fault firing, a delete rule for one object): its destinations
+            // need no grouping by key, only the check that each still points at it.
+            if pending.count == 1 {
+                let key = keys[0]
+                let stored = destinations.filter { $0.slots[inverseSlot].value.destinationID?.key == key }
+                pending[0].storage(of: relationship).realize(stored: stored)
+                return sources.count == 1 ? pending[0].objects(of: relationship) : sources.flatMap { $0.objects(of: relationship) }
+            }
             for destination in destinations {
                 guard let owner = destination.slots[inverseSlot].value.destinationID else { continue }
                 groups[owner.key, default: []].append(destination)

@@ -152,11 +152,7 @@ extension ContextCore {
         // keep each other alive in cycles: let go of what they held, now that every one is
         // detached (and held by `deletedNow`, so none ends while this runs).
         for object in deletedNow { object.releaseRelationships() }
-        inserted.removeAll()
-        updated.removeAll()
-        deleted.removeAll()
-        snapshots.removeAll()
-        undo.removeAll()
+        forgetChanges()
     }
 
     /// Tells the coordinator's did-save subscribers what a save changed.
@@ -335,11 +331,7 @@ extension ContextCore {
             && object.headerPointer.pointee.stateBeforeDelete == .inserted) {
             restore(object)
         }
-        inserted.removeAll()
-        updated.removeAll()
-        deleted.removeAll()
-        snapshots.removeAll()
-        undo.removeAll()
+        forgetChanges()
     }
 
     /// Forgets every object: registered objects are detached and keep their current values.
@@ -348,10 +340,18 @@ extension ContextCore {
         defer { undo.suspensions -= 1 }
         pendingMetadata.removeAll()
         detachAll()
-        inserted.removeAll()
-        updated.removeAll()
-        deleted.removeAll()
-        snapshots.removeAll()
+        forgetChanges()
+    }
+
+    /// Empties the change lists, the snapshots and the undo history. Lists of moderate size
+    /// keep their memory: a context that saves every 1,000 changes fills them to the same
+    /// size again (regrowing the snapshots rehashed every entry about a dozen times a batch).
+    private func forgetChanges() {
+        let keeps = inserted.count + updated.count + deleted.count <= 16_384
+        inserted.removeAll(keepingCapacity: keeps)
+        updated.removeAll(keepingCapacity: keeps)
+        deleted.removeAll(keepingCapacity: keeps)
+        snapshots.removeAll(keepingCapacity: keeps && snapshots.count <= 16_384)
         undo.removeAll()
     }
 

@@ -245,6 +245,38 @@ struct ContextTests {
         #expect(try all.map { try $0.objects(forKey: "lines").count } == [2, 1])
     }
 
+    @Test("A to-many fault of one object, fired by a read or by a cascade, leaves out a loaded line moved to another recipe")
+    func toManyFaultOfOneSourceLeavesOutMovedLines() throws {
+        try makeRecipe("A", lines: 3)
+        try makeRecipe("B")
+        try context.save()
+        let reader = MainContext(coordinator: coordinator)
+        var byName = FetchRequest(entityName: "Recipe")
+        byName.sortKeys = [SortKey("name")]
+        let recipes = try reader.fetch(byName)
+        var linesRequest = FetchRequest(entityName: "Line")
+        linesRequest.returnsObjectsAsFaults = false
+        linesRequest.sortKeys = [SortKey("position")]
+        let lines = try reader.fetch(linesRequest)
+        lines[0]["recipe"] = recipes[1]  // A's lines are still a fault; the store says A
+        // Refreshing A drops the removal A recorded: only the line itself says it moved.
+        reader.refresh(recipes[0], mergeChanges: false)
+        #expect(try recipes[0].objects(forKey: "lines").count == 2)
+        #expect(try recipes[1].objects(forKey: "lines") == [lines[0]])
+
+        // The same through a delete rule: the cascade from A spares the moved line.
+        let deleter = MainContext(coordinator: coordinator)
+        let fresh = try deleter.fetch(byName)
+        let moved = try deleter.fetch(linesRequest)[0]
+        moved["recipe"] = fresh[1]
+        deleter.delete(fresh[0])
+        try deleter.save()
+        let after = MainContext(coordinator: coordinator)
+        let left = try after.fetch(FetchRequest(entityName: "Line"))
+        #expect(left.count == 1)
+        #expect((left.first?["recipe"] as? ManagedObject)?["name"] as? String == "B")
+    }
+
     @Test func toManyChangesWhileFaultAreKept() throws {
         let chef = try context.insert("Chef")
         chef["name"] = "Ana"

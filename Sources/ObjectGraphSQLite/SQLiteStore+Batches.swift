@@ -18,12 +18,11 @@ extension SQLiteStore {
                 key = max(key, connection.nextKeys[layout.table] ?? 1)
                 connection.nextKeys.removeAll()
                 var ids: [ObjectID] = []
-                let statement = try connection.cachedStatement(tableSQL(for: entity).insert)
+                let statement = try insertStatement(ofEntityAt: entity.index, connection)
                 for values in prepared {
                     statement.reset()
                     try statement.bind(.integer(key), at: 1)
-                    try statement.bind(.integer(Int64(entity.index)), at: 2)
-                    for column in 2..<layout.width { try statement.bind(values[column], at: Int32(column + 1)) }
+                    for column in 2..<layout.width { try statement.bind(values[column], at: Int32(column)) }
                     try statement.run()
                     ids.append(ObjectID(entityIndex: entity.index, key: key))
                     key += 1

@@ -39,20 +39,19 @@ extension SQLiteStore {
                             let statement: Unmanaged<SQLiteStatement>, width: Int
                             if let cached = insertStatements[entityIndex] {
                                 (statement, width) = cached
-                                // the key, the entity and every column below
+                                // the key and every column below
                                 statement._withUnsafeGuaranteedRef { $0.reset(rebindsAll: true) }
                             } else {
                                 let made = try insertStatement(ofEntityAt: entityIndex, connection)
                                 width = layoutByEntity[entityIndex].width - 2
-                                assert(made.parameterCount == width + 2, "an INSERT binds every placeholder of a row")
+                                assert(made.parameterCount == width + 1, "an INSERT binds every placeholder of a row")
                                 statement = .passUnretained(made)
                                 insertStatements[entityIndex] = (statement, width)
                             }
                             try statement._withUnsafeGuaranteedRef { statement in
                                 try statement.bind(.integer(id.key), at: 1)
-                                try statement.bind(.integer(Int64(id.entityIndex)), at: 2)
                                 for column in 0..<width {
-                                    try statement.bind(values[insert.start + column], at: Int32(column + 3))
+                                    try statement.bind(values[insert.start + column], at: Int32(column + 2))
                                 }
                                 try statement.run()
                             }

@@ -64,6 +64,8 @@ public final class SQLiteStore: StoreRequestHandler {
     let layoutByEntity: [TableLayout]
     /// The statements every row of each entity's table uses, by entity index.
     private let tableSQLByEntity: [TableSQL]
+    /// Each entity's INSERT, by entity index.
+    private let insertSQLByEntity: [String]
     /// The statements that load one object's to-many relationship, by relationship: built
     /// once, not on every fault (a delete rule loads one per deleted object).
     let toManySQL: [ObjectIdentifier: ToManySQL]
@@ -89,6 +91,9 @@ public final class SQLiteStore: StoreRequestHandler {
         self.layoutByEntity = model.entities.map { entity in layouts.first { $0.root === entity.root }! }
         let tableSQL = layouts.map(TableSQL.init)
         self.tableSQLByEntity = layoutByEntity.map { layout in tableSQL[layouts.firstIndex { $0 === layout }!] }
+        self.insertSQLByEntity = zip(model.entities, layoutByEntity).map { entity, layout in
+            SchemaSQL.insert(table: layout.table, columns: layout.columns, entityIndex: entity.index)
+        }
         var toManySQL: [ObjectIdentifier: ToManySQL] = [:]
         for entity in model.entities {
             for relationship in entity.relationships where relationship.isToMany && toManySQL[ObjectIdentifier(relationship)] == nil {
@@ -132,9 +137,10 @@ public final class SQLiteStore: StoreRequestHandler {
         (layoutByEntity[index], tableSQLByEntity[index])
     }
 
-    /// The cached INSERT of the entity with model index `index`, found by number.
+    /// The cached INSERT of the entity with model index `index`, found by number: the row's
+    /// key, then its columns after `_pk` and `_ent` (the entity's number is in the text).
     func insertStatement(ofEntityAt index: Int, _ connection: SQLiteConnection) throws(SQLiteError) -> SQLiteStatement {
-        try connection.cachedStatement(tableSQLByEntity[index].insert, number: SQLiteConnection.firstFreeStatementNumber + index)
+        try connection.cachedStatement(insertSQLByEntity[index], number: SQLiteConnection.firstFreeStatementNumber + index)
     }
 
     /// The cached SELECT of one row by key of the entity with model index `index`, found by

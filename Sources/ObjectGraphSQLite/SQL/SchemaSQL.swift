@@ -68,10 +68,12 @@ extension SchemaSQL {
             """
     }
 
-    /// `INSERT INTO t (_pk, _ent, c1, …) VALUES (?, ?, ?, …)` over every column of the layout.
-    static func insert(table: String, columns: [String]) -> String {
+    /// `INSERT INTO t (_pk, _ent, c1, …) VALUES (?, 3, ?, …)` over every column of the
+    /// layout, for the entity with model index `entityIndex`: its number is part of the text
+    /// (one statement per entity), so a row binds one value fewer.
+    static func insert(table: String, columns: [String], entityIndex: Int) -> String {
         let names = (["_pk", "_ent"] + columns).map { SQLIdentifier($0).quoted }
-        let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        let marks = (["?", String(entityIndex)] + Array(repeating: "?", count: columns.count)).joined(separator: ", ")
         return "INSERT INTO \(SQLIdentifier(table).quoted) (\(names.joined(separator: ", "))) VALUES (\(marks))"
     }
 
@@ -127,9 +129,8 @@ extension SchemaSQL {
     }
 }
 
-/// The statements that insert, delete and read one row of a table, built once per store.
+/// The statements that delete and read one row of a table, built once per store.
 struct TableSQL: Sendable {
-    let insert: String
     let delete: String
     let selectRow: String
     /// Reserves keys for objects that get permanent IDs before they are saved.
@@ -140,7 +141,6 @@ struct TableSQL: Sendable {
     let recordHighestKey: String
 
     init(_ layout: TableLayout) {
-        insert = SchemaSQL.insert(table: layout.table, columns: layout.columns)
         delete = SchemaSQL.delete(table: layout.table)
         selectRow = FetchSQL.selectRow(layout, dialect: .sqlite)
         reserveKeys = SchemaSQL.reserveKeys(table: layout.table)

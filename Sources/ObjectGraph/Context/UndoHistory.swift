@@ -43,6 +43,9 @@ struct UndoHistory {
     /// job of the context's queue, so one user event's changes form one group.
     var scheduleImplicitEnd: (() -> Void)?
 
+    /// The size of the last open group that recorded anything before ``removeAll()``.
+    private var recentRecordCount = 0
+
     /// Whether a change now is recorded.
     var isRecording: Bool { isEnabled && suspensions == 0 }
 
@@ -55,15 +58,22 @@ struct UndoHistory {
         if levels > 0, undoGroups.count > levels { undoGroups.removeFirst(undoGroups.count - levels) }
     }
 
-    /// Opens a group with a new generation.
-    mutating func begin(named name: String?) {
+    /// Opens a group with a new generation, with room for `capacity` records.
+    mutating func begin(named name: String?, capacity: Int = 0) {
         open = Group(name: name)
+        if capacity > 0 { open!.records.reserveCapacity(capacity) }
         generation = generation == .max ? 1 : generation + 1
     }
 
     /// Forgets every group (after a save, a rollback or a reset).
     mutating func removeAll() {
-        if let group = open { begin(named: group.name) }  // objects recorded so far must be recorded again
+        // Objects recorded so far must be recorded again. A loop that saves (and resets)
+        // every 1,000 changes records as many again: the new group starts with room for
+        // as many records as the last group that recorded any.
+        if let group = open {
+            if !group.records.isEmpty { recentRecordCount = min(group.records.count, 16_384) }
+            begin(named: group.name, capacity: recentRecordCount)
+        }
         undoGroups.removeAll()
         redoGroups.removeAll()
     }

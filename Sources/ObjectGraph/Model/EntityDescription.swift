@@ -43,7 +43,14 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     // read on every object access afterwards, so they skip dynamic exclusivity checks (a
     // resolved model is never written again: no access can overlap a write).
     /// The entity's position in its model; objects' IDs carry it.
-    @exclusivity(unchecked) public internal(set) var index: Int = -1
+    public internal(set) var index: Int {
+        // Not inlined into other modules: there an inlined read of the stored property came
+        // with Swift's run-time exclusivity check (about 60 instructions and a thread-local
+        // lookup), the attribute below notwithstanding: the stores read it on every fault.
+        @inline(never) get { storedIndex }
+        set { storedIndex = newValue }
+    }
+    @exclusivity(unchecked) private var storedIndex = -1
     /// The model this entity belongs to. Entities and their model keep each other alive, for
     /// the life of the process: managed objects point at their entity without retaining it
     /// (one less reference count per object), so an entity must outlive every object, even one

@@ -14,7 +14,26 @@ public final class PersistentStoreCoordinator: Sendable {
     let rowCache: RowCache
     /// Who hears about saves (see ``addDidSaveObserver(_:)``).
     let didSaveCenter = DidSaveCenter()
-    private let storeList = Locked<[(store: any StoreRequestHandler, configuration: Set<String>?)]>([])
+    private let storeList = Locked(StoreList())
+
+    /// The stores with their configurations, and the store of each entity that follows from them.
+    private struct StoreList {
+        var entries: [(store: any StoreRequestHandler, configuration: Set<String>?)] = []
+        /// The store of each entity, by entity index (empty while there is no store):
+        /// resolved when the list changes, not on every lookup (every fault makes one).
+        var byEntity: [any StoreRequestHandler] = []
+
+        /// Adds or replaces stores through `change`, then resolves each entity's store: the
+        /// first whose configuration names the entity's root, else the first without a
+        /// configuration, else the first.
+        mutating func update(_ model: ObjectModel, _ change: (inout [(store: any StoreRequestHandler, configuration: Set<String>?)]) -> Void) {
+            change(&entries)
+            guard let fallback = entries.first(where: { $0.configuration == nil }) ?? entries.first else { return }
+            byEntity = model.entities.map { entity in
+                entries.first { $0.configuration?.contains(entity.root.name) ?? false }?.store ?? fallback.store
+            }
+        }
+    }
 
     /// Creates a coordinator with no stores yet.
     public convenience init(model: ObjectModel) { self.init(model: model, rowCacheLimit: 200_000) }
@@ -30,15 +49,15 @@ public final class PersistentStoreCoordinator: Sendable {
     /// - Parameter configuration: the entity names kept in this store; nil for every
     ///   entity not claimed by another store.
     package func add(_ store: any StoreRequestHandler, configuration: [String]?) {
-        storeList.withLock { $0.append((store, configuration.map(Set.init))) }
+        storeList.withLock { $0.update(model) { $0.append((store, configuration.map(Set.init))) } }
     }
 
     /// Puts `new` where `old` was, with its configuration.
     /// - Returns: false when `old` is not one of the stores.
     func replace(_ old: any PersistentStore, with new: any StoreRequestHandler) -> Bool {
         storeList.withLock { list in
-            guard let index = list.firstIndex(where: { $0.store === old }) else { return false }
-            list[index].store = new
+            guard let index = list.entries.firstIndex(where: { $0.store === old }) else { return false }
+            list.update(model) { $0[index].store = new }
             return true
         }
     }
@@ -47,18 +66,15 @@ public final class PersistentStoreCoordinator: Sendable {
     public var stores: [any PersistentStore] { handlers }
 
     /// The stores as contexts use them, in the order they were added.
-    var handlers: [any StoreRequestHandler] { storeList.withLock { $0.map(\.store) } }
+    var handlers: [any StoreRequestHandler] { storeList.withLock { $0.entries.map(\.store) } }
 
     /// The store that keeps `entity`'s objects.
     func store(for entity: EntityDescription) -> any StoreRequestHandler {
         storeList.withLock { list in
-            if let match = list.first(where: { $0.configuration?.contains(entity.root.name) ?? false }) {
-                return match.store
-            }
-            guard let fallback = list.first(where: { $0.configuration == nil }) ?? list.first else {
+            guard !list.byEntity.isEmpty else {
                 preconditionFailure("the coordinator has no store: call addStore(at:) before using a context")
             }
-            return fallback.store
+            return list.byEntity[entity.index]
         }
     }
 

@@ -16,7 +16,9 @@ import Glibc
 // Safe because `value` is read and written only while `lock` is held.
 package final class Locked<Value>: @unchecked Sendable {
     private let lock = Lock()
-    private var value: Value
+    // The lock already makes every access exclusive: Swift's run-time check of the same
+    // (a thread-local access set, about 300 instructions per `withLock`) adds nothing.
+    @exclusivity(unchecked) private var value: Value
 
     /// A lock around `value`.
     package init(_ value: Value) { self.value = value }

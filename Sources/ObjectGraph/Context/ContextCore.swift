@@ -290,10 +290,14 @@ final class ContextCore {
             }
             if let permanent = parentState.renamed[id] { id = permanent }
         }
-        let store = coordinator.store(for: object.entity)
-        let layout = store.layout(for: object.entity)
+        let (store, layout) = coordinator.storeAndLayout(ofEntityAt: Int(id.entityIndex))
         // A row a fetch cached is read in place, under the cache's lock, without a copy.
-        if coordinator.rowCache.withRow(for: id, { _, value in fillValues(object, layout: layout, reading: value) }) == nil {
+        // The cache is reached unretained (the coordinator keeps it): a retain and release
+        // less on every fault.
+        let cached = Unmanaged.passUnretained(coordinator.rowCache)._withUnsafeGuaranteedRef { cache in
+            cache.withRow(for: id) { _, value in fillValues(object, layout: layout, reading: value) }
+        }
+        if cached == nil {
             guard let row = try store.fetchRow(id) else {
                 object.headerPointer.pointee.needsValues = false
                 object.headerPointer.pointee.isInaccessible = true

@@ -22,6 +22,8 @@ public final class PersistentStoreCoordinator: Sendable {
         /// The store of each entity, by entity index (empty while there is no store):
         /// resolved when the list changes, not on every lookup (every fault makes one).
         var byEntity: [any StoreRequestHandler] = []
+        /// Each entity's table layout in its store, by entity index.
+        var layoutByEntity: [TableLayout] = []
 
         /// Adds or replaces stores through `change`, then resolves each entity's store: the
         /// first whose configuration names the entity's root, else the first without a
@@ -32,6 +34,7 @@ public final class PersistentStoreCoordinator: Sendable {
             byEntity = model.entities.map { entity in
                 entries.first { $0.configuration?.contains(entity.root.name) ?? false }?.store ?? fallback.store
             }
+            layoutByEntity = zip(model.entities, byEntity).map { entity, store in store.layout(for: entity) }
         }
     }
 
@@ -75,6 +78,17 @@ public final class PersistentStoreCoordinator: Sendable {
                 preconditionFailure("the coordinator has no store: call addStore(at:) before using a context")
             }
             return list.byEntity[entity.index]
+        }
+    }
+
+    /// The store of the entity with model index `index` (what an ``ObjectID`` carries) and
+    /// the entity's table layout there, in one lookup: what a fault needs to load.
+    func storeAndLayout(ofEntityAt index: Int) -> (store: any StoreRequestHandler, layout: TableLayout) {
+        storeList.withLock { list in
+            guard !list.byEntity.isEmpty else {
+                preconditionFailure("the coordinator has no store: call addStore(at:) before using a context")
+            }
+            return (list.byEntity[index], list.layoutByEntity[index])
         }
     }
 

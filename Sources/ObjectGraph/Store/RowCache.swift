@@ -48,7 +48,8 @@ package final class RowCache: Sendable {
     /// key and entity columns included), while the cache's lock is held and without copying
     /// the row; nil when the row is not cached.
     func withRow<T>(for id: ObjectID, _ body: (_ width: Int, _ column: (Int) -> StoredValue) -> T) -> T? {
-        storage.withLock { storage in
+        // `storage` reached unretained (the cache keeps it): this runs on every fault.
+        Unmanaged.passUnretained(self.storage)._withUnsafeGuaranteedRef { $0.withLock { storage in
             guard let (start, width) = storage.index.find(id) else { return nil }
             return storage.values.withUnsafeBufferPointer { values in
                 body(width + 2) { column in
@@ -59,7 +60,7 @@ package final class RowCache: Sendable {
                     }
                 }
             }
-        }
+        }}
     }
 
     /// Whether the row of `id` is cached.

@@ -294,10 +294,10 @@ final class ContextCore {
         // A row a fetch cached is read in place, under the cache's lock, without a copy.
         // The cache is reached unretained (the coordinator keeps it): a retain and release
         // less on every fault.
-        let cached = Unmanaged.passUnretained(coordinator.rowCache)._withUnsafeGuaranteedRef { cache in
-            cache.withRow(for: id) { _, value in fillValues(object, layout: layout, reading: value) }
+        let isCached = Unmanaged.passUnretained(coordinator.rowCache)._withUnsafeGuaranteedRef { cache in
+            cache.withRow(for: id) { _, value in fillValues(object, layout: layout, reading: value) } != nil
         }
-        if cached == nil {
+        if !isCached {
             guard let row = try store.fetchRow(id) else {
                 object.headerPointer.pointee.needsValues = false
                 object.headerPointer.pointee.isInaccessible = true

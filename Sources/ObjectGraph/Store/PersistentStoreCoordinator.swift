@@ -19,11 +19,10 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The stores with their configurations, and the store of each entity that follows from them.
     private struct StoreList {
         var entries: [(store: any StoreRequestHandler, configuration: Set<String>?)] = []
-        /// The store of each entity, by entity index (empty while there is no store):
-        /// resolved when the list changes, not on every lookup (every fault makes one).
-        var byEntity: [any StoreRequestHandler] = []
-        /// Each entity's table layout in its store, by entity index.
-        var layoutByEntity: [TableLayout] = []
+        /// The store of each entity and the entity's table layout there, by entity index
+        /// (empty while there is no store): resolved when the list changes, not on every
+        /// lookup (every fault makes one).
+        var byEntity: [(store: any StoreRequestHandler, layout: TableLayout)] = []
 
         /// Adds or replaces stores through `change`, then resolves each entity's store: the
         /// first whose configuration names the entity's root, else the first without a
@@ -32,9 +31,9 @@ public final class PersistentStoreCoordinator: Sendable {
             change(&entries)
             guard let fallback = entries.first(where: { $0.configuration == nil }) ?? entries.first else { return }
             byEntity = model.entities.map { entity in
-                entries.first { $0.configuration?.contains(entity.root.name) ?? false }?.store ?? fallback.store
+                let store = entries.first { $0.configuration?.contains(entity.root.name) ?? false }?.store ?? fallback.store
+                return (store, store.layout(for: entity))
             }
-            layoutByEntity = zip(model.entities, byEntity).map { entity, store in store.layout(for: entity) }
         }
     }
 
@@ -73,12 +72,7 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// The store that keeps `entity`'s objects.
     func store(for entity: EntityDescription) -> any StoreRequestHandler {
-        storeList.withLock { list in
-            guard !list.byEntity.isEmpty else {
-                preconditionFailure("the coordinator has no store: call addStore(at:) before using a context")
-            }
-            return list.byEntity[entity.index]
-        }
+        storeAndLayout(ofEntityAt: entity.index).store
     }
 
     /// The store of the entity with model index `index` (what an ``ObjectID`` carries) and
@@ -88,7 +82,7 @@ public final class PersistentStoreCoordinator: Sendable {
             guard !list.byEntity.isEmpty else {
                 preconditionFailure("the coordinator has no store: call addStore(at:) before using a context")
             }
-            return (list.byEntity[index], list.layoutByEntity[index])
+            return list.byEntity[index]
         }
     }
 

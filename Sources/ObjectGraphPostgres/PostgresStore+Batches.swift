@@ -40,11 +40,14 @@ extension PostgresStore {
     }
 
     /// Deletes the rows `plan` selects and what the delete rules reach from them
-    /// (``BatchDelete``), in one transaction that also announces the changes.
-    package func batchDelete(_ entity: EntityDescription, plan: FetchPlan) throws -> BatchResult {
+    /// (``BatchDelete``), in one transaction that also announces the changes. Lists every
+    /// deleted row whatever `listingIDs` says: other processes are told of each one.
+    package func batchDelete(_ entity: EntityDescription, plan: FetchPlan, listingIDs: Bool) throws -> BatchResult {
         try write { connection in
-            let result = try BatchDelete.run(try keys(of: plan, connection), selectedBy: plan, model: model, layouts: layoutByEntity,
-                                             dialect: .postgreSQL, session: BatchSession(store: self, session: connection))
+            let result = try BatchDelete.run(selectedBy: plan, listingIDs: true, model: model, layouts: layoutByEntity,
+                                             dialect: .postgreSQL, session: BatchSession(store: self, session: connection)) {
+                try keys(of: plan, connection)
+            }
             try announce(inserted: [], updated: result.nullifiedIDs + result.recomputedIDs, deleted: result.deletedIDs, connection)
             return result
         }

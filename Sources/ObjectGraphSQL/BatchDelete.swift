@@ -22,14 +22,27 @@ package struct BatchDelete<Session: BatchDeleteSession> {
     private let dialect: SQLDialect
     private let session: Session
     private var deletion: Deletion
+    /// Whether every deleted row's ID is read, for ``BatchResult/deletedIDs``.
+    private let listsIDs: Bool
+    /// Rows deleted by a condition without reading their keys.
+    private var unlisted = 0
 
-    /// Deletes the rows of `ids`, which `plan` selected, and what the rules reach from them.
-    /// - Parameter layouts: each entity's table layout, by entity index.
+    /// Deletes the rows that `plan` selects, and what the rules reach from them.
+    ///
+    /// Without `listingIDs`, rows that go wholesale are deleted without reading their keys,
+    /// and only counted: every row of the plan's entity, when there is no predicate, limit
+    /// or offset and the entity has no sub-entities; and the rows a cascade reaches through
+    /// a reference back to deleted rows, when none of their own rules has work to do.
+    /// - Parameters:
+    ///   - layouts: each entity's table layout, by entity index.
+    ///   - selectedIDs: reads the IDs of the rows `plan` selects, when they are needed.
     /// - Throws: ``ObjectGraphError`` `validation` when a deny rule holds; the store's errors.
     package static func run(
-        _ ids: [ObjectID], selectedBy plan: FetchPlan, model: ObjectModel, layouts: [TableLayout], dialect: SQLDialect, session: Session
+        selectedBy plan: FetchPlan, listingIDs: Bool, model: ObjectModel, layouts: [TableLayout], dialect: SQLDialect,
+        session: Session, selectedIDs: () throws -> [ObjectID]
     ) throws -> BatchResult {
-        var delete = BatchDelete(model: model, layouts: layouts, dialect: dialect, session: session, deletion: Deletion(model: model))
+        var delete = BatchDelete(model: model, layouts: layouts, dialect: dialect, session: session,
+                                 deletion: Deletion(model: model), listsIDs: listingIDs)
         // Without a predicate, limit or offset the rows are all of the entity's: they go by the
         // entity's restriction (none when it owns its table), which no delete rule changes, so
         // the statements that apply the rules find them by it too. A predicate is not
@@ -44,9 +57,15 @@ package struct BatchDelete<Session: BatchDeleteSession> {
         } else {
             removal = .byKeys
         }
-        try delete.deleteRows(ids, removal)
+        if !listingIDs, case .matching(let condition, let rows?) = removal,
+           plan.entity.subentities.isEmpty || !plan.includesSubentities {
+            try delete.deleteEvery(plan.entity, condition, rows: rows)
+        } else {
+            try delete.deleteRows(try selectedIDs(), removal)
+        }
         var result = BatchResult()
         result.deletedIDs = delete.deletion.deleted
+        result.deletedCount = delete.deletion.deleted.count + delete.unlisted
         result.nullifiedIDs = delete.deletion.nullified
         result.recomputedIDs = try delete.recomputeDerivedAttributes()
         return result
@@ -111,15 +130,48 @@ package struct BatchDelete<Session: BatchDeleteSession> {
         }
         guard case .matching(let condition, _) = removal else { return }
         let entity = model.entities[Int(fresh[0].entityIndex)]
-        try session.willDelete(from: entity)
-        var delete: SQLFragment = "DELETE FROM \(table: layouts[entity.index].table) AS \(raw: FetchSQL.alias)"
-        if let condition { delete.append(" WHERE " + condition) }
-        let deleted = try session.run(delete)
+        let deleted = try deleteMatching(entity, condition)
         // Only the cascades' own deletes ran since the rows were selected, and no delete rule
         // sets a reference: a condition that now matches other rows is a defect, stopped here.
         guard deleted == fresh.count else {
             throw ObjectGraphError(.storeFailure,
                 "batch delete of \(entity.root.name): \(deleted) rows matched where \(fresh.count) were selected; nothing was deleted")
+        }
+    }
+
+    /// Deletes every row of `entity` (no sub-entity's) that `condition` selects, and what
+    /// the rules reach from them, without reading their keys; `rows` is the membership
+    /// test that finds them while the rules run.
+    private mutating func deleteEvery(_ entity: EntityDescription, _ condition: SQLFragment?, rows: SQLFragment) throws {
+        // Every row of the entity goes: a rule that reaches one of them finds it deleted.
+        deletion.deletesEvery(entity)
+        let members = Rows([], selected: rows, dialect: dialect)
+        for relationship in entity.relationships {
+            try apply(relationship, of: entity, rows: members)
+        }
+        unlisted += try deleteMatching(entity, condition)
+    }
+
+    /// Deletes the rows of `entity`'s table that `condition` (on the alias ``FetchSQL/alias``)
+    /// selects, every row when nil; returns how many went.
+    private func deleteMatching(_ entity: EntityDescription, _ condition: SQLFragment?) throws -> Int {
+        try session.willDelete(from: entity)
+        var delete: SQLFragment = "DELETE FROM \(table: layouts[entity.index].table) AS \(raw: FetchSQL.alias)"
+        if let condition { delete.append(" WHERE " + condition) }
+        return try session.run(delete)
+    }
+
+    /// Whether rows of `entity` (or its sub-entities) that a cascade reaches through `back`,
+    /// their reference to the rows being deleted, can go unread: none of their other
+    /// relationships has work to do when they go (no pairs to remove, no rows pointing back
+    /// at them, no rule that cascades or denies, no derived value to recompute).
+    private static func goesUnread(_ entity: EntityDescription, reachedThrough back: RelationshipDescription) -> Bool {
+        entity.selfAndDescendants.allSatisfy { member in
+            member.relationships.allSatisfy { relationship in
+                relationship === back
+                    || (!relationship.isManyToMany && relationship.inverse.isToMany && !relationship.inverse.isDerivationSource
+                        && relationship.deleteRule != .cascade && relationship.deleteRule != .deny)
+            }
         }
     }
 
@@ -146,6 +198,11 @@ package struct BatchDelete<Session: BatchDeleteSession> {
             try session.run("DELETE FROM \(table: join.table) WHERE \(column: join.sourceColumn) \(rows.membership)")
             if derives { deletion.touched.formUnion(targets) }
             if relationship.deleteRule == .cascade, !targets.isEmpty { try deleteRows(targets, .byKeys) }
+            return
+        }
+        if !listsIDs, pointsBack, relationship.deleteRule == .cascade, Self.goesUnread(destination, reachedThrough: relationship.inverse) {
+            unlisted += try deleteMatching(destination,
+                FetchSQL.referencing(destination, column: relationship.inverse.name, rows: rows.membership))
             return
         }
         let select: SQLFragment
@@ -218,16 +275,23 @@ package struct BatchDelete<Session: BatchDeleteSession> {
         /// into another table finds only rows not deleted yet), and hashing hundreds of
         /// thousands of IDs cost more than the statements.
         private var deletedSets: [Set<Int64>?]
+        /// Entities whose every row goes (``BatchDelete/deleteEvery(_:_:rows:)``), unread.
+        private var everyRow: [Bool]
         private let rootOf: [Int]
 
         init(model: ObjectModel) {
             rootOf = model.entities.map(\.root.index)
             deletedKeys = Array(repeating: [], count: rootOf.count)
             deletedSets = Array(repeating: nil, count: rootOf.count)
+            everyRow = Array(repeating: false, count: rootOf.count)
         }
 
-        /// Whether the row of `id` was deleted already.
+        /// Records that every row of `entity` (not of its sub-entities) goes.
+        mutating func deletesEvery(_ entity: EntityDescription) { everyRow[entity.index] = true }
+
+        /// Whether the row of `id` was deleted already, or goes with every row of its entity.
         mutating func contains(_ id: ObjectID) -> Bool {
+            if everyRow[Int(id.entityIndex)] { return true }
             let table = rootOf[Int(id.entityIndex)]
             guard !deletedKeys[table].isEmpty else { return false }
             if deletedSets[table] == nil { deletedSets[table] = Set(deletedKeys[table]) }
@@ -236,7 +300,9 @@ package struct BatchDelete<Session: BatchDeleteSession> {
 
         /// `ids` without the rows deleted already.
         mutating func notDeleted(_ ids: [ObjectID]) -> [ObjectID] {
-            guard ids.contains(where: { !deletedKeys[rootOf[Int($0.entityIndex)]].isEmpty }) else { return ids }
+            guard ids.contains(where: { everyRow[Int($0.entityIndex)] || !deletedKeys[rootOf[Int($0.entityIndex)]].isEmpty }) else {
+                return ids
+            }
             return ids.filter { !contains($0) }
         }
 

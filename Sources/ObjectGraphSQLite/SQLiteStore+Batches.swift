@@ -56,12 +56,13 @@ extension SQLiteStore {
 
     /// Deletes the rows `plan` selects and what the delete rules reach from them
     /// (``BatchDelete``), in one transaction.
-    package func batchDelete(_ entity: EntityDescription, plan: FetchPlan) throws -> BatchResult {
+    package func batchDelete(_ entity: EntityDescription, plan: FetchPlan, listingIDs: Bool) throws -> BatchResult {
         try perform { connection in
             try connection.inTransaction {
-                let ids = try keys(FetchSQL.statement(for: plan, layout: layout(for: entity), dialect: .sqlite), connection)
-                return try BatchDelete.run(ids, selectedBy: plan, model: model, layouts: layoutByEntity, dialect: .sqlite,
-                                           session: BatchSession(store: self, connection: connection))
+                try BatchDelete.run(selectedBy: plan, listingIDs: listingIDs, model: model, layouts: layoutByEntity, dialect: .sqlite,
+                                    session: BatchSession(store: self, connection: connection)) {
+                    try keys(FetchSQL.statement(for: plan, layout: layout(for: entity), dialect: .sqlite), connection)
+                }
             }
         }
     }

@@ -38,9 +38,12 @@ extension ContextCore {
     func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
         let entity = try model.requireEntity(named: request.entityName)
         let store = coordinator.store(for: entity)
-        let result = try store.batchDelete(entity, plan: try keysPlan(request.entityName, request.predicate, entity))
+        let listsIDs = request.resultType == .objectIDs
+        var result = try store.batchDelete(entity, plan: try keysPlan(request.entityName, request.predicate, entity), listingIDs: listsIDs)
         mergeChanges(from: result)
         announce(result)
+        // A store may list the IDs anyway; the result is what the request asked for.
+        if !listsIDs { result.deletedIDs = [] }
         return result
     }
 
@@ -64,10 +67,18 @@ extension ContextCore {
     ///
     /// Updated, nullified and recomputed objects turn back into faults (keeping unsaved changes), so their
     /// next access reads the store; deleted objects leave the context and leave the
-    /// relationships of the objects that held them.
+    /// relationships of the objects that held them. When the result does not list every
+    /// deleted row (a count-only batch delete), every registered object turns back into a
+    /// fault instead, and the row cache forgets every row: which ones went is unknown.
     func mergeChanges(from result: BatchResult) {
         undo.suspensions += 1
         defer { undo.suspensions -= 1 }
+        guard result.deletedCount <= result.deletedIDs.count else {
+            coordinator.rowCache.removeAll()
+            undo.removeAll()  // an undo group could bring back an object that is gone from the store
+            refreshAllObjects()
+            return
+        }
         let changed = result.updatedIDs + result.nullifiedIDs + result.recomputedIDs
         coordinator.rowCache.remove(changed)
         coordinator.rowCache.remove(result.deletedIDs)

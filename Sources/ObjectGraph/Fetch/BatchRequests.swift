@@ -38,15 +38,33 @@ public struct BatchUpdateRequest: Sendable {
 /// Deletes every matching row straight in the store, applying delete rules in SQL: cascade
 /// deletes the destinations' rows, nullify clears their references, deny refuses.
 public struct BatchDeleteRequest: Sendable {
+    /// What the result of a batch delete lists.
+    public enum ResultType: Sendable {
+        /// The IDs of every deleted row (``BatchResult/deletedIDs``): the executing context
+        /// removes exactly those objects, and other contexts can merge them.
+        case objectIDs
+        /// Only how many rows went (``BatchResult/deletedCount``; `deletedIDs` stays empty),
+        /// which spares the store reading the keys of rows it deletes wholesale. The
+        /// executing context, not knowing which objects went, refreshes every registered
+        /// object (keeping unsaved changes), so one whose row is gone becomes inaccessible.
+        /// Did-save subscribers learn only of the rows the store listed anyway; hand the
+        /// result to ``MainContext/mergeChanges(from:)`` of other contexts, which then
+        /// refresh their objects too.
+        case count
+    }
+
     /// The entity to delete.
     public var entityName: String
     /// Which rows; all when nil.
     public var predicate: FetchPredicate?
+    /// What the result lists: ``ResultType/objectIDs`` unless asked otherwise.
+    public var resultType: ResultType
 
     /// Creates a request.
-    public init(entityName: String, predicate: FetchPredicate? = nil) {
+    public init(entityName: String, predicate: FetchPredicate? = nil, resultType: ResultType = .objectIDs) {
         self.entityName = entityName
         self.predicate = predicate
+        self.resultType = resultType
     }
 }
 
@@ -57,8 +75,12 @@ public struct BatchResult: Sendable {
     public var insertedIDs: [ObjectID] = []
     /// Rows updated.
     public var updatedIDs: [ObjectID] = []
-    /// Rows deleted, including those deleted by cascade.
+    /// Rows deleted, including those deleted by cascade; empty when a batch delete asked
+    /// for a ``BatchDeleteRequest/ResultType/count`` only.
     public var deletedIDs: [ObjectID] = []
+    /// How many rows were deleted, including by cascade: `deletedIDs.count`, or more when
+    /// the store did not list every deleted row.
+    public var deletedCount = 0
     /// Rows nullified by a delete rule (their references changed).
     public var nullifiedIDs: [ObjectID] = []
     /// Rows a delete left in place whose derived attributes (`ingredients.@count`,
@@ -69,5 +91,5 @@ public struct BatchResult: Sendable {
     public init() {}
 
     /// How many rows the request itself inserted, updated or deleted.
-    public var count: Int { insertedIDs.count + updatedIDs.count + deletedIDs.count }
+    public var count: Int { insertedIDs.count + updatedIDs.count + max(deletedCount, deletedIDs.count) }
 }

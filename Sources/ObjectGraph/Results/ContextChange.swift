@@ -4,8 +4,11 @@ struct ContextChange {
     var insertedIDs: [ObjectID] = []
     var updatedIDs: [ObjectID] = []
     var deletedIDs: [ObjectID] = []
+    /// Whether rows were deleted that `deletedIDs` does not list (a count-only batch delete):
+    /// a controller cannot tell whether it showed them, so it fetches again.
+    var deletedUnlisted = false
 
-    var isEmpty: Bool { insertedIDs.isEmpty && updatedIDs.isEmpty && deletedIDs.isEmpty }
+    var isEmpty: Bool { insertedIDs.isEmpty && updatedIDs.isEmpty && deletedIDs.isEmpty && !deletedUnlisted }
 
     init(_ result: SaveResult) {
         insertedIDs = result.insertedIDs
@@ -23,6 +26,7 @@ struct ContextChange {
         insertedIDs = result.insertedIDs
         updatedIDs = result.updatedIDs + result.nullifiedIDs + result.recomputedIDs
         deletedIDs = result.deletedIDs
+        deletedUnlisted = result.deletedCount > result.deletedIDs.count
     }
 }
 

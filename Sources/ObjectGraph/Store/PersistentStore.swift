@@ -75,7 +75,9 @@ package protocol StoreRequestHandler: PersistentStore {
     /// Sets attribute values on the rows a plan selects, in one transaction.
     func batchUpdate(_ entity: EntityDescription, plan: FetchPlan, values: [String: StoredValue]) throws -> [ObjectID]
     /// Deletes the rows a plan selects, applying every delete rule, in one transaction.
-    func batchDelete(_ entity: EntityDescription, plan: FetchPlan) throws -> BatchResult
+    /// Without `listingIDs` the store may leave out of ``BatchResult/deletedIDs`` rows it
+    /// deletes without reading their keys; ``BatchResult/deletedCount`` still counts them.
+    func batchDelete(_ entity: EntityDescription, plan: FetchPlan, listingIDs: Bool) throws -> BatchResult
 
     // MARK: Diagnostics
 

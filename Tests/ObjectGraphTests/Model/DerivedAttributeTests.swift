@@ -162,6 +162,28 @@ struct DerivedAttributeTests {
         #expect(albums.recomputedIDs.isEmpty)
     }
 
+    @Test("A count-only batch delete of every row recomputes the rows that lose one, and none that go with it")
+    func countOnlyBatchDeleteRecomputes() throws {
+        let context = MainContext(coordinator: coordinator)
+        let pop = try context.insert("Genre")
+        pop["name"] = "pop"
+        let a = try makeAlbum(context, "A", tracks: 3, cover: true, genres: [pop])
+        try makeAlbum(context, "B", tracks: 2)
+
+        let tracks = try context.execute(BatchDeleteRequest(entityName: "Track", resultType: .count))
+        #expect(tracks.deletedCount == 5 && tracks.deletedIDs.isEmpty)
+        #expect(tracks.recomputedIDs.count == 2)
+        #expect(a["trackCount"] as? Int == 0)
+        #expect(try stored("A")["tracks"] == 0 && stored("B")["tracks"] == 0)
+
+        let albums = try context.execute(BatchDeleteRequest(entityName: "Album", resultType: .count))
+        #expect(albums.deletedCount == 3, "two albums and a cover")
+        #expect(albums.recomputedIDs.isEmpty)
+        #expect(try context.count(for: FetchRequest(entityName: "Cover")) == 0)
+        #expect(try context.count(for: FetchRequest(entityName: "Genre")) == 1)
+        #expect(try pop.objects(forKey: "albums").isEmpty)
+    }
+
     @Test("Setting a derived attribute is refused with the expression and what to change instead")
     func derivedAttributesCannotBeSet() throws {
         let context = MainContext(coordinator: coordinator)

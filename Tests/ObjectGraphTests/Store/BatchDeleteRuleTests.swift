@@ -80,9 +80,11 @@ struct BatchDeleteRuleTests {
     }
 
     /// The outcome of deleting "doomed" (or, with `everyOwner`, both owners): the remaining
-    /// graph, or the error's code.
+    /// graph, or the error's code. A batch delete's result must count the rows that went,
+    /// and list them unless it asked for a count only.
     static func outcome(
-        _ rule: RelationshipDescription.DeleteRule, _ shape: Shape, batch: Bool, store: StoreKind = .sqlite, everyOwner: Bool = false
+        _ rule: RelationshipDescription.DeleteRule, _ shape: Shape, batch: Bool, store: StoreKind = .sqlite, everyOwner: Bool = false,
+        resultType: BatchDeleteRequest.ResultType = .objectIDs
     ) throws -> Result<[String], ObjectGraphError> {
         let coordinator = PersistentStoreCoordinator(model: try model(rule, on: shape))
         try store.addStore(to: coordinator)
@@ -90,9 +92,13 @@ struct BatchDeleteRuleTests {
         let context = MainContext(coordinator: coordinator)
         try makeGraph(context)
         let predicate = everyOwner ? nil : try FetchPredicate("name == 'doomed'")
+        let before = try snapshot(coordinator).count
         do {
             if batch {
-                try context.execute(BatchDeleteRequest(entityName: "Owner", predicate: predicate))
+                let result = try context.execute(BatchDeleteRequest(entityName: "Owner", predicate: predicate, resultType: resultType))
+                let gone = try before - snapshot(coordinator).count
+                #expect(result.deletedCount == gone, "\(store), \(resultType)")
+                #expect(result.deletedIDs.count == (resultType == .objectIDs ? gone : 0), "\(store), \(resultType)")
             } else {
                 for object in try context.fetch(FetchRequest(entityName: "Owner", predicate: predicate)) { context.delete(object) }
                 try context.save()
@@ -159,6 +165,104 @@ struct BatchDeleteRuleTests {
             }
             #expect(actual == lines, "\(kind)")
         }
+    }
+
+    @Test("A count-only batch delete, of one owner or of every owner, ends where one that lists IDs does, on every store type",
+          arguments: [RelationshipDescription.DeleteRule.nullify, .cascade, .deny, .noAction], Shape.allCases)
+    func countOnly(rule: RelationshipDescription.DeleteRule, shape: Shape) throws {
+        for everyOwner in [false, true] {
+            for kind in StoreKind.allCases {
+                let listed = try Self.outcome(rule, shape, batch: true, store: kind, everyOwner: everyOwner)
+                let counted = try Self.outcome(rule, shape, batch: true, store: kind, everyOwner: everyOwner, resultType: .count)
+                switch (listed, counted) {
+                case let (.success(expected), .success(actual)):
+                    #expect(actual == expected, "\(kind), every owner: \(everyOwner)")
+                case let (.failure(expected), .failure(actual)):
+                    #expect(actual.code == expected.code && actual.message == expected.message, "\(kind)")
+                default:
+                    Issue.record("\(kind), every owner: \(everyOwner); IDs: \(listed), count: \(counted)")
+                }
+            }
+        }
+    }
+
+    @Test("A count-only batch delete of every owner reads no key of the owners or of the parts it cascades to")
+    func countOnlyReadsNoKeys() throws {
+        /// The statements a batch delete of every owner ran on SQLite.
+        func statements(_ resultType: BatchDeleteRequest.ResultType) throws -> [String] {
+            let coordinator = PersistentStoreCoordinator(model: try Self.model(.cascade, on: .toMany))
+            try coordinator.addStore(at: ":memory:")
+            let context = MainContext(coordinator: coordinator)
+            try Self.makeGraph(context)
+            let log = StatementLog()
+            coordinator.sqliteStore.setSQLDebugLevel(.statements, includesTimings: false) { [log] line in
+                if line.hasPrefix("sql: ") { log.lines.withLock { $0.append(String(line.dropFirst(5))) } }
+            }
+            let result = try context.execute(BatchDeleteRequest(entityName: "Owner", resultType: resultType))
+            let ran = log.lines.withLock { $0 }
+            #expect(result.deletedCount == 4, "two owners, two parts")
+            #expect(try context.count(for: FetchRequest(entityName: "Part")) == 0)
+            return ran
+        }
+        let reads = { (statements: [String], table: String) in
+            statements.filter { $0.hasPrefix("SELECT") && $0.contains("FROM \"\(table)\" AS t0") }
+        }
+        let listed = try statements(.objectIDs)
+        #expect(!reads(listed, "Owner").isEmpty && !reads(listed, "Part").isEmpty, "\(listed)")
+        let counted = try statements(.count)
+        #expect(reads(counted, "Owner").isEmpty && reads(counted, "Part").isEmpty, "\(counted.joined(separator: "\n"))")
+        #expect(counted.contains { $0.hasPrefix(#"DELETE FROM "Part""#) }, "\(counted)")
+    }
+
+    @Test("After a count-only batch delete the context refreshes its objects: a deleted one is inaccessible, a survivor reads the store again")
+    func countOnlyRefreshesTheContext() throws {
+        let coordinator = PersistentStoreCoordinator(model: try Self.model(.cascade, on: .toMany))
+        try coordinator.addStore(at: ":memory:")
+        let context = MainContext(coordinator: coordinator)
+        context.isUndoEnabled = true
+        try Self.makeGraph(context)
+        let owners = try context.fetch(FetchRequest(entityName: "Owner", sortKeys: [SortKey("name")]))
+        let shared = try #require(try context.fetch(FetchRequest(entityName: "Shared")).first)
+        #expect(try shared.objects(forKey: "owners").count == 2)
+        let part = try #require(try context.fetch(FetchRequest(entityName: "Part")).first)
+        shared["name"] = "renamed"  // an unsaved change survives the refresh
+        #expect(context.canUndo)
+
+        let result = try context.execute(BatchDeleteRequest(entityName: "Owner", resultType: .count))
+        #expect(result.deletedIDs.isEmpty)
+        #expect(result.deletedCount == 4)
+        #expect(!context.canUndo, "undo could bring back rows that are gone")
+        for object in owners + [part] {
+            #expect(object.isFault)
+            #expect(object["name"] == nil)
+            #expect(object.isInaccessible)
+        }
+        #expect(shared["name"] as? String == "renamed")
+        #expect(try shared.objects(forKey: "owners").isEmpty)
+    }
+
+    @Test("Another context learns of a count-only batch delete by merging its result: its objects and results controllers read the store again")
+    func countOnlyMergedElsewhere() throws {
+        let coordinator = PersistentStoreCoordinator(model: try Self.model(.cascade, on: .toMany))
+        try coordinator.addStore(at: ":memory:")
+        let writer = MainContext(coordinator: coordinator)
+        try Self.makeGraph(writer)
+        let other = MainContext(coordinator: coordinator)
+        let controller = try FetchedResultsController(fetchRequest: FetchRequest(entityName: "Part", sortKeys: [SortKey("name")]),
+                                                      context: other)
+        try controller.performFetch()
+        let parts = controller.sections.flatMap(\.objects)
+        #expect(parts.count == 2)
+        #expect(parts.allSatisfy { $0["name"] != nil })
+
+        // Deleting the parts nullifies nothing: the result lists no ID at all.
+        let result = try writer.execute(BatchDeleteRequest(entityName: "Part", resultType: .count))
+        #expect(result.deletedCount == 2 && result.deletedIDs.isEmpty && result.nullifiedIDs.isEmpty)
+        #expect(controller.sections.flatMap(\.objects).count == 2, "not merged yet")
+        other.mergeChanges(from: result)
+        #expect(controller.sections.flatMap(\.objects).isEmpty)
+        #expect(parts.allSatisfy { $0.isFault })
+        #expect(parts.allSatisfy { $0["name"] == nil && $0.isInaccessible })
     }
 
     @Test("A deny rule refuses the batch delete in every direction", arguments: Shape.allCases)

@@ -30,6 +30,10 @@ extension Workload {
                     (.objectGraph, onCopy { try objectGraphBatchDelete(environment, path: $0, parents: parents) }),
                     (.grdb, onCopy { try GRDBPeer.deleteAllParents(path: $0, parents: parents) }),
                 ]),
+                Variant(name: "batch, count only", runs: [
+                    (.raw, onCopy { RawSQLite.deleteAllParents(path: $0, parents: parents) }),
+                    (.objectGraph, onCopy { try objectGraphBatchDelete(environment, path: $0, parents: parents, resultType: .count) }),
+                ]),
                 Variant(name: "one by one, save per 1,000", runs: [
                     (.raw, onCopy { RawSQLite.deleteParentsOneByOne(path: $0, parents: parents, batch: batch) }),
                     (.objectGraph, onCopy {
@@ -46,14 +50,20 @@ extension Workload {
             ])
     }
 
-    /// One `BatchDeleteRequest` for every parent, which cascades to the children in the store.
+    /// One `BatchDeleteRequest` for every parent, which cascades to the children in the store;
+    /// its result lists every deleted row's ID, or with `.count` only counts them.
     @MainActor
-    private static func objectGraphBatchDelete(_ environment: BenchmarkEnvironment, path: String, parents: Int) throws -> Sample {
+    private static func objectGraphBatchDelete(
+        _ environment: BenchmarkEnvironment, path: String, parents: Int, resultType: BatchDeleteRequest.ResultType = .objectIDs
+    ) throws -> Sample {
         let context = try environment.openContext(path)
         _ = try context.count(for: FetchRequest(entityName: "Parent", predicate: .falsePredicate))
         var result = BatchResult()
-        let sample = try Sample.measure(context) { result = try context.execute(BatchDeleteRequest(entityName: "Parent")) }
-        precondition(result.deletedIDs.count == parents * 4, "\(result.deletedIDs.count) rows deleted, not \(parents * 4)")
+        let sample = try Sample.measure(context) {
+            result = try context.execute(BatchDeleteRequest(entityName: "Parent", resultType: resultType))
+        }
+        precondition(result.deletedCount == parents * 4, "\(result.deletedCount) rows deleted, not \(parents * 4)")
+        precondition(result.deletedIDs.count == (resultType == .objectIDs ? parents * 4 : 0), "\(result.deletedIDs.count) IDs listed")
         try checkEmpty(context)
         return sample
     }

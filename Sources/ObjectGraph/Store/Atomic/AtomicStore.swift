@@ -332,7 +332,7 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
         try engine.batchUpdate(entity, plan: plan, values: values, backing: self)
     }
 
-    package func batchDelete(_ entity: EntityDescription, plan: FetchPlan) throws -> BatchResult {
+    package func batchDelete(_ entity: EntityDescription, plan: FetchPlan, listingIDs: Bool) throws -> BatchResult {
         try engine.batchDelete(entity, plan: plan, backing: self)
     }
 }

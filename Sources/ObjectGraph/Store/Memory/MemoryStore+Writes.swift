@@ -113,7 +113,8 @@ extension MemoryStore {
         }
     }
 
-    package func batchDelete(_ entity: EntityDescription, plan: FetchPlan) throws -> BatchResult {
+    /// Lists every deleted row whatever `listingIDs` says: the keys are at hand.
+    package func batchDelete(_ entity: EntityDescription, plan: FetchPlan, listingIDs: Bool) throws -> BatchResult {
         try batchDelete(entity, plan: plan, backing: nil)
     }
 
@@ -139,6 +140,7 @@ extension MemoryStore {
                 result.recomputedIDs.append(id)
             }
             result.deletedIDs = deletion.deleted
+            result.deletedCount = deletion.deleted.count
             result.nullifiedIDs = deletion.nullified
             return result
         }

@@ -214,6 +214,43 @@ struct BatchDeleteRuleTests {
         #expect(counted.contains { $0.hasPrefix(#"DELETE FROM "Part""#) }, "\(counted)")
     }
 
+    @Test("A count-only batch delete of every node of a tree whose children cascade counts each node once, on every store type",
+          arguments: [false, true])
+    func countOnlyTree(predicate: Bool) throws {
+        let model = try ObjectModel(entities: [
+            EntityDescription("Node", attributes: [AttributeDescription("name", .string)], relationships: [
+                RelationshipDescription("children", toMany: "Node", inverse: "parent", deleteRule: .cascade),
+                RelationshipDescription("parent", to: "Node", inverse: "children"),
+            ]),
+            EntityDescription("Other", attributes: [AttributeDescription("name", .string)]),
+        ])
+        for kind in StoreKind.allCases {
+            let coordinator = PersistentStoreCoordinator(model: model)
+            try kind.addStore(to: coordinator)
+            defer { StoreKind.removeFiles(of: coordinator) }
+            let context = MainContext(coordinator: coordinator)
+            let root = try context.insert("Node")
+            root["name"] = "root"
+            for index in 0..<3 {
+                let child = try context.insert("Node")
+                child["name"] = "child \(index)"
+                child["parent"] = root
+                let grandchild = try context.insert("Node")
+                grandchild["name"] = "grandchild \(index)"
+                grandchild["parent"] = child
+            }
+            try context.insert("Other")["name"] = "kept"
+            try context.save()
+            let request = BatchDeleteRequest(entityName: "Node", predicate: predicate ? try FetchPredicate("name == 'root'") : nil,
+                                             resultType: .count)
+            let result = try context.execute(request)
+            #expect(result.deletedCount == 7, "\(kind)")
+            #expect(result.deletedIDs.isEmpty)
+            #expect(try context.count(for: FetchRequest(entityName: "Node")) == 0, "\(kind)")
+            #expect(try context.count(for: FetchRequest(entityName: "Other")) == 1, "\(kind)")
+        }
+    }
+
     @Test("After a count-only batch delete the context refreshes its objects: a deleted one is inaccessible, a survivor reads the store again")
     func countOnlyRefreshesTheContext() throws {
         let coordinator = PersistentStoreCoordinator(model: try Self.model(.cascade, on: .toMany))
@@ -285,8 +322,9 @@ struct BatchDeleteRuleTests {
         #expect(lines.filter { $0.hasPrefix("Tag") }.count == 2)
     }
 
-    @Test("A batch delete of every object of a sub-entity finds them for the rules by its restriction, and leaves its siblings")
-    func everyObjectOfASubentity() throws {
+    @Test("A batch delete of every object of a sub-entity finds them for the rules by its restriction, and leaves its siblings",
+          arguments: [BatchDeleteRequest.ResultType.objectIDs, .count])
+    func everyObjectOfASubentity(resultType: BatchDeleteRequest.ResultType) throws {
         let model = try ObjectModel(entities: [
             EntityDescription("Item", isAbstract: true, attributes: [AttributeDescription("name", .string)]),
             EntityDescription("Box", parent: "Item",
@@ -316,13 +354,21 @@ struct BatchDeleteRuleTests {
         coordinator.sqliteStore.setSQLDebugLevel(.statements, includesTimings: false) { [log] line in
             if line.hasPrefix("sql: ") { log.lines.withLock { $0.append(String(line.dropFirst(5))) } }
         }
-        let result = try context.execute(BatchDeleteRequest(entityName: "Box"))
+        let result = try context.execute(BatchDeleteRequest(entityName: "Box", resultType: resultType))
         coordinator.sqliteStore.setSQLDebugLevel(.off) { _ in }
         let ran = log.lines.withLock { $0 }
         let box = model.entity(named: "Box")!.index
-        #expect(ran.contains(#"SELECT t0."_pk", \#(model.entity(named: "Part")!.index) FROM "Part" AS t0 WHERE t0."box" IN (SELECT d."_pk" FROM "Item" AS d WHERE d._ent = \#(box))"#),
-                "\(ran)")
-        #expect(result.deletedIDs.count == 6)
+        let boxes = #"IN (SELECT d."_pk" FROM "Item" AS d WHERE d._ent = \#(box))"#
+        if resultType == .objectIDs {
+            #expect(ran.contains(#"SELECT t0."_pk", \#(model.entity(named: "Part")!.index) FROM "Part" AS t0 WHERE t0."box" "# + boxes), "\(ran)")
+            #expect(result.deletedIDs.count == 6)
+        } else {
+            // The parts go unread: their only relationship leads back to the boxes.
+            #expect(ran.contains(#"DELETE FROM "Part" AS t0 WHERE t0."box" "# + boxes), "\(ran)")
+            #expect(!ran.contains { $0.hasPrefix("SELECT") }, "\(ran)")
+            #expect(result.deletedIDs.isEmpty)
+        }
+        #expect(result.deletedCount == 6)
         let names = { (entity: String) in try context.fetch(FetchRequest(entityName: entity)).compactMap { $0["name"] as? String }.sorted() }
         #expect(try names("Item") == ["crate"])
         #expect(try names("Part") == ["loose"])

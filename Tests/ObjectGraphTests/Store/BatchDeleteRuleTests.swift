@@ -229,16 +229,15 @@ struct BatchDeleteRuleTests {
             try kind.addStore(to: coordinator)
             defer { StoreKind.removeFiles(of: coordinator) }
             let context = MainContext(coordinator: coordinator)
-            let root = try context.insert("Node")
-            root["name"] = "root"
-            for index in 0..<3 {
-                let child = try context.insert("Node")
-                child["name"] = "child \(index)"
-                child["parent"] = root
-                let grandchild = try context.insert("Node")
-                grandchild["name"] = "grandchild \(index)"
-                grandchild["parent"] = child
+            @discardableResult
+            func node(_ name: String, under parent: ManagedObject?) throws -> ManagedObject {
+                let node = try context.insert("Node")
+                node["name"] = name
+                if let parent { node["parent"] = parent }
+                return node
             }
+            let root = try node("root", under: nil)
+            for index in 0..<3 { try node("grandchild \(index)", under: try node("child \(index)", under: root)) }
             try context.insert("Other")["name"] = "kept"
             try context.save()
             let request = BatchDeleteRequest(entityName: "Node", predicate: predicate ? try FetchPredicate("name == 'root'") : nil,

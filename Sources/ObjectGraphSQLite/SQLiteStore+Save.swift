@@ -24,39 +24,7 @@ extension SQLiteStore {
                     values = try changes.resolvedValues(keys)
                     current = changes.deletes.first
                     try delete(changes.deletes, connection)
-                    // Each entity's INSERT is looked up once per save, not whenever the rows
-                    // switch tables (a parent row and its child rows alternate); per row, only
-                    // the statement and the row's width are read (copying the table's layout
-                    // and statement texts out of the store cost a retain and release each). The
-                    // lookup holds them unretained, so a row costs no retain and release either:
-                    // the connection's statement cache keeps them until it closes.
-                    var insertStatements = [(statement: Unmanaged<SQLiteStatement>, width: Int)?](
-                        repeating: nil, count: model.entities.count)
-                    try values.withUnsafeBufferPointer { values in
-                        for (insert, id) in zip(changes.inserts, ids) {
-                            current = insert.id
-                            let entityIndex = Int(id.entityIndex)
-                            let statement: Unmanaged<SQLiteStatement>, width: Int
-                            if let cached = insertStatements[entityIndex] {
-                                (statement, width) = cached
-                                // the key and every column below
-                                statement._withUnsafeGuaranteedRef { $0.reset(rebindsAll: true) }
-                            } else {
-                                let made = try insertStatement(ofEntityAt: entityIndex, connection)
-                                width = layoutByEntity[entityIndex].width - 2
-                                assert(made.parameterCount == width + 1, "an INSERT binds every placeholder of a row")
-                                statement = .passUnretained(made)
-                                insertStatements[entityIndex] = (statement, width)
-                            }
-                            try statement._withUnsafeGuaranteedRef { statement in
-                                try statement.bind(.integer(id.key), at: 1)
-                                for column in 0..<width {
-                                    try statement.bind(values[insert.start + column], at: Int32(column + 2))
-                                }
-                                try statement.run()
-                            }
-                        }
-                    }
+                    try insertRows(changes.inserts, ids: ids, values: values, connection, current: &current)
                     var conflicts: [ObjectID] = []
                     for update in changes.updates {
                         current = update.id
@@ -103,7 +71,57 @@ extension SQLiteStore {
         }
     }
 
-    /// Runs `body` inside a write transaction (`BEGIN IMMEDIATE`): no other connection or
+    /// Inserts the rows of `inserts` (their keys in `ids`, their values in `values`).
+    ///
+    /// Rows of one entity go in together, ``rowsPerInsert(ofEntityAt:)`` to a statement: a
+    /// statement per row costs SQLite a seek from the table's root to check each explicit key
+    /// and a statement's setup and teardown, about a quarter of a row's insert; one statement
+    /// keeps its cursor where the last row went. What is left over of each entity goes in a
+    /// row at a time, as does every row of a small save. Rows of different entities may go
+    /// in out of their order in `inserts`: tables refer to each other by key, without
+    /// foreign-key constraints to check the order.
+    ///
+    /// A constraint that fails in a multi-row statement stops it at the row at fault (see
+    /// ``SchemaSQL/insert(table:columns:entityIndex:rows:)``); that row and the ones after
+    /// it then go in one at a time, so that the error names the row (`current`).
+    private func insertRows(
+        _ inserts: [StoreChanges.Insert], ids: [ObjectID], values: [StoredValue], _ connection: SQLiteConnection,
+        current: inout ObjectID?
+    ) throws {
+        try values.withUnsafeBufferPointer { values in
+            var writer = RowWriter(store: self, connection: connection, inserts: inserts, ids: ids, values: values)
+            guard inserts.count >= fewestRowsPerInsert else {  // no statement would fill: in order, a row at a time
+                for position in inserts.indices {
+                    current = inserts[position].id
+                    try writer.insert(position)
+                }
+                return
+            }
+            // The positions of each entity's rows not yet inserted, by entity index.
+            var waiting = [[Int]](repeating: [], count: model.entities.count)
+            for position in inserts.indices {
+                let entityIndex = Int(ids[position].entityIndex)
+                waiting[entityIndex].append(position)
+                guard waiting[entityIndex].count == rowsPerInsert(ofEntityAt: entityIndex) else { continue }
+                do {
+                    current = nil
+                    try writer.insert(waiting[entityIndex], entityIndex: entityIndex)
+                } catch let error as SQLiteError where error.result == .constraint {
+                    for position in try writer.notInserted(waiting[entityIndex], entityIndex: entityIndex) {
+                        current = inserts[position].id
+                        try writer.insert(position)  // throws at the row at fault
+                    }
+                }
+                waiting[entityIndex].removeAll(keepingCapacity: true)
+            }
+            for position in waiting.joined() {
+                current = inserts[position].id
+                try writer.insert(position)
+            }
+        }
+    }
+
+    /// Runs `body` inside a write transaction (`BEGIN IMMEDIATE`)    /// Runs `body` inside a write transaction (`BEGIN IMMEDIATE`): no other connection or
     /// process commits until it returns. Saves inside it run in savepoints; it commits
     /// when `body` returns and rolls back when it throws.
     package func holdingWriteLock<T>(_ body: () throws -> T) throws -> T {
@@ -231,5 +249,86 @@ extension SQLiteStore {
         return ObjectGraphError(.constraintViolation,
             "cannot save \(entity.name): another \(entity.root.name) already has \(detail); nothing was saved",
             underlying: error)
+    }
+}
+
+/// Binds and runs the INSERTs of one save's rows: one row at a time, or several rows of one
+/// entity in one statement.
+///
+/// Each entity's one-row INSERT is looked up once per save, not whenever the rows switch
+/// tables (a parent row and its child rows alternate); per row, only the statement and the
+/// row's width are read (copying the table's layout and statement texts out of the store
+/// cost a retain and release each). The lookup holds them unretained, so a row costs no
+/// retain and release either: the connection's statement cache keeps them until it closes.
+private struct RowWriter {
+    let store: SQLiteStore
+    let connection: SQLiteConnection
+    let inserts: [StoreChanges.Insert]
+    let ids: [ObjectID]
+    let values: UnsafeBufferPointer<StoredValue>
+    /// Each entity's one-row INSERT and the number of its columns after the key, once used.
+    private var singleRow: [(statement: Unmanaged<SQLiteStatement>, width: Int)?]
+
+    init(store: SQLiteStore, connection: SQLiteConnection, inserts: [StoreChanges.Insert], ids: [ObjectID],
+         values: UnsafeBufferPointer<StoredValue>) {
+        self.store = store
+        self.connection = connection
+        self.inserts = inserts
+        self.ids = ids
+        self.values = values
+        singleRow = Array(repeating: nil, count: store.model.entities.count)
+    }
+
+    /// Inserts the row at `position` of the inserts on its own.
+    mutating func insert(_ position: Int) throws {
+        let insert = inserts[position], id = ids[position], entityIndex = Int(id.entityIndex)
+        let statement: Unmanaged<SQLiteStatement>, width: Int
+        if let cached = singleRow[entityIndex] {
+            (statement, width) = cached
+        } else {
+            let made = try store.insertStatement(ofEntityAt: entityIndex, connection)
+            width = store.layoutByEntity[entityIndex].width - 2
+            assert(made.parameterCount == width + 1, "an INSERT binds every placeholder of a row")
+            statement = .passUnretained(made)
+            singleRow[entityIndex] = (statement, width)
+        }
+        try statement._withUnsafeGuaranteedRef { statement in
+            statement.reset(rebindsAll: true)  // the key and every column below
+            try statement.bind(.integer(id.key), at: 1)
+            for column in 0..<width {
+                try statement.bind(values[insert.start + column], at: Int32(column + 2))
+            }
+            try statement.run()
+        }
+    }
+
+    /// Inserts the rows at `positions` of the inserts, as many as the entity with model
+    /// index `entityIndex` puts in one statement and all of that entity, in one statement.
+    func insert(_ positions: [Int], entityIndex: Int) throws {
+        let statement = try store.insertRowsStatement(ofEntityAt: entityIndex, connection)
+        let width = store.layoutByEntity[entityIndex].width - 2
+        assert(statement.parameterCount == (width + 1) * positions.count, "an INSERT binds every placeholder of its rows")
+        var parameter: Int32 = 1
+        for position in positions {
+            let start = inserts[position].start
+            try statement.bind(.integer(ids[position].key), at: parameter)
+            for column in 0..<width {
+                try statement.bind(values[start + column], at: parameter + Int32(column + 1))
+            }
+            parameter += Int32(width + 1)
+        }
+        try statement.run()
+    }
+
+    /// The positions among `positions` (rows of the entity with model index `entityIndex`)
+    /// from the first whose row is not in the table: where a multi-row INSERT stopped.
+    func notInserted(_ positions: [Int], entityIndex: Int) throws -> ArraySlice<Int> {
+        let statement = try connection.cachedStatement(SchemaSQL.selectVersion(table: store.layoutByEntity[entityIndex].table))
+        for (offset, position) in positions.enumerated() {
+            statement.reset()
+            try statement.bind(.integer(ids[position].key), at: 1)
+            if try !statement.step() { return positions[offset...] }
+        }
+        return []
     }
 }

@@ -66,6 +66,10 @@ public final class SQLiteStore: StoreRequestHandler {
     private let tableSQLByEntity: [TableSQL]
     /// Each entity's INSERT, by entity index.
     private let insertSQLByEntity: [String]
+    /// Each entity's INSERT of several rows, and how many, by entity index.
+    private let insertRowsSQLByEntity: [(sql: String, rows: Int)]
+    /// The fewest rows any of those inserts: a save of fewer inserts each row on its own.
+    let fewestRowsPerInsert: Int
     /// The statements that load one object's to-many relationship, by relationship: built
     /// once, not on every fault (a delete rule loads one per deleted object).
     let toManySQL: [ObjectIdentifier: ToManySQL]
@@ -94,6 +98,11 @@ public final class SQLiteStore: StoreRequestHandler {
         self.insertSQLByEntity = zip(model.entities, layoutByEntity).map { entity, layout in
             SchemaSQL.insert(table: layout.table, columns: layout.columns, entityIndex: entity.index)
         }
+        self.insertRowsSQLByEntity = zip(model.entities, layoutByEntity).map { entity, layout in
+            let rows = SchemaSQL.rowsPerInsert(width: layout.width)
+            return (SchemaSQL.insert(table: layout.table, columns: layout.columns, entityIndex: entity.index, rows: rows), rows)
+        }
+        self.fewestRowsPerInsert = insertRowsSQLByEntity.map(\.rows).min() ?? 1
         var toManySQL: [ObjectIdentifier: ToManySQL] = [:]
         for entity in model.entities {
             for relationship in entity.relationships where relationship.isToMany && toManySQL[ObjectIdentifier(relationship)] == nil {
@@ -142,6 +151,16 @@ public final class SQLiteStore: StoreRequestHandler {
     func insertStatement(ofEntityAt index: Int, _ connection: SQLiteConnection) throws(SQLiteError) -> SQLiteStatement {
         try connection.cachedStatement(insertSQLByEntity[index], number: SQLiteConnection.firstFreeStatementNumber + index)
     }
+
+    /// The cached INSERT of ``rowsPerInsert(ofEntityAt:)`` rows of the entity with model
+    /// index `index`, found by number: each row binds its key, then its columns.
+    func insertRowsStatement(ofEntityAt index: Int, _ connection: SQLiteConnection) throws(SQLiteError) -> SQLiteStatement {
+        try connection.cachedStatement(insertRowsSQLByEntity[index].sql,
+                                       number: SQLiteConnection.firstFreeStatementNumber + 2 * tableSQLByEntity.count + index)
+    }
+
+    /// How many rows of the entity with model index `index` one multi-row INSERT writes.
+    func rowsPerInsert(ofEntityAt index: Int) -> Int { insertRowsSQLByEntity[index].rows }
 
     /// The cached SELECT of one row by key of the entity with model index `index`, found by
     /// number: what every fault that fires from the store runs.

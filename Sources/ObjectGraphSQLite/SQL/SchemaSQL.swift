@@ -71,11 +71,23 @@ extension SchemaSQL {
     /// `INSERT INTO t (_pk, _ent, c1, …) VALUES (?, 3, ?, …)` over every column of the
     /// layout, for the entity with model index `entityIndex`: its number is part of the text
     /// (one statement per entity), so a row binds one value fewer.
-    static func insert(table: String, columns: [String], entityIndex: Int) -> String {
+    ///
+    /// With `rows` above 1, `INSERT OR FAIL INTO t … VALUES (?, 3, ?, …), (?, 3, ?, …), …`
+    /// inserts that many rows. `OR FAIL`: a failed constraint stops the statement but keeps
+    /// the rows it inserted before (the save rolls back anyway), so SQLite keeps no statement
+    /// journal to undo it with; with one, every page the statement changes is first copied
+    /// into a temporary file, which cost more than the statement saved.
+    static func insert(table: String, columns: [String], entityIndex: Int, rows: Int = 1) -> String {
         let names = (["_pk", "_ent"] + columns).map { SQLIdentifier($0).quoted }
         let marks = (["?", String(entityIndex)] + Array(repeating: "?", count: columns.count)).joined(separator: ", ")
-        return "INSERT INTO \(SQLIdentifier(table).quoted) (\(names.joined(separator: ", "))) VALUES (\(marks))"
+        let tuples = Array(repeating: "(\(marks))", count: rows).joined(separator: ", ")
+        return "INSERT \(rows > 1 ? "OR FAIL " : "")INTO \(SQLIdentifier(table).quoted) (\(names.joined(separator: ", "))) VALUES \(tuples)"
     }
+
+    /// How many rows one multi-row INSERT of a table `width` values wide (key and entity
+    /// columns included) carries: 50, or fewer so that it binds at most 999 values, SQLite's
+    /// oldest limit. Past about 50 rows a statement saves no more time.
+    static func rowsPerInsert(width: Int) -> Int { max(1, min(50, 999 / max(1, width - 1))) }
 
     /// `UPDATE t SET c1 = ?, …, _opt = _opt + 1 WHERE _pk = ?`, and, when `checksVersion`,
     /// `AND _opt = ?`: the update of a row loaded at a known version, which changes nothing

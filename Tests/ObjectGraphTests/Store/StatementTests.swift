@@ -119,6 +119,34 @@ struct StatementTests {
         #expect(Set(pairs) == Set((1...4).map { "Dish \($0) by Chef \($0)" }))
     }
 
+    @Test("A large save inserts each table's rows fifty to a statement, and what is left a row at a time")
+    func largeSavesInsertManyRowsPerStatement() throws {
+        for index in 0..<120 {
+            let chef = try context.insert("Chef")
+            chef["name"] = "Chef \(index)"
+            let recipe = try context.insert("Recipe")
+            recipe["name"] = "Dish \(index)"
+            recipe["rating"] = Double(index)
+            recipe["chef"] = chef
+        }
+        let ran = try statements { try context.save() }.map(oneLine)
+        let chefRow = "(?, 0, ?)", recipeRow = "(?, 1, ?, ?, ?, ?, ?, ?)"
+        let manyChefs = #"INSERT OR FAIL INTO "Chef" ("_pk", "_ent", "name") VALUES "#
+            + Array(repeating: chefRow, count: 50).joined(separator: ", ")
+        let manyRecipes = #"INSERT OR FAIL INTO "Recipe" ("_pk", "_ent", "name", "servings", "rating", "published", "vegetarian", "chef") VALUES "#
+            + Array(repeating: recipeRow, count: 50).joined(separator: ", ")
+        #expect(ran.first == "BEGIN IMMEDIATE" && ran.last == "COMMIT" && ran.count == 2 + 4 + 40)
+        #expect(ran.filter { $0 == manyChefs }.count == 2 && ran.filter { $0 == manyRecipes }.count == 2)
+        #expect(ran.filter { $0.hasSuffix("VALUES \(chefRow)") }.count == 20)
+        #expect(ran.filter { $0.hasSuffix("VALUES \(recipeRow)") }.count == 20)
+
+        context.reset()
+        let dishes = try context.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name BEGINSWITH 'Dish'")))
+        let rows = dishes.map { "\($0["name"] as! String) by \(($0["chef"] as! ManagedObject)["name"] as! String) at \($0["rating"] as! Double)" }
+        #expect(Set(rows) == Set((0..<120).map { "Dish \($0) by Chef \($0) at \(Double($0))" }))
+        #expect(Set(dishes.map(\.objectID.key)).count == 120)
+    }
+
     @Test("An update writes the changed columns only if the row is still at the version it was loaded at")
     func updateStatement() throws {
         let recipe = try #require(try context.fetch(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")])).first)

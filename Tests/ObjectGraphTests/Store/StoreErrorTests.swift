@@ -170,6 +170,34 @@ struct StoreErrorTests {
         #expect(try reader.count(for: FetchRequest(entityName: "Chef")) == 2)
     }
 
+    @Test("A constraint that fails inside a many-row INSERT names the row at fault, and saves none of the rows")
+    func aConstraintViolationAmongManyRows() throws {
+        let coordinator = try TestModel.coordinator()
+        let context = MainContext(coordinator: coordinator)
+        try context.insert("Chef")["name"] = "Ana"
+        try context.save()
+        var chefs: [ManagedObject] = []
+        for index in 0..<120 {
+            let chef = try context.insert("Chef")
+            chef["name"] = index == 77 ? "Ana" : "Chef \(index)"  // in the second statement of fifty
+            chefs.append(chef)
+        }
+        let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .constraintViolation)
+        #expect(error.message.contains("Chef") && error.message.contains("name = Ana"), "\(error.message)")
+        let reader = MainContext(coordinator: coordinator)
+        #expect(try reader.count(for: FetchRequest(entityName: "Chef")) == 1)
+        #expect(chefs.allSatisfy(\.objectID.isTemporary) && context.hasChanges)
+        chefs[77]["name"] = "Chef 77"
+        chefs[90]["name"] = "Chef 60"  // repeats a row of the same statement
+        let repeated = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(repeated.code == .constraintViolation && repeated.message.contains("name = Chef 60"), "\(repeated.message)")
+        #expect(try reader.count(for: FetchRequest(entityName: "Chef")) == 1)
+        chefs[90]["name"] = "Chef 90"
+        try context.save()
+        #expect(try reader.count(for: FetchRequest(entityName: "Chef")) == 121)
+    }
+
     @Test("A save across two stores that fails in the second leaves both stores and the context as they were")
     func aFailedMultiStoreSaveChangesNoStore() throws {
         let coordinator = PersistentStoreCoordinator(model: try TestModel.make())

@@ -7,20 +7,33 @@ extension RawSQLite {
 
     /// Inserts `count` users with two strings into a new file, committing every `batch` rows
     /// (a batch of 1 leaves each insert to its own autocommit transaction), then checks the count.
-    static func insertUsers(path: String, count: Int, batch: Int) -> Sample {
+    /// Each INSERT writes one row, or `rowsPerStatement` rows where the batch has that many left.
+    static func insertUsers(path: String, count: Int, batch: Int, rowsPerStatement: Int = 1) -> Sample {
         let db = open(path)
         defer { close(db) }
         exec(db, createUsers)
-        let insert = prepare(db, #"INSERT INTO "User" ("_ent", "name", "city") VALUES (?, ?, ?)"#)
+        /// The INSERT of `rows` users.
+        func insertSQL(rows: Int) -> String {
+            #"INSERT INTO "User" ("_ent", "name", "city") VALUES "# + Array(repeating: "(?, ?, ?)", count: rows).joined(separator: ", ")
+        }
+        let insert = prepare(db, insertSQL(rows: 1)), insertMany = prepare(db, insertSQL(rows: rowsPerStatement))
         let sample = Sample.measure {
             if batch > 1 { exec(db, "BEGIN") }
-            for index in 0..<count {
-                sqlite3_bind_int64(insert, 1, 0)
-                bind(insert, 2, "User \(index)")
-                bind(insert, 3, BenchmarkData.city(index))
-                precondition(sqlite3_step(insert) == SQLITE_DONE)
-                sqlite3_reset(insert)
-                if batch > 1, (index + 1) % batch == 0 {
+            var index = 0
+            while index < count {
+                // As many rows as fit before the batch's end, up to `rowsPerStatement`.
+                let batchEnd = batch > 1 ? min(count, (index / batch + 1) * batch) : index + 1
+                let rows = batchEnd - index >= rowsPerStatement ? rowsPerStatement : 1
+                let statement = rows == 1 ? insert : insertMany
+                for row in 0..<Int32(rows) {
+                    sqlite3_bind_int64(statement, 3 * row + 1, 0)
+                    bind(statement, 3 * row + 2, "User \(index)")
+                    bind(statement, 3 * row + 3, BenchmarkData.city(index))
+                    index += 1
+                }
+                precondition(sqlite3_step(statement) == SQLITE_DONE)
+                sqlite3_reset(statement)
+                if batch > 1, index % batch == 0 {
                     exec(db, "COMMIT")
                     exec(db, "BEGIN")
                 }
@@ -28,6 +41,7 @@ extension RawSQLite {
             if batch > 1 { exec(db, "COMMIT") }
         }
         sqlite3_finalize(insert)
+        sqlite3_finalize(insertMany)
         checkUsers(path: path, count: count)
         return sample
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ObjectGraph
 @testable import ObjectGraphSQLite
@@ -145,6 +146,32 @@ struct StatementTests {
         let rows = dishes.map { "\($0["name"] as! String) by \(($0["chef"] as! ManagedObject)["name"] as! String) at \($0["rating"] as! Double)" }
         #expect(Set(rows) == Set((0..<120).map { "Dish \($0) by Chef \($0) at \(Double($0))" }))
         #expect(Set(dishes.map(\.objectID.key)).count == 120)
+    }
+
+    @Test("Sub-entities that share a table go in fifty to a statement each, under their own entity, with blobs intact")
+    func largeSavesOfSubentities() throws {
+        let recipe = try #require(try context.fetch(FetchRequest(entityName: "Recipe")).first)
+        for index in 0..<60 {
+            let photo = try context.insert("Photo")
+            photo["caption"] = "photo \(index)"
+            photo["bytes"] = Data(repeating: UInt8(index), count: 200 + index)  // past the statement's scratch space
+            photo["recipe"] = recipe
+            let video = try context.insert("Video")
+            video["caption"] = "video \(index)"
+            video["seconds"] = Double(index)
+            video["recipe"] = recipe
+        }
+        let ran = try statements { try context.save() }.map(oneLine)
+        #expect(ran.filter { $0.hasPrefix(#"INSERT OR FAIL INTO "Media""#) }.count == 2)
+        #expect(ran.filter { $0.hasPrefix(#"INSERT INTO "Media""#) }.count == 20)
+        context.reset()
+        let media = try context.fetch(FetchRequest(entityName: "Media"))
+        let photos = media.filter { $0.entity.name == "Photo" }, videos = media.filter { $0.entity.name == "Video" }
+        #expect(photos.count == 60 && videos.count == 60)
+        #expect(Set(photos.map { "\($0["caption"] as! String) \(($0["bytes"] as! Data).count) \(($0["bytes"] as! Data).first!)" })
+                == Set((0..<60).map { "photo \($0) \(200 + $0) \($0)" }))
+        #expect(Set(videos.map { "\($0["caption"] as! String) \($0["seconds"] as! Double)" }) == Set((0..<60).map { "video \($0) \(Double($0))" }))
+        #expect(media.allSatisfy { ($0["recipe"] as? ManagedObject)?.objectID == recipe.objectID })
     }
 
     @Test("An update writes the changed columns only if the row is still at the version it was loaded at")

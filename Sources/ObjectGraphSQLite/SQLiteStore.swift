@@ -68,7 +68,7 @@ public final class SQLiteStore: StoreRequestHandler {
     private let insertSQLByEntity: [String]
     /// Each entity's INSERT of several rows, and how many, by entity index.
     private let insertRowsSQLByEntity: [(sql: String, rows: Int)]
-    /// The fewest rows any of those inserts: a save of fewer inserts each row on its own.
+    /// The fewest rows any of those INSERTs writes: a save of fewer rows inserts each on its own.
     let fewestRowsPerInsert: Int
     /// The statements that load one object's to-many relationship, by relationship: built
     /// once, not on every fault (a delete rule loads one per deleted object).

@@ -83,18 +83,17 @@ extension SQLiteStore {
     ///
     /// A constraint that fails in a multi-row statement stops it at the row at fault (see
     /// ``SchemaSQL/insert(table:columns:entityIndex:rows:)``); that row and the ones after
-    /// it then go in one at a time, so that the error names the row (`current`).
+    /// it then go in one at a time, so that the error names the row: `current` is the row
+    /// going in alone when an error is thrown, nil during a multi-row statement.
     private func insertRows(
         _ inserts: [StoreChanges.Insert], ids: [ObjectID], values: [StoredValue], _ connection: SQLiteConnection,
         current: inout ObjectID?
     ) throws {
         try values.withUnsafeBufferPointer { values in
             var writer = RowWriter(store: self, connection: connection, inserts: inserts, ids: ids, values: values)
+            defer { current = writer.current }
             guard inserts.count >= fewestRowsPerInsert else {  // no statement would fill: in order, a row at a time
-                for position in inserts.indices {
-                    current = inserts[position].id
-                    try writer.insert(position)
-                }
+                for position in inserts.indices { try writer.insert(position) }
                 return
             }
             // The positions of each entity's rows not yet inserted, by entity index.
@@ -104,20 +103,15 @@ extension SQLiteStore {
                 waiting[entityIndex].append(position)
                 guard waiting[entityIndex].count == rowsPerInsert(ofEntityAt: entityIndex) else { continue }
                 do {
-                    current = nil
                     try writer.insert(waiting[entityIndex], entityIndex: entityIndex)
                 } catch let error as SQLiteError where error.result == .constraint {
                     for position in try writer.notInserted(waiting[entityIndex], entityIndex: entityIndex) {
-                        current = inserts[position].id
                         try writer.insert(position)  // throws at the row at fault
                     }
                 }
                 waiting[entityIndex].removeAll(keepingCapacity: true)
             }
-            for position in waiting.joined() {
-                current = inserts[position].id
-                try writer.insert(position)
-            }
+            for position in waiting.joined() { try writer.insert(position) }
         }
     }
 
@@ -268,6 +262,8 @@ private struct RowWriter {
     let values: UnsafeBufferPointer<StoredValue>
     /// Each entity's one-row INSERT and the number of its columns after the key, once used.
     private var singleRow: [(statement: Unmanaged<SQLiteStatement>, width: Int)?]
+    /// The row going in on its own, which an error is about; nil during a multi-row INSERT.
+    private(set) var current: ObjectID?
 
     init(store: SQLiteStore, connection: SQLiteConnection, inserts: [StoreChanges.Insert], ids: [ObjectID],
          values: UnsafeBufferPointer<StoredValue>) {
@@ -282,6 +278,7 @@ private struct RowWriter {
     /// Inserts the row at `position` of the inserts on its own.
     mutating func insert(_ position: Int) throws {
         let insert = inserts[position], id = ids[position], entityIndex = Int(id.entityIndex)
+        current = insert.id
         let statement: Unmanaged<SQLiteStatement>, width: Int
         if let cached = singleRow[entityIndex] {
             (statement, width) = cached
@@ -304,7 +301,8 @@ private struct RowWriter {
 
     /// Inserts the rows at `positions` of the inserts, as many as the entity with model
     /// index `entityIndex` puts in one statement and all of that entity, in one statement.
-    func insert(_ positions: [Int], entityIndex: Int) throws {
+    mutating func insert(_ positions: [Int], entityIndex: Int) throws {
+        current = nil
         let statement = try store.insertRowsStatement(ofEntityAt: entityIndex, connection)
         let width = store.layoutByEntity[entityIndex].width - 2
         assert(statement.parameterCount == (width + 1) * positions.count, "an INSERT binds every placeholder of its rows")

@@ -64,10 +64,8 @@ public final class SQLiteStore: StoreRequestHandler {
     let layoutByEntity: [TableLayout]
     /// The statements every row of each entity's table uses, by entity index.
     private let tableSQLByEntity: [TableSQL]
-    /// Each entity's INSERT, by entity index.
-    private let insertSQLByEntity: [String]
-    /// Each entity's INSERT of several rows, and how many, by entity index.
-    private let insertRowsSQLByEntity: [(sql: String, rows: Int)]
+    /// Each entity's INSERTs, by entity index.
+    private let insertSQLByEntity: [InsertSQL]
     /// The fewest rows any of those INSERTs writes: a save of fewer rows inserts each on its own.
     let fewestRowsPerInsert: Int
     /// The statements that load one object's to-many relationship, by relationship: built
@@ -95,14 +93,8 @@ public final class SQLiteStore: StoreRequestHandler {
         self.layoutByEntity = model.entities.map { entity in layouts.first { $0.root === entity.root }! }
         let tableSQL = layouts.map(TableSQL.init)
         self.tableSQLByEntity = layoutByEntity.map { layout in tableSQL[layouts.firstIndex { $0 === layout }!] }
-        self.insertSQLByEntity = zip(model.entities, layoutByEntity).map { entity, layout in
-            SchemaSQL.insert(table: layout.table, columns: layout.columns, entityIndex: entity.index)
-        }
-        self.insertRowsSQLByEntity = zip(model.entities, layoutByEntity).map { entity, layout in
-            let rows = SchemaSQL.rowsPerInsert(width: layout.width)
-            return (SchemaSQL.insert(table: layout.table, columns: layout.columns, entityIndex: entity.index, rows: rows), rows)
-        }
-        self.fewestRowsPerInsert = insertRowsSQLByEntity.map(\.rows).min() ?? 1
+        self.insertSQLByEntity = zip(model.entities, layoutByEntity).map(InsertSQL.init)
+        self.fewestRowsPerInsert = insertSQLByEntity.map(\.rows).min() ?? 1
         var toManySQL: [ObjectIdentifier: ToManySQL] = [:]
         for entity in model.entities {
             for relationship in entity.relationships where relationship.isToMany && toManySQL[ObjectIdentifier(relationship)] == nil {
@@ -149,18 +141,18 @@ public final class SQLiteStore: StoreRequestHandler {
     /// The cached INSERT of the entity with model index `index`, found by number: the row's
     /// key, then its columns after `_pk` and `_ent` (the entity's number is in the text).
     func insertStatement(ofEntityAt index: Int, _ connection: SQLiteConnection) throws(SQLiteError) -> SQLiteStatement {
-        try connection.cachedStatement(insertSQLByEntity[index], number: SQLiteConnection.firstFreeStatementNumber + index)
+        try connection.cachedStatement(insertSQLByEntity[index].oneRow, number: SQLiteConnection.firstFreeStatementNumber + index)
     }
 
     /// The cached INSERT of ``rowsPerInsert(ofEntityAt:)`` rows of the entity with model
     /// index `index`, found by number: each row binds its key, then its columns.
     func insertRowsStatement(ofEntityAt index: Int, _ connection: SQLiteConnection) throws(SQLiteError) -> SQLiteStatement {
-        try connection.cachedStatement(insertRowsSQLByEntity[index].sql,
+        try connection.cachedStatement(insertSQLByEntity[index].rowsAtOnce,
                                        number: SQLiteConnection.firstFreeStatementNumber + 2 * tableSQLByEntity.count + index)
     }
 
     /// How many rows of the entity with model index `index` one multi-row INSERT writes.
-    func rowsPerInsert(ofEntityAt index: Int) -> Int { insertRowsSQLByEntity[index].rows }
+    func rowsPerInsert(ofEntityAt index: Int) -> Int { insertSQLByEntity[index].rows }
 
     /// The cached SELECT of one row by key of the entity with model index `index`, found by
     /// number: what every fault that fires from the store runs.
@@ -407,5 +399,19 @@ public final class SQLiteStore: StoreRequestHandler {
             if parts.count == 2 { result[String(parts[0])] = String(parts[1]) }
         }
         return result
+    }
+}
+
+/// The INSERTs of one entity's rows: one row, and ``rows`` rows at once.
+private struct InsertSQL {
+    let oneRow: String
+    let rowsAtOnce: String
+    let rows: Int
+
+    /// The INSERTs of `entity`'s rows into `layout`'s table.
+    init(entity: EntityDescription, layout: TableLayout) {
+        rows = SchemaSQL.rowsPerInsert(width: layout.width)
+        oneRow = SchemaSQL.insert(table: layout.table, columns: layout.columns, entityIndex: entity.index)
+        rowsAtOnce = SchemaSQL.insert(table: layout.table, columns: layout.columns, entityIndex: entity.index, rows: rows)
     }
 }

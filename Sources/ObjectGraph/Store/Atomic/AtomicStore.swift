@@ -332,6 +332,7 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
         try engine.batchUpdate(entity, plan: plan, values: values, backing: self)
     }
 
+    /// Lists every deleted row whatever `listingIDs` says, as the memory store does.
     package func batchDelete(_ entity: EntityDescription, plan: FetchPlan, listingIDs: Bool) throws -> BatchResult {
         try engine.batchDelete(entity, plan: plan, backing: self)
     }

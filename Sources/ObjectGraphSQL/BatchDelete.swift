@@ -53,7 +53,7 @@ package struct BatchDelete<Session: BatchDeleteSession> {
                 SchemaNaming.entityRestriction(for: plan.entity, alias: alias, includesSubentities: plan.includesSubentities)
             }
             removal = .matching(restriction(FetchSQL.alias),
-                                rows: FetchSQL.inRows(of: layouts[plan.entity.index].table, where: restriction("d")))
+                                rows: FetchSQL.SelectedRows(of: layouts[plan.entity.index].table, where: restriction("d")))
         } else {
             removal = .byKeys
         }
@@ -78,7 +78,7 @@ package struct BatchDelete<Session: BatchDeleteSession> {
     /// while the delete rules run, is the membership test that finds them for the rules.
     private enum Removal {
         case byKeys
-        case matching(SQLFragment?, rows: SQLFragment? = nil)
+        case matching(SQLFragment?, rows: FetchSQL.SelectedRows? = nil)
     }
 
     /// The rows of one entity that a batch delete removes, as the membership test that
@@ -88,11 +88,14 @@ package struct BatchDelete<Session: BatchDeleteSession> {
         private let keys: [Int64]
         private let dialect: SQLDialect
         private var test: SQLFragment?
+        /// The rows as a condition selected them, when it did.
+        let selected: FetchSQL.SelectedRows?
 
-        init(_ keys: [Int64], selected: SQLFragment?, dialect: SQLDialect) {
+        init(_ keys: [Int64], selected: FetchSQL.SelectedRows?, dialect: SQLDialect) {
             self.keys = keys
             self.dialect = dialect
-            test = selected
+            self.selected = selected
+            test = selected?.membership
         }
 
         /// `IN (…)`, or the dialect's test against a bound list.
@@ -116,7 +119,7 @@ package struct BatchDelete<Session: BatchDeleteSession> {
         var keysByEntity = [[Int64]](repeating: [], count: model.entities.count)
         for id in fresh { keysByEntity[Int(id.entityIndex)].append(id.key) }
         // A subquery selects the rows of one entity only if they are all of one entity.
-        var selected: SQLFragment?
+        var selected: FetchSQL.SelectedRows?
         if case .matching(_, let rows?) = removal, keysByEntity.count(where: { !$0.isEmpty }) == 1 { selected = rows }
         for (entityIndex, group) in keysByEntity.enumerated() where !group.isEmpty {
             let entity = model.entities[entityIndex]
@@ -142,7 +145,7 @@ package struct BatchDelete<Session: BatchDeleteSession> {
     /// Deletes every row of `entity` (no sub-entity's) that `condition` selects, and what
     /// the rules reach from them, without reading their keys; `rows` is the membership
     /// test that finds them while the rules run.
-    private mutating func deleteEvery(_ entity: EntityDescription, _ condition: SQLFragment?, rows: SQLFragment) throws {
+    private mutating func deleteEvery(_ entity: EntityDescription, _ condition: SQLFragment?, rows: FetchSQL.SelectedRows) throws {
         // Every row of the entity goes: a rule that reaches one of them finds it deleted.
         deletion.deletesEvery(entity)
         let members = Rows([], selected: rows, dialect: dialect)
@@ -206,7 +209,9 @@ package struct BatchDelete<Session: BatchDeleteSession> {
             return
         }
         let select: SQLFragment
-        if pointsBack {
+        if pointsBack, let selected = rows.selected {
+            select = FetchSQL.selectReferencing(destinationLayout, entity: destination, column: relationship.inverse.name, joining: selected)
+        } else if pointsBack {
             select = FetchSQL.selectReferencing(destinationLayout, entity: destination, column: relationship.inverse.name, rows: rows.membership)
         } else {
             guard relationship.deleteRule == .cascade || relationship.deleteRule == .deny || derives else { return }

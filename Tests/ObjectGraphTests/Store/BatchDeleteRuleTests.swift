@@ -213,9 +213,9 @@ struct BatchDeleteRuleTests {
         #expect(counted.contains { $0.hasPrefix(#"DELETE FROM "Part""#) }, "\(counted)")
     }
 
-    @Test("A count-only batch delete of every node of a tree whose children cascade counts each node once, on every store type",
-          arguments: [false, true])
-    func countOnlyTree(predicate: Bool) throws {
+    @Test("A batch delete of every node of a tree whose children cascade counts each node once, and lists each once, on every store type",
+          arguments: [false, true], [BatchDeleteRequest.ResultType.count, .objectIDs])
+    func wholeTree(predicate: Bool, resultType: BatchDeleteRequest.ResultType) throws {
         let model = try ObjectModel(entities: [
             EntityDescription("Node", attributes: [AttributeDescription("name", .string)], relationships: [
                 RelationshipDescription("children", toMany: "Node", inverse: "parent", deleteRule: .cascade),
@@ -240,10 +240,13 @@ struct BatchDeleteRuleTests {
             try context.insert("Other")["name"] = "kept"
             try context.save()
             let request = BatchDeleteRequest(entityName: "Node", predicate: predicate ? try FetchPredicate("name == 'root'") : nil,
-                                             resultType: .count)
+                                             resultType: resultType)
             let result = try context.execute(request)
             #expect(result.deletedCount == 7, "\(kind)")
-            #expect(result.deletedIDs.isEmpty)
+            // Listed: the seven nodes, each once (every node but the root is found through a
+            // reference to a deleted node, by a join on the table itself).
+            #expect(Set(result.deletedIDs).count == (resultType == .count ? 0 : 7), "\(kind)")
+            #expect(result.deletedIDs.count == (resultType == .count ? 0 : 7), "\(kind)")
             #expect(try context.count(for: FetchRequest(entityName: "Node")) == 0, "\(kind)")
             #expect(try context.count(for: FetchRequest(entityName: "Other")) == 1, "\(kind)")
         }
@@ -358,7 +361,8 @@ struct BatchDeleteRuleTests {
         let box = model.entity(named: "Box")!.index
         let boxes = #"IN (SELECT d."_pk" FROM "Item" AS d WHERE d._ent = \#(box))"#
         if resultType == .objectIDs {
-            #expect(ran.contains(#"SELECT t0."_pk", \#(model.entity(named: "Part")!.index) FROM "Part" AS t0 WHERE t0."box" "# + boxes), "\(ran)")
+            #expect(ran.contains(#"SELECT t0."_pk", \#(model.entity(named: "Part")!.index) FROM "Part" AS t0 "#
+                + #"JOIN "Item" AS d ON d."_pk" = t0."box" AND d._ent = \#(box)"#), "\(ran)")
             #expect(result.deletedIDs.count == 6)
         } else {
             // The parts go unread: their only relationship leads back to the boxes.

@@ -222,12 +222,13 @@ struct StatementTests {
         #expect(ran == [
             "BEGIN IMMEDIATE",
             #"SELECT t0."_pk", 1 FROM "Recipe" AS t0"#,
-            // Every recipe goes, and no rule changes which: the rules find them by a subquery.
-            #"SELECT t0."_pk", 2 FROM "Line" AS t0 WHERE t0."recipe" IN (SELECT d."_pk" FROM "Recipe" AS d)"#,
+            // Every recipe goes, and no rule changes which: the rules find them by a subquery,
+            // and read the keys of the rows pointing back at them by a join.
+            #"SELECT t0."_pk", 2 FROM "Line" AS t0 JOIN "Recipe" AS d ON d."_pk" = t0."recipe""#,
             recordHighestKey("Line"),
             #"DELETE FROM "Line" AS t0 WHERE t0."recipe" IN (SELECT d."_pk" FROM "Recipe" AS d)"#,
             #"DELETE FROM "_join_Recipe_tags" WHERE "_source" IN (SELECT d."_pk" FROM "Recipe" AS d)"#,
-            #"SELECT t0."_pk", t0."_ent" FROM "Media" AS t0 WHERE t0."recipe" IN (SELECT d."_pk" FROM "Recipe" AS d)"#,
+            #"SELECT t0."_pk", t0."_ent" FROM "Media" AS t0 JOIN "Recipe" AS d ON d."_pk" = t0."recipe""#,
             recordHighestKey("Media"),
             #"DELETE FROM "Media" AS t0 WHERE t0."recipe" IN (SELECT d."_pk" FROM "Recipe" AS d)"#,
             recordHighestKey("Recipe"),

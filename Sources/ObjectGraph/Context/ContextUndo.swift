@@ -6,8 +6,9 @@
 /// resetting, and merging a deletion made elsewhere clear the history: the store then no
 /// longer matches what a group recorded. Merges and refreshes are never recorded.
 extension MainContext {
-    /// Whether changes are recorded for undo; on by default for main contexts. Turning it
-    /// off forgets the history.
+    /// Whether changes are recorded for undo; off by default, as in Core Data and SwiftData
+    /// (turn it on for an editor; recording costs every change). Turning it off forgets the
+    /// history.
     public var isUndoEnabled: Bool {
         get { core.undo.isEnabled }
         set { core.setUndoEnabled(newValue) }

@@ -50,10 +50,12 @@ import RecipeCatalog
     }
 
     /// The shell's context on `catalog`: it merges what other contexts save (a background
-    /// import's batches) as they are saved, so counts and fetches see them at once.
+    /// import's batches) as they are saved, so counts and fetches see them at once, and it
+    /// records undo, each command one step.
     private static func makeContext(_ catalog: Catalog) -> MainContext {
         let context = MainContext(coordinator: catalog.coordinator)
         context.automaticallyMergesChanges = true
+        context.isUndoEnabled = true
         return context
     }
 

@@ -14,6 +14,7 @@ struct UndoTests {
     init() throws {
         coordinator = try TestModel.coordinator()
         context = MainContext(coordinator: coordinator)
+        context.isUndoEnabled = true
     }
 
     @discardableResult
@@ -121,6 +122,7 @@ struct UndoTests {
         try insertRecipe("Stew")
         try context.save()
         let reader = MainContext(coordinator: coordinator)
+        reader.isUndoEnabled = true
         var request = FetchRequest(entityName: "Recipe")
         request.includesPropertyValues = false
         let all = try reader.fetch(request)
@@ -177,6 +179,25 @@ struct UndoTests {
         #expect(soup["name"] as? String == "Soup")
         #expect(soup["rating"] == nil)
         #expect(context.undo() == nil)
+    }
+
+    @Test("Undo starts off in every context, as in Core Data and SwiftData: nothing is recorded until it is turned on, and a turn's changes then form a group")
+    func offByDefault() async throws {
+        let fresh = MainContext(coordinator: coordinator)
+        #expect(!fresh.isUndoEnabled)
+        let chef = try fresh.insert("Chef")
+        chef["name"] = "Ana"
+        await Task.yield()
+        #expect(!fresh.canUndo && fresh.undo() == nil)
+        #expect(chef["name"] as? String == "Ana" && fresh.hasChanges)
+
+        fresh.isUndoEnabled = true
+        chef["name"] = "Ben"
+        await Task.yield()  // the turn ends: its group closes
+        #expect(fresh.canUndo)
+        #expect(fresh.undo() == "")
+        #expect(chef["name"] as? String == "Ana", "the change made before undo was on is kept")
+        #expect(!fresh.canUndo)
     }
 
     @Test func offByDefaultInPrivateContextsAndClearedByRollback() async throws {

@@ -209,10 +209,11 @@ package struct BatchDelete<Session: BatchDeleteSession> {
             return
         }
         let select: SQLFragment
-        if pointsBack, let selected = rows.selected {
-            select = FetchSQL.selectReferencing(destinationLayout, entity: destination, column: relationship.inverse.name, joining: selected)
-        } else if pointsBack {
-            select = FetchSQL.selectReferencing(destinationLayout, entity: destination, column: relationship.inverse.name, rows: rows.membership)
+        if pointsBack {
+            // Rows a condition selected are joined; a list of keys is a membership test.
+            let column = relationship.inverse.name
+            select = rows.selected.map { FetchSQL.selectReferencing(destinationLayout, entity: destination, column: column, joining: $0) }
+                ?? FetchSQL.selectReferencing(destinationLayout, entity: destination, column: column, rows: rows.membership)
         } else {
             guard relationship.deleteRule == .cascade || relationship.deleteRule == .deny || derives else { return }
             select = FetchSQL.selectReferenced(layouts[entity.index], relationship: relationship, rows: rows.membership, distinct: true)

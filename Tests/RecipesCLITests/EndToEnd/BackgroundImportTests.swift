@@ -6,9 +6,9 @@ import Testing
 /// at a batch boundary, and quitting asks whether to wait for it or cancel it.
 ///
 /// Nothing here measures time: each step waits for what the screen shows, with generous
-/// deadlines, and the file is large enough (about 8 s of work for a debug build on an idle
-/// machine, longer under the parallel test run) that the job is still running when the
-/// test acts on it; the one test that needs it still running after several round trips
+/// deadlines, and the file is large enough (about 10 s of work for a debug build on an idle
+/// machine, longer under the parallel test run; 35 s for the test that counts and lists the
+/// job before it cancels it) that the job is still running when the test acts on it; the one test that needs it still running after several round trips
 /// starts over when it was not.
 @Suite("Background imports in a terminal")
 struct BackgroundImportTests {
@@ -69,7 +69,10 @@ struct BackgroundImportTests {
 
     @Test("The prompt comes back at once; counts grow while the job runs; .jobs lists it; .cancel stops it")
     func countsGrowAndCancel() async throws {
-        let file = try await generate(30_000)
+        // More than three times its neighbours' file (about 35 s of work for a debug build alone):
+        // under the parallel test run, the round trips of three counts, `.jobs` and `.cancel`
+        // once outlasted an import of 30,000 (seen once in a fresh clone's run).
+        let file = try await generate(100_000)
         let terminal = try await startImport(file)
         var answers = 1
         var counts = [try await count(in: terminal, answer: answers)]
@@ -80,13 +83,13 @@ struct BackgroundImportTests {
             if next > counts.last! { counts.append(next) }
         }
         print("counts seen while the import ran: \(counts)")
-        #expect(counts.last! < 30_000)
+        #expect(counts.last! < 100_000)
 
         await terminal.type(".jobs")
         await terminal.press("Enter")
         try await terminal.waitFor("the job's line") { screen in
             screen.split(separator: "\n").contains { line in
-                line.hasPrefix("#1  import big-30000.jsonl  running ") && line.contains(" recipes  ")
+                line.hasPrefix("#1  import big-100000.jsonl  running ") && line.contains(" recipes  ")
                     && line.contains("/s  ") && line.hasSuffix(" left")
             }
         }
@@ -100,7 +103,7 @@ struct BackgroundImportTests {
         #expect(try await count(in: terminal, answer: answers + 1) == stoppedAt)
         await terminal.type(".jobs")
         await terminal.press("Enter")
-        try await terminal.waitFor("the cancelled job") { $0.contains("#1  import big-30000.jsonl  cancelled ") }
+        try await terminal.waitFor("the cancelled job") { $0.contains("#1  import big-100000.jsonl  cancelled ") }
         try await terminal.waitFor("the plain prompt") { screen in
             screen.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) } == "recipes>"
         }

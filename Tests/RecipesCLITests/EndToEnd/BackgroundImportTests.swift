@@ -6,10 +6,12 @@ import Testing
 /// at a batch boundary, and quitting asks whether to wait for it or cancel it.
 ///
 /// Nothing here measures time: each step waits for what the screen shows, with generous
-/// deadlines, and the file is large enough (about 10 s of work for a debug build on an idle
-/// machine, longer under the parallel test run; 35 s for the test that counts and lists the
-/// job before it cancels it) that the job is still running when the test acts on it; the one test that needs it still running after several round trips
-/// starts over when it was not.
+/// deadlines. The files are large enough that the job is still running when the test acts
+/// on it: 30,000 recipes (about 10 s of work for a debug build on an idle machine, four
+/// times that in a slow fresh-clone run), and 100,000 for the two tests that make several
+/// round trips and then cancel the job. The two that must finish the import (quitting, then
+/// resuming; Ctrl-D, then waiting) keep the smaller file and start over on an empty store
+/// when the job ended before the shell read what they typed.
 @Suite("Background imports in a terminal")
 struct BackgroundImportTests {
     let home: TemporaryDirectory
@@ -111,7 +113,8 @@ struct BackgroundImportTests {
 
     @Test("Ctrl-C at the prompt while a job runs asks first; 'n' keeps it, 'y' cancels it after its batch")
     func interruptAsks() async throws {
-        let file = try await generate(30_000)
+        // Two questions and their answers must come while the job runs: the larger file.
+        let file = try await generate(100_000)
         let terminal = try await startImport(file)
         await terminal.press("C-c")
         try await terminal.waitFor("the question") { $0.contains("Cancel import #1 (") && $0.contains("after its current batch? [y/N]") }
@@ -133,20 +136,26 @@ struct BackgroundImportTests {
     func quitCancels() async throws {
         let file = try await generate(30_000)
         // On a loaded machine the terminal's round trips can outlast the import (a debug
-        // build imports the file in about 8 s alone): when the job has finished before the
-        // answer reaches the shell there is nothing to cancel, and the scenario starts over
-        // on an empty store, at most three times.
+        // build imports the file in about 10 s alone): when the job has finished before the
+        // shell reads '.quit' (no question: it quits) or before the answer reaches it, there
+        // is nothing to cancel, and the scenario starts over on an empty store, at most three
+        // times.
+        let question = "is still running. Wait for it to finish, or cancel it"
         for attempt in 1...3 {
             let terminal = try await startImport(file)
             try await waitForFirstBatch(terminal)
             await terminal.type(".quit")
             await terminal.press("Enter")
-            try await terminal.waitFor("the question") { $0.contains("is still running. Wait for it to finish, or cancel it") }
-            await terminal.type("c")
-            await terminal.press("Enter")
+            try await terminal.waitFor("the question, or the job's end", transcript: true) {
+                $0.contains(question) || $0.contains("import #1: imported 30000 recipes")
+            }
+            if await terminal.transcript().contains(question) {
+                await terminal.type("c")
+                await terminal.press("Enter")
+            }
             #expect(try await terminal.waitForExit() == 0)
             if attempt < 3, await terminal.transcript().contains("import #1: imported 30000 recipes") {
-                print("quitCancels: the import finished before the answer (attempt \(attempt)); starting over")
+                print("quitCancels: the import finished before the shell read '.quit' or the answer (attempt \(attempt)); starting over")
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
                 continue
             }
@@ -165,11 +174,22 @@ struct BackgroundImportTests {
 
     @Test("Ctrl-D while a job runs asks; 'w' waits for it to finish, then quits")
     func endOfInputWaits() async throws {
-        // Large enough that the job still runs when the shell reads the Ctrl-D, however
-        // loaded the machine: the question comes only while a job runs.
+        // The question comes only while a job runs. On a loaded machine the job can end
+        // before the shell reads the Ctrl-D (which then quits): the scenario then starts over
+        // on an empty store, at most three times.
         let file = try await generate(30_000)
-        let terminal = try await startImport(file)
-        await terminal.press("C-d")
+        var terminal = try await startImport(file)
+        for attempt in 1...3 {
+            await terminal.press("C-d")
+            try await terminal.waitFor("the question, or the job's end", transcript: true) {
+                $0.contains("[w/c/N]") || $0.contains("import #1: imported 30000 recipes")
+            }
+            if await terminal.transcript().contains("[w/c/N]") || attempt == 3 { break }
+            print("endOfInputWaits: the import finished before the shell read Ctrl-D (attempt \(attempt)); starting over")
+            _ = try await terminal.waitForExit()
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+            terminal = try await startImport(file)
+        }
         try await terminal.waitFor("the question") { $0.contains("[w/c/N]") }
         await terminal.type("w")
         await terminal.press("Enter")

@@ -115,7 +115,7 @@ extension SQLiteStore {
         }
     }
 
-    /// Runs `body` inside a write transaction (`BEGIN IMMEDIATE`)    /// Runs `body` inside a write transaction (`BEGIN IMMEDIATE`): no other connection or
+    /// Runs `body` inside a write transaction (`BEGIN IMMEDIATE`): no other connection or
     /// process commits until it returns. Saves inside it run in savepoints; it commits
     /// when `body` returns and rolls back when it throws.
     package func holdingWriteLock<T>(_ body: () throws -> T) throws -> T {

@@ -141,14 +141,13 @@ public final class SQLiteStore: StoreRequestHandler {
     /// The cached INSERT of the entity with model index `index`, found by number: the row's
     /// key, then its columns after `_pk` and `_ent` (the entity's number is in the text).
     func insertStatement(ofEntityAt index: Int, _ connection: SQLiteConnection) throws(SQLiteError) -> SQLiteStatement {
-        try connection.cachedStatement(insertSQLByEntity[index].oneRow, number: SQLiteConnection.firstFreeStatementNumber + index)
+        try connection.cachedStatement(insertSQLByEntity[index].oneRow, number: statementNumber(.insert, ofEntityAt: index))
     }
 
     /// The cached INSERT of ``rowsPerInsert(ofEntityAt:)`` rows of the entity with model
     /// index `index`, found by number: each row binds its key, then its columns.
     func insertRowsStatement(ofEntityAt index: Int, _ connection: SQLiteConnection) throws(SQLiteError) -> SQLiteStatement {
-        try connection.cachedStatement(insertSQLByEntity[index].rowsAtOnce,
-                                       number: SQLiteConnection.firstFreeStatementNumber + 2 * tableSQLByEntity.count + index)
+        try connection.cachedStatement(insertSQLByEntity[index].rowsAtOnce, number: statementNumber(.insertRows, ofEntityAt: index))
     }
 
     /// How many rows of the entity with model index `index` one multi-row INSERT writes.
@@ -157,8 +156,18 @@ public final class SQLiteStore: StoreRequestHandler {
     /// The cached SELECT of one row by key of the entity with model index `index`, found by
     /// number: what every fault that fires from the store runs.
     func selectRowStatement(ofEntityAt index: Int, _ connection: SQLiteConnection) throws(SQLiteError) -> SQLiteStatement {
-        try connection.cachedStatement(tableSQLByEntity[index].selectRow,
-                                       number: SQLiteConnection.firstFreeStatementNumber + tableSQLByEntity.count + index)
+        try connection.cachedStatement(tableSQLByEntity[index].selectRow, number: statementNumber(.selectRow, ofEntityAt: index))
+    }
+
+    /// The kinds of statement cached by number, one per entity each.
+    private enum NumberedStatement: Int {
+        case insert, selectRow, insertRows
+    }
+
+    /// The cache number of `kind`'s statement for the entity with model index `index`: one
+    /// band of numbers per kind, past the connection's own.
+    private func statementNumber(_ kind: NumberedStatement, ofEntityAt index: Int) -> Int {
+        SQLiteConnection.firstFreeStatementNumber + kind.rawValue * tableSQLByEntity.count + index
     }
 
     // MARK: Metadata

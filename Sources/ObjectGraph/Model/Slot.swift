@@ -143,11 +143,9 @@ package final class ToManyStorage {
 
     /// Realizes a fault from the stored destinations plus the pending changes.
     func realize(stored: [ManagedObject]) {
-        var result = removed.isEmpty ? stored : stored.filter { object in !removed.contains(object.objectID) }
-        var members = Set(result.lazy.map(ObjectIdentifier.init))
-        for object in added where members.insert(ObjectIdentifier(object)).inserted { result.append(object) }
-        objects = result
-        memberSet = result.count > Self.scanLimit ? members : nil
+        objects = removed.isEmpty ? stored : stored.filter { object in !removed.contains(object.objectID) }
+        memberSet = objects!.count > Self.scanLimit ? Set(objects!.lazy.map(ObjectIdentifier.init)) : nil
+        for object in added { _ = Self.insert(object, into: &objects!, set: &memberSet) }
     }
 
     /// Forgets the changes since the last save (after a save writes them).

@@ -7,12 +7,12 @@ extension SQLiteStore {
     /// Runs `plan` (``FetchPlan/Output-swift.enum/rows`` or ``FetchPlan/Output-swift.enum/keys``)
     /// and hands each row to `body` with its object ID.
     package func forEachRow(_ plan: FetchPlan, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
-        try forEachRow(FetchSQL.statement(for: plan, layout: layout(for: plan.entity), dialect: .sqlite), body)
+        try forEachRow(FetchSQL.statement(for: plan, layout: layout(for: plan.entity), dialect: .sqlite), .latest, body)
     }
 
     /// The full rows of `entity`'s table with the given keys, in key order, in one statement.
     package func forEachRow(withKeys keys: [Int64], of entity: EntityDescription, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
-        try forEachRow(FetchSQL.selectRows(layout(for: entity), keys: keys, dialect: .sqlite), body)
+        try forEachRow(FetchSQL.selectRows(layout(for: entity), keys: keys, dialect: .sqlite), .recent, body)
     }
 
     /// The full rows of the destinations of a one-to-many relationship for several sources,
@@ -21,10 +21,10 @@ extension SQLiteStore {
         destinationsOf relationship: RelationshipDescription, sourceKeys: [Int64], _ body: (ObjectID, any StoreRow) throws -> Void
     ) throws {
         if sourceKeys.count == 1, let sql = toManySQL[ObjectIdentifier(relationship)]?.destinationRows {
-            return try forEachRow(SQLFragment(sql: sql, arguments: [.integer(sourceKeys[0])]), body)
+            return try forEachRow(SQLFragment(sql: sql, arguments: [.integer(sourceKeys[0])]), .recent, body)
         }
         let layout = layout(for: relationship.destination)
-        try forEachRow(FetchSQL.selectDestinations(of: relationship, sourceKeys: sourceKeys, layout: layout, dialect: .sqlite), body)
+        try forEachRow(FetchSQL.selectDestinations(of: relationship, sourceKeys: sourceKeys, layout: layout, dialect: .sqlite), .recent, body)
     }
 
     /// Runs `body` with every read this thread makes inside one read transaction on one
@@ -37,8 +37,10 @@ extension SQLiteStore {
         }
     }
 
-    private func forEachRow(_ select: SQLFragment, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
-        try performRead { connection in
+    private func forEachRow(
+        _ select: SQLFragment, _ freshness: ConnectionPool.Freshness, _ body: (ObjectID, any StoreRow) throws -> Void
+    ) throws {
+        try performRead(freshness) { connection in
             let statement = try connection.cachedStatement(select.sql)
             try statement.bind(select.arguments)
             try statement.forEachRow { row in
@@ -92,7 +94,7 @@ extension SQLiteStore {
     /// The (source, destination) key pairs of a many-to-many relationship for several sources.
     package func fetchJoinPairs(of relationship: RelationshipDescription, sourceKeys: [Int64]) throws -> [(source: Int64, destination: Int64)] {
         let select = FetchSQL.selectJoinPairs(of: relationship, sourceKeys: sourceKeys, dialect: .sqlite)
-        return try performRead { connection in try connection.rows(select.sql, select.arguments) }.compactMap { row in
+        return try performRead(.recent) { connection in try connection.rows(select.sql, select.arguments) }.compactMap { row in
             guard case .integer(let source) = row[0], case .integer(let destination) = row[1] else { return nil }
             return (source, destination)
         }
@@ -101,7 +103,7 @@ extension SQLiteStore {
     /// The full row of one object, or nil when it is not in the store.
     package func fetchRow(_ id: ObjectID) throws -> [StoredValue]? {
         let index = Int(id.entityIndex), width = layout(for: model.entities[index]).rowWidth
-        return try performRead { connection in
+        return try performRead(.recent) { connection in
             let statement = try selectRowStatement(ofEntityAt: index, connection)
             try statement.bind(.integer(id.key), at: 1)
             var result: [StoredValue]?
@@ -112,7 +114,7 @@ extension SQLiteStore {
 
     /// The IDs of the destinations of a to-many relationship of the object with key `key`.
     package func fetchDestinations(of relationship: RelationshipDescription, key: Int64) throws -> [ObjectID] {
-        try performRead { connection in
+        try performRead(.recent) { connection in
             let statement = try connection.cachedStatement(
                 toManySQL[ObjectIdentifier(relationship)]?.destinationKeys ?? FetchSQL.selectDestinations(of: relationship, dialect: .sqlite))
             try statement.bind(.integer(key), at: 1)

@@ -26,6 +26,15 @@ public final class SQLiteStore: StoreRequestHandler {
         /// with 0, fetches wait for saves, reading on the one writer connection (as an
         /// in-memory store always does).
         public var maximumReaderCount = 4
+        /// How long loads of faults and relationships may go on reading one committed state,
+        /// so that a run of them pays for one read transaction, not one each.
+        ///
+        /// A load sees every save made to the file in this process before it, at once. A save
+        /// by another process it may miss for up to this long (Core Data's row cache serves values as
+        /// stale as a context's `stalenessInterval`, which is unbounded by default). Fetches
+        /// and counts always read the last committed state. With `.zero`, every load reads
+        /// the last committed state too, in a read transaction of its own.
+        public var faultSnapshotLifetime: Duration = .milliseconds(10)
         /// The most pages (of 4,096 bytes) the file may grow to, or nil for no limit but the
         /// disk's. A save that needs more fails as on a full disk (`storeFailure`, "full"),
         /// leaving the store and the context's unsaved changes as they were. For capping a
@@ -112,6 +121,7 @@ public final class SQLiteStore: StoreRequestHandler {
             makeReader = { @Sendable in try Self.openReader(path: path, busyTimeout: options.busyTimeout) }
         }
         self.pool = ConnectionPool(writer: opened, maximumReaderCount: options.maximumReaderCount,
+                                   snapshotLifetime: options.faultSnapshotLifetime, file: Self.isFile(path) ? path : nil,
                                    makeReader: makeReader)
         applyEnvironmentDebugLevel()
     }
@@ -235,9 +245,12 @@ public final class SQLiteStore: StoreRequestHandler {
     /// Runs `body` with a connection that sees the last committed state (on the thread
     /// inside ``perform(_:)``, that write's own rows too), turning SQLite errors into
     /// framework errors. For fetches: it never waits for a save in progress.
-    func performRead<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    ///
+    /// With `.recent` (for loads of faults and relationships), `body` may see a state as old
+    /// as ``Options/faultSnapshotLifetime`` allows.
+    func performRead<T>(_ freshness: ConnectionPool.Freshness = .latest, _ body: (SQLiteConnection) throws -> T) throws -> T {
         do {
-            return try pool.read(body)
+            return try pool.read(freshness, body)
         } catch let error as SQLiteError {
             throw translate(error)
         }

@@ -120,7 +120,7 @@ final class SQLiteConnection {
 
     /// The statement numbers this connection uses itself (for transactions); callers
     /// number theirs from here.
-    static let firstFreeStatementNumber = 4
+    static let firstFreeStatementNumber = 6
 
     /// A new prepared statement that is not cached.
     func makeStatement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
@@ -152,6 +152,24 @@ final class SQLiteConnection {
         guard code == SQLITE_OK else {
             throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
         }
+    }
+
+    /// Whether a transaction (or a read transaction) is open on this connection.
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Begins a read transaction: the first statement after it takes a snapshot that every
+    /// statement until ``endReading()`` sees. Bookkeeping: neither traced nor counted.
+    func beginReading() throws(SQLiteError) {
+        let statement = try cachedStatement("BEGIN", number: 4)
+        defer { statement.reset() }
+        while try statement.step() {}
+    }
+
+    /// Ends the read transaction ``beginReading()`` began; nothing happens without one.
+    func endReading() {
+        guard isInTransaction, let statement = try? cachedStatement("COMMIT", number: 5) else { return }
+        defer { statement.reset() }
+        while (try? statement.step()) == true {}
     }
 
     /// Runs a statement with arguments and returns the rows it produced, as stored values.

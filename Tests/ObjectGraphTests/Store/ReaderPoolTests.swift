@@ -197,6 +197,107 @@ struct ReaderPoolTests {
         }
     }
 
+    /// A coordinator on `file` whose loads keep a read transaction for `lifetime`, with a
+    /// saved chef named Ana; and that chef's ID.
+    func storeWithAna(_ file: String, faultSnapshotLifetime lifetime: Duration) throws -> (PersistentStoreCoordinator, ObjectID) {
+        var options = SQLiteStore.Options()
+        options.faultSnapshotLifetime = lifetime
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        try coordinator.addStore(at: file, options: options)
+        let context = MainContext(coordinator: coordinator)
+        let ana = try context.insert("Chef")
+        ana["name"] = "Ana"
+        try context.save()
+        return (coordinator, ana.objectID)
+    }
+
+    /// The chef's name as a fault's load reads it, from the store.
+    nonisolated func loadedName(_ id: ObjectID, _ store: SQLiteStore) throws -> String? {
+        guard let row = try store.fetchRow(id) else { return nil }
+        let column = store.layout(for: store.model.entities[Int(id.entityIndex)]).columnIndex["name"]!
+        guard case .text(let name) = row[column] else { return nil }
+        return name
+    }
+
+    /// Renames the chef as another process would: on a connection of its own, outside every pool.
+    nonisolated func renameOutside(_ file: String, _ id: ObjectID, to name: String) throws {
+        try SQLiteConnection(path: file).execute("UPDATE \"Chef\" SET \"name\" = '\(name)' WHERE \"_pk\" = \(id.key)")
+    }
+
+    @Test("Loads keep their reader's read transaction until this process writes; fetches read the latest state")
+    func loadsReuseAReadTransaction() throws {
+        let file = path("loads.sqlite")
+        let (coordinator, ana) = try storeWithAna(file, faultSnapshotLifetime: .seconds(600))
+        let store = coordinator.sqliteStore
+        #expect(try loadedName(ana, store) == "Ana")
+        #expect(store.pool.idleReadersInTransaction == 1)
+
+        try renameOutside(file, ana, to: "Bea")
+        #expect(try loadedName(ana, store) == "Ana", "a load began a read transaction of its own")
+        // A fetch reads the latest state, and the loads after it read that state.
+        #expect(try chefNames(MainContext(coordinator: coordinator)) == ["Bea"])
+        #expect(try loadedName(ana, store) == "Bea")
+
+        // A write in this process, here by another coordinator on the file (named by another
+        // path), ends it at once.
+        try renameOutside(file, ana, to: "Cid")
+        #expect(try loadedName(ana, store) == "Bea")
+        let (other, _) = try storeWithAna(directory.path + "/./loads.sqlite", faultSnapshotLifetime: .seconds(600))
+        #expect(try loadedName(ana, store) == "Cid")
+
+        // So does a write through this pool, which also ends idle readers' transactions first.
+        try renameOutside(file, ana, to: "Dee")
+        #expect(try loadedName(ana, store) == "Cid")
+        let context = MainContext(coordinator: coordinator)
+        try context.insert("Tag")["label"] = "quick"
+        try context.save()
+        #expect(store.pool.idleReadersInTransaction == 0)
+        #expect(try loadedName(ana, store) == "Dee")
+        #expect(try chefNames(MainContext(coordinator: other)) == ["Ana", "Dee"])
+    }
+
+    @Test("existingObject(with:) reads the latest state, though loads keep an older one")
+    func existingObjectReadsTheLatest() throws {
+        let file = path("existing.sqlite")
+        let (coordinator, ana) = try storeWithAna(file, faultSnapshotLifetime: .seconds(600))
+        let store = coordinator.sqliteStore
+        #expect(try loadedName(ana, store) == "Ana")
+        try renameOutside(file, ana, to: "Bea")
+        #expect(try loadedName(ana, store) == "Ana")
+        #expect(try MainContext(coordinator: coordinator).existingObject(with: ana)["name"] as? String == "Bea")
+    }
+
+    @Test("With a zero fault snapshot lifetime every load reads the latest state and keeps no transaction")
+    func zeroLifetimeLoadsReadTheLatest() throws {
+        let file = path("zero.sqlite")
+        let (coordinator, ana) = try storeWithAna(file, faultSnapshotLifetime: .zero)
+        let store = coordinator.sqliteStore
+        #expect(try loadedName(ana, store) == "Ana")
+        #expect(store.pool.idleReadersInTransaction == 0)
+        try renameOutside(file, ana, to: "Bea")
+        #expect(try loadedName(ana, store) == "Bea")
+        #expect(store.pool.idleReadersInTransaction == 0)
+    }
+
+    @Test("An idle reader ends its read transaction after the lifetime, and loads then see other processes' saves")
+    nonisolated func idleReadersLetGo() async throws {
+        let file = path("idle.sqlite")
+        let (coordinator, ana) = try await storeWithAna(file, faultSnapshotLifetime: .milliseconds(50))
+        let store = coordinator.sqliteStore
+        #expect(try loadedName(ana, store) == "Ana")
+        try renameOutside(file, ana, to: "Bea")
+        // Not on the cooperative pool: polls with Task.sleep, which blocks no thread.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while store.pool.idleReadersInTransaction > 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(store.pool.idleReadersInTransaction == 0, "the idle reader kept its read transaction for a minute")
+        // The log's read locks are free: a checkpoint from outside copies every page at once.
+        let checkpoint = try SQLiteConnection(path: file, busyTimeout: .zero).rows("PRAGMA wal_checkpoint(TRUNCATE)")
+        #expect(checkpoint.first?.first == .integer(0), "a reader still holds the log: \(checkpoint)")
+        #expect(try loadedName(ana, store) == "Bea")
+    }
+
     @Test("An in-memory or temporary store reads and writes on its one connection", arguments: [":memory:", ""])
     func anInMemoryStoreUsesTheWriter(path: String) throws {
         let coordinator = try TestModel.coordinator(path: path)

@@ -145,20 +145,12 @@ final class SQLiteConnection {
         }
     }
 
-    /// Runs bookkeeping SQL (the bounds of a read transaction) that is neither traced nor
-    /// counted, so statistics and SQL logs show the same statements with or without it.
-    func executeUncounted(_ sql: String) throws(SQLiteError) {
-        let code = sqlite3_exec(handle, sql, nil, nil, nil)
-        guard code == SQLITE_OK else {
-            throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
-        }
-    }
-
     /// Whether a transaction (or a read transaction) is open on this connection.
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Begins a read transaction: the first statement after it takes a snapshot that every
-    /// statement until ``endReading()`` sees. Bookkeeping: neither traced nor counted.
+    /// statement until ``endReading()`` sees. Bookkeeping, neither traced nor counted, so
+    /// statistics and SQL logs show the same statements with or without it.
     func beginReading() throws(SQLiteError) {
         let statement = try cachedStatement("BEGIN", number: 4)
         defer { statement.reset() }

@@ -30,10 +30,10 @@ public final class SQLiteStore: StoreRequestHandler {
         /// so that a run of them pays for one read transaction, not one each.
         ///
         /// A load sees every save made to the file in this process before it, at once. A save
-        /// by another process it may miss for up to this long (Core Data's row cache serves values as
-        /// stale as a context's `stalenessInterval`, which is unbounded by default). Fetches
-        /// and counts always read the last committed state. With `.zero`, every load reads
-        /// the last committed state too, in a read transaction of its own.
+        /// by another process it may miss for up to this long (Core Data's row cache serves
+        /// values as stale as a context's `stalenessInterval`, which is unbounded by default).
+        /// Fetches and counts always read the last committed state. With `.zero`, every load
+        /// reads the last committed state too, in a read transaction of its own.
         public var faultSnapshotLifetime: Duration = .milliseconds(10)
         /// The most pages (of 4,096 bytes) the file may grow to, or nil for no limit but the
         /// disk's. A save that needs more fails as on a full disk (`storeFailure`, "full"),

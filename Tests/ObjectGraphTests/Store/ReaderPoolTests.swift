@@ -280,13 +280,13 @@ struct ReaderPoolTests {
     }
 
     @Test("An idle reader ends its read transaction after the lifetime, and loads then see other processes' saves")
-    nonisolated func idleReadersLetGo() async throws {
+    func idleReadersLetGo() async throws {
         let file = path("idle.sqlite")
-        let (coordinator, ana) = try await storeWithAna(file, faultSnapshotLifetime: .milliseconds(50))
+        let (coordinator, ana) = try storeWithAna(file, faultSnapshotLifetime: .milliseconds(50))
         let store = coordinator.sqliteStore
         #expect(try loadedName(ana, store) == "Ana")
         try renameOutside(file, ana, to: "Bea")
-        // Not on the cooperative pool: polls with Task.sleep, which blocks no thread.
+        // On the main actor, like the SQLite calls around it; Task.sleep blocks no thread.
         let deadline = ContinuousClock.now + .seconds(60)
         while store.pool.idleReadersInTransaction > 0, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))

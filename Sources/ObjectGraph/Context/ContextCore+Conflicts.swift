@@ -29,9 +29,7 @@ extension ContextCore {
     private func storedSlots(of object: ManagedObject) throws -> (row: RowCache.Row, slots: [ObjectSlot])? {
         let store = coordinator.store(for: object.entity)
         coordinator.rowCache.remove([object.objectID])
-        // In a read transaction of its own: a load may see a state a little older (see
-        // `SQLiteStore.Options.faultSnapshotLifetime`), and a conflict is judged on the latest.
-        guard let row = try store.readingOneState({ try store.fetchRow(object.objectID) }) else { return nil }
+        guard let row = try store.fetchLatestRow(object.objectID) else { return nil }
         let layout = store.layout(for: object.entity)
         var slots = [ObjectSlot](repeating: ObjectSlot(value: .null), count: object.entity.slotCount)
         slots.withUnsafeMutableBufferPointer { buffer in

@@ -371,7 +371,7 @@ extension ContextCore {
             let kept = changed.map { object.slots[$0].value }
             // Reload unchanged values; relationship slots go back to IDs, breaking cycles.
             for index in 0..<count where !changed.contains(index) { object.slots[index].value = .null }
-            if let row = try? store.readingOneState({ try store.fetchRow(object.objectID) }) {  // the latest state
+            if let row = try? store.fetchLatestRow(object.objectID) {
                 let saved = Array(zip(changed, kept))
                 layout.fill(object, from: row)
                 // What was loaded is now this row (its version too): rollback returns to it.

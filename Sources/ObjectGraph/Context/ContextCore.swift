@@ -388,7 +388,7 @@ extension ContextCore {
         }
         let entity = model.entities[Int(id.entityIndex)]
         let store = coordinator.store(for: entity)
-        guard let row = try store.readingOneState({ try store.fetchRow(id) }),  // the latest state
+        guard let row = try store.fetchLatestRow(id),
               case .integer(let index) = row[1], index == Int64(id.entityIndex) else {
             throw ObjectGraphError(.objectNotFound, "the store has no object \(model.describe(id)); it may have been deleted")
         }

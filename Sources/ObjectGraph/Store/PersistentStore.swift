@@ -90,6 +90,13 @@ extension StoreRequestHandler {
     package func readingOneState<T>(_ body: () throws -> T) throws -> T { try body() }
     /// Runs `body` as it is.
     package func holdingWriteLock<T>(_ body: () throws -> T) throws -> T { try body() }
+
+    /// The full row of one object as last committed, or nil when the store has none. A plain
+    /// ``fetchRow(_:)`` is a fault's load, which a store may serve from a slightly older state
+    /// (the SQLite store's `faultSnapshotLifetime`); conflict checks and explicit reads use this.
+    package func fetchLatestRow(_ id: ObjectID) throws -> [StoredValue]? {
+        try readingOneState { try fetchRow(id) }
+    }
 }
 
 /// What a store ran: counters for ``ContextStatistics``.

@@ -320,7 +320,7 @@ final class ConnectionPool: @unchecked Sendable {
 }
 
 /// How many writes the pools of one database file in this process have finished, shared by
-/// those pools (a store opened twice, by two coordinators, has two).
+/// those pools (a file that two coordinators opened has two pools).
 final class FileWrites: Sendable {
     /// The count, raised after each write.
     let count = Atomic<UInt64>(0)

@@ -1,14 +1,15 @@
 import Foundation
 import Testing
 
-/// Every relative link in the README, the tutorials and the exercises points to a file
-/// that exists, so renumbering a tutorial or moving an article cannot leave a dead link.
+/// Every relative link in the README, the performance rounds, the tutorials and the
+/// exercises points to a file that exists, so renumbering a tutorial or moving an article
+/// cannot leave a dead link.
 struct DocumentLinkTests {
     static let root = TranscriptTests.root
 
     static let documents: [String] = {
         let manager = FileManager.default
-        var paths = ["README.md", "SampleData/README.md"]
+        var paths = ["README.md", "SampleData/README.md", "Benchmarks/ROUNDS.md"]
         for folder in ["Tutorials", "Exercises"] {
             let url = root.appendingPathComponent(folder)
             guard let walker = manager.enumerator(atPath: url.path) else { continue }

@@ -61,7 +61,8 @@ extension ContextCore {
     enum RowHandling {
         /// Fill new or faulted objects from the row at once.
         case populate
-        /// Return faults; put the rows into the row cache for when they fire.
+        /// Return faults, each holding its row for when it fires (``ValueState/prefilled``);
+        /// rows no fault can hold go into the row cache.
         case cache
         /// Read only keys: objects are faults with no cached values.
         case keysOnly
@@ -80,6 +81,14 @@ extension ContextCore {
         var sources: [TableLayout.SlotSource] = []
         var created = 0
         defer { countCreated(created) }
+        // A fault of a context without parents keeps its fetched values in its own slots
+        // (prefilled); rows for other objects go to the row cache. A nested context's faults
+        // load through their parents, whose unsaved changes come first.
+        let prefills = parent == nil
+        if prefills, case .cache = handling, coordinator.rowCache.latestChange != checkedRowChange {
+            // Values filled from here on are at least as new as every change logged so far.
+            checkPrefilledFaults()
+        }
         try run { id, row in
             let (object, needsValues) = registerFetched(id, created: &created)
             switch handling {
@@ -102,7 +111,20 @@ extension ContextCore {
                     object.headerPointer.pointee.rowVersion = version
                 }
             case .cache:
-                cachedRows.append(id) { row.value(at: $0) }
+                guard prefills, needsValues, object.state == .fault else {
+                    cachedRows.append(id) { row.value(at: $0) }
+                    break
+                }
+                let entityIndex = Int(id.entityIndex)
+                if entityIndex != lastEntity {
+                    lastEntity = entityIndex
+                    sources = layout.sources[entityIndex]
+                }
+                TableLayout.fill(object.slots, sources: sources) { row.slot(at: $0) }
+                object.headerPointer.pointee.values = .prefilled
+                if case .integer(let version) = row.value(at: layout.versionColumn) {
+                    object.headerPointer.pointee.rowVersion = version
+                }
             case .keysOnly:
                 break
             }

@@ -116,17 +116,22 @@ extension ContextCore {
         let members = batchGroups[group]
         for id in members { pendingBatch[id] = nil }
         if pendingBatch.isEmpty { batchGroups.removeAll() }
-        let keys = members.filter { registeredObject(for: $0)?.isFault ?? false }.map(\.key)
+        let keys = members.filter { registeredObject(for: $0)?.headerPointer.pointee.values == .needed }.map(\.key)
         guard let loaded = try? fetchPopulated(object.entity.root, keys: keys) else { return false }
         faultsFired += loaded.count
         return !object.isFault
     }
 
-    /// Whether the object of `id` is a fault (or not registered yet) that the row cache
-    /// cannot fill, so filling it takes a statement.
+    /// Whether the object of `id` is a fault (or not registered yet) that neither its own
+    /// slots (prefilled by a fetch) nor the row cache can fill, so filling it takes a statement.
     func needsLoading(_ id: ObjectID) -> Bool {
         guard !id.isTemporary else { return false }
-        if let object = registeredObject(for: id), !object.headerPointer.pointee.needsValues { return false }
+        if let object = registeredObject(for: id) {
+            if object.headerPointer.pointee.values == .prefilled, coordinator.rowCache.latestChange != checkedRowChange {
+                checkPrefilledFaults()
+            }
+            if object.headerPointer.pointee.values != .needed { return false }
+        }
         return !coordinator.rowCache.contains(id)
     }
 

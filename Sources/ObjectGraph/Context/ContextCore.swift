@@ -48,6 +48,9 @@ final class ContextCore {
     /// Counters for ``ContextStatistics`` (bumped per object, so without dynamic exclusivity
     /// checks, like the registry: no access to them can overlap another).
     @exclusivity(unchecked) var faultsFired = 0
+    /// The latest change to rows through the coordinator that this context's prefilled
+    /// faults were checked against (``checkPrefilledFaults()``).
+    @exclusivity(unchecked) var checkedRowChange: UInt64
     /// Metadata changes (nil removes a key) that the next save writes in its transaction.
     var pendingMetadata: [String: String?] = [:]
     /// How a save resolves rows changed underneath it.
@@ -82,6 +85,7 @@ final class ContextCore {
         self.serial = Self.serials.add(1, ordering: .relaxed).newValue
         self.tables = model.entities.map { $0.parent == nil ? ObjectTable() : ObjectTable(capacity: 0) }
         self.tableOfEntity = model.entities.map(\.root.index)
+        self.checkedRowChange = coordinator.rowCache.latestChange
     }
 
     deinit {
@@ -163,7 +167,10 @@ final class ContextCore {
         objects += inserted
         objects += updated
         objects += deleted
-        for object in objects { object.headerPointer.pointee.context = nil }
+        for object in objects {
+            object.forgetPrefilledValues()  // a detached fault reads as empty, whatever it was fetched with
+            object.headerPointer.pointee.context = nil
+        }
         for index in tables.indices { tables[index].removeAll() }
         temporaries.removeAll()
         adopted.removeAll()
@@ -249,14 +256,15 @@ final class ContextCore {
 
     // MARK: Faults
 
-    /// Loads a fault's values from the row cache or the store.
+    /// Loads a fault's values from its own slots (prefilled by a fetch), the row cache or
+    /// the store.
     ///
     /// Property reads cannot throw, so a failure is kept, never swallowed: a row that is gone
     /// makes the object inaccessible (its properties read as nil and ``ManagedObject/fulfill()``
     /// throws, Core Data's inaccessible fault); a store error leaves the object a fault and is
     /// reported by the next ``save()``.
     func fulfillFault(_ object: ManagedObject) {
-        if fulfillBatch(of: object) { return }
+        if firePrefilled(object) || fulfillBatch(of: object) { return }
         do {
             try loadFault(object)
         } catch let error as ObjectGraphError where error.code == .objectNotFound {
@@ -274,6 +282,7 @@ final class ContextCore {
     /// - Throws: ``ObjectGraphError`` `objectNotFound` when the store has no row for it (the
     ///   object becomes inaccessible), or the store's error (the object stays a fault).
     func loadFault(_ object: ManagedObject) throws {
+        if firePrefilled(object) { return }
         faultsFired += 1
         var id = object.objectID
         let loadedID = id
@@ -308,6 +317,36 @@ final class ContextCore {
         }
         linkToOnes(object)
         if let parentState, applyParentState(to: object, parentState) || !parentState.isEmpty { linkToOnes(object) }
+    }
+
+    /// Fires a fault whose slots hold what a default fetch read, when no save through the
+    /// coordinator has changed its row since; false for any other object, which then loads
+    /// from the row cache or the store.
+    @inline(__always)
+    func firePrefilled(_ object: ManagedObject) -> Bool {
+        guard object.headerPointer.pointee.values == .prefilled else { return false }
+        if coordinator.rowCache.latestChange != checkedRowChange {
+            checkPrefilledFaults()
+            guard object.headerPointer.pointee.values == .prefilled else { return false }
+        }
+        faultsFired += 1
+        object.headerPointer.pointee.values = .loaded
+        if object.state == .fault { object.state = .clean }
+        linkToOnes(object)
+        return true
+    }
+
+    /// Turns the prefilled faults whose rows a save through the coordinator changed since
+    /// the last check back into faults that load their row (all of them, when the row
+    /// cache's log no longer lists the changes).
+    func checkPrefilledFaults() {
+        let (latest, ids) = coordinator.rowCache.changes(since: checkedRowChange)
+        checkedRowChange = latest
+        if let ids {
+            for id in ids { registeredObject(for: id)?.forgetPrefilledValues() }
+        } else {
+            for table in tables { table.forEach { $0.forgetPrefilledValues() } }
+        }
     }
 
     /// The error for an object whose row is no longer in the store.

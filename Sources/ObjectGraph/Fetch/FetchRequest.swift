@@ -19,8 +19,8 @@ public struct FetchRequest: Sendable {
     public var fetchOffset: Int = 0
     /// Whether objects of sub-entities are included.
     public var includesSubentities: Bool = true
-    /// Whether objects come back as faults whose values wait in the row cache (the default),
-    /// or fully populated in the same query.
+    /// Whether objects come back as faults that hold the values the fetch read until they
+    /// are touched (the default), or fully populated in the same query.
     public var returnsObjectsAsFaults: Bool = true
     /// Whether unsaved inserts, updates and deletes of the context are taken into account:
     /// changed objects of the entity are matched in memory, and so are unchanged ones whose

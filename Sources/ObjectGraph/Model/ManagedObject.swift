@@ -54,7 +54,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         let count = entity.slotCount
         let storage = Storage(bufferClass: entity.objectClass, minimumCapacity: count) { _, _ in
             ObjectHeader(objectID: id, entity: entity, context: context.map { Unmanaged.passUnretained($0) },
-                         changedSlots: 0, state: state, stateBeforeDelete: .clean, needsValues: state == .fault)
+                         changedSlots: 0, state: state, stateBeforeDelete: .clean, values: state == .fault ? .needed : .loaded)
         }
         storage.withUnsafeMutablePointerToElements { $0.initialize(repeating: ObjectSlot(value: .null), count: count) }
         // The buffer object is an instance of `entity.objectClass`, a ManagedObject subclass.
@@ -159,6 +159,18 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @inline(__always) func fireFaultIfNeeded() {
         if ConfinementChecks.isEnabled { checkConfinement() }
         if headerPointer.pointee.needsValues, let context = contextCore { context.fulfillFault(self) }
+    }
+
+    /// Makes a prefilled fault (``ValueState/prefilled``) a fault that loads its row, its
+    /// slots emptied as a fault's are (changes made before it fired stay), so a row found
+    /// gone leaves nothing of the fetched values behind.
+    func forgetPrefilledValues() {
+        guard headerPointer.pointee.values == .prefilled else { return }
+        headerPointer.pointee.values = .needed
+        for index in 0..<entity.slotCount where !hasChangedSlot(index) {
+            if case .toMany = slots[index].value { continue }
+            slots[index].value = .null
+        }
     }
 
     /// Loads values from a row into the slots that did not change while the object was a fault.

@@ -201,13 +201,33 @@ struct ObjectHeader {
     var state: ObjectState
     /// The state before the object was deleted (to undo a delete on rollback).
     var stateBeforeDelete: ObjectState
-    /// Whether the attribute and to-one slots still wait to be loaded. True for a fault, and
-    /// for a fault that was changed without being loaded (an inverse relationship maintained
-    /// on it): its state is then `updated` while its values still load on first access.
-    var needsValues: Bool
+    /// Whether the attribute and to-one slots are loaded, wait to be loaded, or hold what a
+    /// default fetch read (see ``ValueState``).
+    var values: ValueState
     /// Whether firing the fault found no row: the object was deleted elsewhere.
     var isInaccessible: Bool = false
     /// The undo group that last recorded the object (its context's group generation), so a
     /// change checks "already recorded" with one comparison; fits the header's padding.
     var undoStamp: UInt32 = 0
+
+    /// Whether the attribute and to-one slots still wait to be loaded. True for a fault, and
+    /// for a fault that was changed without being loaded (an inverse relationship maintained
+    /// on it): its state is then `updated` while its values still load on first access.
+    /// Setting it true forgets whether the slots hold a default fetch's values.
+    var needsValues: Bool {
+        @inline(__always) get { values != .loaded }
+        @inline(__always) set { values = newValue ? .needed : .loaded }
+    }
+}
+
+/// Where an object's attribute and to-one values stand.
+enum ValueState: UInt8 {
+    /// Loaded: the slots hold the object's values.
+    case loaded
+    /// A fault: the slots wait to be loaded from the row cache or the store.
+    case needed
+    /// A fault whose slots already hold the values a default fetch read. Firing it takes no
+    /// copy unless a save through the coordinator has changed its row since (the row cache's
+    /// change log tells), in which case it loads as a `needed` fault does.
+    case prefilled
 }

@@ -1,16 +1,22 @@
+import Synchronization
+
 /// Recently fetched rows, shared by every context of a coordinator, so firing a fault
-/// usually needs no query.
+/// usually needs no query; and the log of the rows changed through the coordinator.
 ///
-/// A default fetch (objects returned as faults) puts each row here; a fault takes its
-/// values from here and falls back to the store. Saves replace or remove the rows they
-/// change. The cache is bounded: when a fetch would take it past ``limit`` rows it starts
-/// over with that fetch's rows (all of them, as Core Data keeps a fetch's rows, so touching
-/// every object of one large fetch runs no more statements), so it never holds more than
-/// the last large fetch.
+/// A default fetch in a context without parents leaves each row in its fault
+/// (``ValueState/prefilled``); the rows it cannot leave there (a nested context's, rows of
+/// objects already loaded or changed) come here, where faults take their values from before
+/// falling back to the store. Saves remove the rows they change, and log them
+/// (``changes(since:)``), so a context can tell which prefilled faults are out of date.
+///
+/// The cache is bounded: when a fetch would take it past ``limit`` rows it starts over with
+/// that fetch's rows (all of them, as Core Data keeps a fetch's rows, so touching every
+/// object of one large fetch runs no more statements), so it never holds more than the last
+/// large fetch.
 ///
 /// Rows are kept the way a fetch hands them over: the values of every row one after
 /// another in one array, found through an open-addressing index from ID to the row's first
-/// value. A fetch of 500,000 faults thus adds two arrays to the cache instead of 500,000
+/// value. A fetch of 500,000 rows thus adds two arrays to the cache instead of 500,000
 /// (one per row) and hashes no ID with SipHash. The key and entity columns are not kept:
 /// the ID in the index holds them. A removed or replaced row leaves its values behind until
 /// they outnumber the live ones, when the live rows are copied together.
@@ -41,6 +47,10 @@ package final class RowCache: Sendable {
     private let storage = Locked(Storage())
     /// The most rows kept before the cache is emptied.
     let limit: Int
+    /// The number of the latest change to rows through the coordinator (a save, a merge, a
+    /// batch request): every ``remove(_:)`` and ``removeAll()`` is one.
+    private let changeCount = Atomic<UInt64>(0)
+    private let changeLog = Locked(ChangeLog())
 
     init(limit: Int = 200_000) { self.limit = limit }
 
@@ -88,8 +98,9 @@ package final class RowCache: Sendable {
         }
     }
 
-    /// Forgets the rows of `ids` (saved or deleted since they were fetched).
-    func remove(_ ids: some Sequence<ObjectID>) {
+    /// Forgets the rows of `ids` (saved or deleted since they were fetched), and logs them
+    /// as changed.
+    func remove(_ ids: [ObjectID]) {
         storage.withLock { storage in
             guard storage.index.count > 0 else { return }
             for id in ids {
@@ -97,10 +108,73 @@ package final class RowCache: Sendable {
             }
             storage.compactIfMostlyDead()
         }
+        logChange(ids)
     }
 
-    /// Forgets every row.
-    func removeAll() { storage.withLock { $0 = Storage() } }
+    /// Forgets every row, and logs every row as changed.
+    func removeAll() {
+        storage.withLock { $0 = Storage() }
+        logChange(nil)
+    }
+
+    // MARK: Changed rows
+
+    /// The number of the latest change to rows through the coordinator; it only grows.
+    var latestChange: UInt64 { changeCount.load(ordering: .acquiring) }
+
+    /// The rows changed after change number `seen`, and the latest change's number. The IDs
+    /// are nil when the log no longer reaches back that far, or a change named no rows (a
+    /// batch request that did not list them): then any row may have changed.
+    ///
+    /// A context checks the values a default fetch left in its faults against this before
+    /// it trusts them (``ValueState/prefilled``).
+    func changes(since seen: UInt64) -> (latest: UInt64, ids: [ObjectID]?) {
+        changeLog.withLock { log in
+            let latest = changeCount.load(ordering: .relaxed)
+            guard seen >= log.forgottenThrough else { return (latest, nil) }
+            var ids: [ObjectID] = []
+            for entry in log.entries[log.start...].reversed() {
+                if entry.change <= seen { break }
+                ids += entry.ids
+            }
+            return (latest, ids)
+        }
+    }
+
+    /// Logs a change to the rows of `ids` (nil: to any row).
+    private func logChange(_ ids: [ObjectID]?) {
+        if let ids, ids.isEmpty { return }
+        changeLog.withLock { log in
+            let change = changeCount.add(1, ordering: .releasing).newValue
+            guard let ids else {
+                log = ChangeLog(forgottenThrough: change)
+                return
+            }
+            log.entries.append((change, ids))
+            log.idCount += ids.count
+            while log.idCount > ChangeLog.capacity, log.start < log.entries.count {
+                let oldest = log.entries[log.start]
+                log.start += 1
+                log.idCount -= oldest.ids.count
+                log.forgottenThrough = oldest.change
+            }
+            if log.start > 1_024, log.start * 2 > log.entries.count {
+                log.entries.removeFirst(log.start)
+                log.start = 0
+            }
+        }
+    }
+
+    /// The rows of recent changes, oldest first, up to ``capacity`` IDs.
+    private struct ChangeLog {
+        static let capacity = 65_536
+        /// The changes; those before `start` are forgotten, and dropped in bulk.
+        var entries: [(change: UInt64, ids: [ObjectID])] = []
+        var start = 0
+        var idCount = 0
+        /// Changes up to this number are no longer listed.
+        var forgottenThrough: UInt64 = 0
+    }
 
     /// The number of rows cached.
     var count: Int { storage.withLock { $0.index.count } }

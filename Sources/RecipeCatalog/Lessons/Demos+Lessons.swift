@@ -96,7 +96,7 @@ extension Demos {
     }
 
     /// Reads the names of 1% of the recipes four ways, each on a coordinator of its own (so
-    /// no variant finds rows another left in the row cache).
+    /// no variant finds objects or rows another left behind).
     static func lazy(_ workspace: DemoWorkspace, _ deterministic: Bool) async throws -> DemoReport {
         _ = try await workspace.makeCatalog("lazy")
         let path = workspace.directory.appendingPathComponent("lazy.sqlite").path

@@ -56,6 +56,18 @@ struct PrefilledFaultTests {
         #expect(unchanged.cost.statements == 0)
     }
 
+    @Test("A save on a background context's queue reaches the main context's fetched faults")
+    func aBackgroundSaveIsSeen() async throws {
+        let (tags, written) = try fetchTags()
+        let id = written[2].objectID
+        try await PrivateContext(coordinator: coordinator).perform { context in
+            context.object(with: id)["label"] = "coriander"
+            try context.save()
+        }
+        #expect(read(tags[2]).value == "coriander")
+        #expect(read(tags[0]).cost.statements == 0)
+    }
+
     @Test("A deletion elsewhere makes the fetched fault inaccessible, not a ghost of the row")
     func aDeletionElsewhereIsSeen() throws {
         let (tags, written) = try fetchTags()

@@ -20,8 +20,9 @@ extension SQLiteStore {
     package func forEachRow(
         destinationsOf relationship: RelationshipDescription, sourceKeys: [Int64], _ body: (ObjectID, any StoreRow) throws -> Void
     ) throws {
-        if sourceKeys.count == 1, let sql = toManySQL[ObjectIdentifier(relationship)]?.destinationRows {
-            return try forEachRow(SQLFragment(sql: sql, arguments: [.integer(sourceKeys[0])]), .recent, body)
+        if sourceKeys.count == 1, let statements = toManySQL[ObjectIdentifier(relationship)], let sql = statements.destinationRows {
+            return try forEachRow(SQLFragment(sql: sql, arguments: [.integer(sourceKeys[0])]), .recent,
+                                  number: statements.destinationRowsNumber, body)
         }
         let layout = layout(for: relationship.destination)
         try forEachRow(FetchSQL.selectDestinations(of: relationship, sourceKeys: sourceKeys, layout: layout, dialect: .sqlite), .recent, body)
@@ -37,11 +38,18 @@ extension SQLiteStore {
         }
     }
 
+    /// Runs `select` and hands each row to `body`; `number`, when given, finds the cached
+    /// statement by number instead of by its text.
     private func forEachRow(
-        _ select: SQLFragment, _ freshness: ConnectionPool.Freshness, _ body: (ObjectID, any StoreRow) throws -> Void
+        _ select: SQLFragment, _ freshness: ConnectionPool.Freshness, number: Int? = nil,
+        _ body: (ObjectID, any StoreRow) throws -> Void
     ) throws {
         try performRead(freshness) { connection in
-            let statement = try connection.cachedStatement(select.sql)
+            let statement = if let number {
+                try connection.cachedStatement(select.sql, number: number)
+            } else {
+                try connection.cachedStatement(select.sql)
+            }
             try statement.bind(select.arguments)
             try statement.forEachRow { row in
                 try body(row.objectID, row)
@@ -115,8 +123,11 @@ extension SQLiteStore {
     /// The IDs of the destinations of a to-many relationship of the object with key `key`.
     package func fetchDestinations(of relationship: RelationshipDescription, key: Int64) throws -> [ObjectID] {
         try performRead(.recent) { connection in
-            let statement = try connection.cachedStatement(
-                toManySQL[ObjectIdentifier(relationship)]?.destinationKeys ?? FetchSQL.selectDestinations(of: relationship, dialect: .sqlite))
+            let statement = if let statements = toManySQL[ObjectIdentifier(relationship)] {
+                try connection.cachedStatement(statements.destinationKeys, number: statements.destinationKeysNumber)
+            } else {
+                try connection.cachedStatement(FetchSQL.selectDestinations(of: relationship, dialect: .sqlite))
+            }
             try statement.bind(.integer(key), at: 1)
             var ids: [ObjectID] = []
             try statement.forEachRow { row in

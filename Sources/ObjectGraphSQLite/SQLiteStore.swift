@@ -105,10 +105,13 @@ public final class SQLiteStore: StoreRequestHandler {
         self.insertSQLByEntity = zip(model.entities, layoutByEntity).map(InsertSQL.init)
         self.fewestRowsPerInsert = insertSQLByEntity.map(\.rows).min() ?? 1
         var toManySQL: [ObjectIdentifier: ToManySQL] = [:]
+        // Two statement numbers per to-many relationship, past the bands of the entities'.
+        var number = SQLiteConnection.firstFreeStatementNumber + NumberedStatement.allCases.count * model.entities.count
         for entity in model.entities {
             for relationship in entity.relationships where relationship.isToMany && toManySQL[ObjectIdentifier(relationship)] == nil {
                 let layout = layoutByEntity[relationship.destination.index]
-                toManySQL[ObjectIdentifier(relationship)] = ToManySQL(relationship, layout: layout)
+                toManySQL[ObjectIdentifier(relationship)] = ToManySQL(relationship, layout: layout, number: number)
+                number += 2
             }
         }
         self.toManySQL = toManySQL
@@ -170,7 +173,7 @@ public final class SQLiteStore: StoreRequestHandler {
     }
 
     /// The kinds of statement cached by number, one per entity each.
-    private enum NumberedStatement: Int {
+    private enum NumberedStatement: Int, CaseIterable {
         case insert, selectRow, insertRows
     }
 

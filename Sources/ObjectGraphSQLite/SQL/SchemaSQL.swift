@@ -168,10 +168,16 @@ struct ToManySQL: Sendable {
     /// The destinations' full rows (one placeholder: the source's key); nil for a
     /// many-to-many relationship.
     let destinationRows: String?
+    /// The connection's cache numbers of the two statements (``SQLiteConnection/cachedStatement(_:number:)``):
+    /// a relationship fault runs one of them, and hashing its text cost more than reading its rows.
+    let destinationKeysNumber: Int, destinationRowsNumber: Int
 
-    init(_ relationship: RelationshipDescription, layout: TableLayout) {
+    /// The statements of `relationship`, numbered `number` and `number + 1`.
+    init(_ relationship: RelationshipDescription, layout: TableLayout, number: Int) {
         destinationKeys = FetchSQL.selectDestinations(of: relationship, dialect: .sqlite)
         destinationRows = relationship.isManyToMany
             ? nil : FetchSQL.selectDestinationRows(of: relationship, layout: layout, dialect: .sqlite)
+        destinationKeysNumber = number
+        destinationRowsNumber = number + 1
     }
 }

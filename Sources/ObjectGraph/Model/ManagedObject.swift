@@ -54,7 +54,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         let count = entity.slotCount
         let storage = Storage(bufferClass: entity.objectClass, minimumCapacity: count) { _, _ in
             ObjectHeader(objectID: id, entity: entity, context: context.map { Unmanaged.passUnretained($0) },
-                         changedSlots: 0, state: state, stateBeforeDelete: .clean, values: state == .fault ? .needed : .loaded)
+                         changedSlots: 0, state: state, stateBeforeDelete: .clean,
+                         values: state == .fault ? .needed : .loaded)
         }
         storage.withUnsafeMutablePointerToElements { $0.initialize(repeating: ObjectSlot(value: .null), count: count) }
         // The buffer object is an instance of `entity.objectClass`, a ManagedObject subclass.

@@ -50,6 +50,7 @@ package final class RowCache: Sendable {
     /// The number of the latest change to rows through the coordinator (a save, a merge, a
     /// batch request): every ``remove(_:)`` and ``removeAll()`` is one.
     private let changeCount = Atomic<UInt64>(0)
+    /// The rows each recent change touched (``changes(since:)``).
     private let changeLog = Locked(ChangeLog())
 
     init(limit: Int = 200_000) { self.limit = limit }

@@ -168,8 +168,9 @@ struct ToManySQL: Sendable {
     /// The destinations' full rows (one placeholder: the source's key); nil for a
     /// many-to-many relationship.
     let destinationRows: String?
-    /// The connection's cache numbers of the two statements (``SQLiteConnection/cachedStatement(_:number:)``):
-    /// a relationship fault runs one of them, and hashing its text cost more than reading its rows.
+    /// The connection's cache numbers of the two statements
+    /// (``SQLiteConnection/cachedStatement(_:number:)``): every relationship fault runs one,
+    /// and finding it by its text hashed the whole SQL each time.
     let destinationKeysNumber: Int, destinationRowsNumber: Int
 
     /// The statements of `relationship`, numbered `number` and `number + 1`.

@@ -85,15 +85,27 @@ extension ContextCore {
         // (prefilled); rows for other objects go to the row cache. A nested context's faults
         // load through their parents, whose unsaved changes come first.
         let prefills = parent == nil
-        if prefills, case .cache = handling, coordinator.rowCache.latestChange != checkedRowChange {
+        if prefills, case .cache = handling {
             // Values filled from here on are at least as new as every change logged so far.
-            checkPrefilledFaults()
+            checkPrefilledFaultsIfStale()
         }
         try run { id, row in
             let (object, needsValues) = registerFetched(id, created: &created)
+            // What the row's values become: the object's (populated or prefilled), or none.
+            var filled: ValueState?
             switch handling {
             case .populate:
-                guard needsValues else { break }
+                if needsValues { filled = .loaded }
+            case .cache:
+                if prefills, needsValues, object.state == .fault {
+                    filled = .prefilled
+                } else {
+                    cachedRows.append(id) { row.value(at: $0) }
+                }
+            case .keysOnly:
+                break
+            }
+            if let filled {
                 let entityIndex = Int(id.entityIndex)
                 if entityIndex != lastEntity {
                     lastEntity = entityIndex
@@ -101,32 +113,15 @@ extension ContextCore {
                 }
                 if object.state == .fault {
                     TableLayout.fill(object.slots, sources: sources) { row.slot(at: $0) }
-                    object.state = .clean
+                    if filled == .loaded { object.state = .clean }
                 } else {
-                    // A fault changed before loading keeps its changed slots.
+                    // A fault changed before loading keeps its changed slots (populated only).
                     object.fillPreservingChanges(layout) { row.slot(at: $0) }
                 }
-                object.headerPointer.pointee.needsValues = false
+                object.headerPointer.pointee.values = filled
                 if case .integer(let version) = row.value(at: layout.versionColumn) {
                     object.headerPointer.pointee.rowVersion = version
                 }
-            case .cache:
-                guard prefills, needsValues, object.state == .fault else {
-                    cachedRows.append(id) { row.value(at: $0) }
-                    break
-                }
-                let entityIndex = Int(id.entityIndex)
-                if entityIndex != lastEntity {
-                    lastEntity = entityIndex
-                    sources = layout.sources[entityIndex]
-                }
-                TableLayout.fill(object.slots, sources: sources) { row.slot(at: $0) }
-                object.headerPointer.pointee.values = .prefilled
-                if case .integer(let version) = row.value(at: layout.versionColumn) {
-                    object.headerPointer.pointee.rowVersion = version
-                }
-            case .keysOnly:
-                break
             }
             objects.append(consume object)
         }

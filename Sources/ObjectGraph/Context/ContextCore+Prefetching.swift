@@ -127,9 +127,7 @@ extension ContextCore {
     func needsLoading(_ id: ObjectID) -> Bool {
         guard !id.isTemporary else { return false }
         if let object = registeredObject(for: id) {
-            if object.headerPointer.pointee.values == .prefilled, coordinator.rowCache.latestChange != checkedRowChange {
-                checkPrefilledFaults()
-            }
+            if object.headerPointer.pointee.values == .prefilled { checkPrefilledFaultsIfStale() }
             if object.headerPointer.pointee.values != .needed { return false }
         }
         return !coordinator.rowCache.contains(id)

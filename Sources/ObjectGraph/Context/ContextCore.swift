@@ -325,15 +325,20 @@ final class ContextCore {
     @inline(__always)
     func firePrefilled(_ object: ManagedObject) -> Bool {
         guard object.headerPointer.pointee.values == .prefilled else { return false }
-        if coordinator.rowCache.latestChange != checkedRowChange {
-            checkPrefilledFaults()
-            guard object.headerPointer.pointee.values == .prefilled else { return false }
-        }
+        checkPrefilledFaultsIfStale()
+        guard object.headerPointer.pointee.values == .prefilled else { return false }
         faultsFired += 1
         object.headerPointer.pointee.values = .loaded
         if object.state == .fault { object.state = .clean }
         linkToOnes(object)
         return true
+    }
+
+    /// ``checkPrefilledFaults()`` when a change was logged since the last check: one
+    /// atomic load otherwise.
+    @inline(__always)
+    func checkPrefilledFaultsIfStale() {
+        if coordinator.rowCache.latestChange != checkedRowChange { checkPrefilledFaults() }
     }
 
     /// Turns the prefilled faults whose rows a save through the coordinator changed since

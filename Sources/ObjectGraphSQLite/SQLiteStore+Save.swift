@@ -189,9 +189,10 @@ extension SQLiteStore {
         return result
     }
 
-    /// Deletes the rows of `ids` and their many-to-many join rows: one statement per entity
-    /// (and join table) for all its rows, the keys bound as one JSON array, rather than one
-    /// per row; a single row keeps the plain statement.
+    /// Deletes the rows of `ids` and their many-to-many join rows: per entity, each run of
+    /// consecutive keys by range, the rest in one statement with the keys bound as one JSON
+    /// array (rather than one per row), a single row by the plain statement; join rows in
+    /// one statement per join table.
     private func delete(_ ids: [ObjectID], _ connection: SQLiteConnection) throws {
         guard !ids.isEmpty else { return }
         var keysByEntity = [[Int64]](repeating: [], count: model.entities.count)
@@ -203,13 +204,12 @@ extension SQLiteStore {
                 recorded[entity.root.index] = true
                 try recordHighestKey(of: entity, connection)
             }
+            try deleteRows(keys, of: entity, connection)
+            let joins = entity.relationships.filter(\.isManyToMany)
+            guard !joins.isEmpty else { continue }
             let single = keys.count == 1
             let argument: StoredValue = single ? .integer(keys[0]) : FetchSQL.keyList(keys, dialect: .sqlite)
-            let statement = try connection.cachedStatement(
-                single ? tableSQL(for: entity).delete : SchemaSQL.deleteRows(table: layout(for: entity).table))
-            try statement.bind(argument, at: 1)
-            try statement.run()
-            for relationship in entity.relationships where relationship.isManyToMany {
+            for relationship in joins {
                 let join = SchemaNaming.joinTable(for: relationship)
                 let statement = try connection.cachedStatement(
                     SchemaSQL.deleteJoinRows(join.table, column: join.sourceColumn, keyList: !single))
@@ -218,6 +218,40 @@ extension SQLiteStore {
             }
         }
     }
+
+    /// Deletes the rows of `entity` with `keys`. Objects made together have consecutive
+    /// keys (a recipe's ingredient lines, an import's batch), and a range costs SQLite a walk
+    /// along the table where a key list costs it parsing the list and a temporary index of
+    /// its keys: runs of at least ``shortestKeyRun`` keys go by range.
+    private func deleteRows(_ keys: [Int64], of entity: EntityDescription, _ connection: SQLiteConnection) throws {
+        let statements = tableSQL(for: entity)
+        var rest: [Int64] = []
+        var sorted = keys
+        sorted.sort()
+        var start = 0
+        while start < sorted.count {
+            var end = start + 1
+            while end < sorted.count, sorted[end] == sorted[end - 1] + 1 { end += 1 }
+            if end - start >= Self.shortestKeyRun {
+                let statement = try connection.cachedStatement(statements.deleteKeyRange)
+                try statement.bind(.integer(sorted[start]), at: 1)
+                try statement.bind(.integer(sorted[end - 1]), at: 2)
+                try statement.run()
+            } else {
+                rest += sorted[start..<end]
+            }
+            start = end
+        }
+        guard !rest.isEmpty else { return }
+        let single = rest.count == 1
+        let statement = try connection.cachedStatement(
+            single ? statements.delete : SchemaSQL.deleteRows(table: layout(for: entity).table))
+        try statement.bind(single ? .integer(rest[0]) : FetchSQL.keyList(rest, dialect: .sqlite), at: 1)
+        try statement.run()
+    }
+
+    /// The fewest consecutive keys a save deletes by range rather than in its key list.
+    static let shortestKeyRun = 4
 
     /// Records the largest key of `entity`'s table as used, before rows of it are deleted.
     func recordHighestKey(of entity: EntityDescription, _ connection: SQLiteConnection) throws {

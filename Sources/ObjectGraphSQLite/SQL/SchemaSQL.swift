@@ -121,6 +121,11 @@ extension SchemaSQL {
         return "UPDATE \(SQLIdentifier(table).quoted) SET \(assignments), \"_opt\" = \"_opt\" + 1 WHERE \"_pk\" IN (SELECT value FROM json_each(?))"
     }
 
+    /// `DELETE FROM t WHERE _pk BETWEEN ? AND ?`: a run of consecutive keys.
+    static func deleteKeyRange(table: String) -> String {
+        "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" BETWEEN ? AND ?"
+    }
+
     /// `DELETE FROM t WHERE _pk IN (json_each(?))`.
     static func deleteRows(table: String) -> String {
         "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" IN (SELECT value FROM json_each(?))"
@@ -144,6 +149,7 @@ extension SchemaSQL {
 /// The statements that delete and read one row of a table, built once per store.
 struct TableSQL: Sendable {
     let delete: String
+    let deleteKeyRange: String
     let selectRow: String
     /// Reserves keys for objects that get permanent IDs before they are saved.
     let reserveKeys: String
@@ -154,6 +160,7 @@ struct TableSQL: Sendable {
 
     init(_ layout: TableLayout) {
         delete = SchemaSQL.delete(table: layout.table)
+        deleteKeyRange = SchemaSQL.deleteKeyRange(table: layout.table)
         selectRow = FetchSQL.selectRow(layout, dialect: .sqlite)
         reserveKeys = SchemaSQL.reserveKeys(table: layout.table)
         highestKey = SchemaSQL.highestKey(table: layout.table)

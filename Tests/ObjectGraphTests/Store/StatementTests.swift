@@ -185,6 +185,33 @@ struct StatementTests {
         ])
     }
 
+    @Test("A save deletes each run of four or more consecutive keys by range, the rest by one key list, and keeps the rows between")
+    func saveDeletesRunsOfKeysByRange() throws {
+        for index in 0..<20 { try context.insert("Chef")["name"] = "Chef \(index)" }
+        try context.save()
+        let chefs = try context.fetch(FetchRequest(entityName: "Chef", predicate: try FetchPredicate("name BEGINSWITH 'Chef '")))
+            .sorted { $0.objectID.key < $1.objectID.key }
+        let keys = chefs.map(\.objectID.key)
+        try #require(keys == Array(keys[0]...keys[0] + 19), "the new chefs' keys are consecutive")
+        // Runs of 5 and 8 go by range; 1 and 2 consecutive keys join the key list.
+        let doomed = [1, 2, 3, 4, 5, 7, 9, 10] + Array(12...19)
+        for position in doomed.reversed() { context.delete(chefs[position]) }
+        // (Before the transaction, the deny rule on each chef's recipes is checked.)
+        let ran = try statements { try context.save() }.map(oneLine).drop { $0 != "BEGIN IMMEDIATE" }
+        #expect(Array(ran) == [
+            "BEGIN IMMEDIATE",
+            recordHighestKey("Chef"),
+            #"DELETE FROM "Chef" WHERE "_pk" BETWEEN ? AND ?"#,
+            #"DELETE FROM "Chef" WHERE "_pk" BETWEEN ? AND ?"#,
+            #"DELETE FROM "Chef" WHERE "_pk" IN (SELECT value FROM json_each(?))"#,
+            "COMMIT",
+        ])
+        context.reset()
+        let left = try context.fetch(FetchRequest(entityName: "Chef", predicate: try FetchPredicate("name BEGINSWITH 'Chef '")))
+        #expect(Set(left.map { $0["name"] as! String }) == Set([0, 6, 8, 11].map { "Chef \($0)" }))
+        #expect(try context.count(for: FetchRequest(entityName: "Chef")) == 5)
+    }
+
     @Test("A batch delete selects the keys once and deletes by key, following the delete rules, after recording the largest key")
     func batchDeleteStatements() throws {
         let ran = try statements {

@@ -263,6 +263,7 @@ extension ContextCore {
         }
         inserted.forEachUnretained(check)
         updated.forEachUnretained(check)
+        loadDenyingRelationships(of: deleted)
         for object in deleted {
             for relationship in object.entity.relationships where relationship.deleteRule == .deny {
                 let remaining = relationship.isToMany
@@ -275,6 +276,29 @@ extension ContextCore {
         }
         if !problems.isEmpty {
             throw ObjectGraphError(.validation, problems.joined(separator: "; ") + "; nothing was saved")
+        }
+    }
+
+    /// Loads the to-many relationships with a deny rule that `deleted` objects still hold as
+    /// faults, one statement per relationship for all the objects, as a delete loads what
+    /// its rules visit: checked one object at a time, each would cost a statement. Where the
+    /// statement fails, the check loads each relationship the usual way, which reports the
+    /// error.
+    private func loadDenyingRelationships(of deleted: [ManagedObject]) {
+        guard parent == nil else { return }
+        var groups: [(relationship: RelationshipDescription, objects: [ManagedObject])] = []
+        for object in deleted {
+            for relationship in object.entity.relationships
+            where relationship.deleteRule == .deny && relationship.isToMany && !object.isRealized(relationship) {
+                if let index = groups.firstIndex(where: { $0.relationship === relationship }) {
+                    groups[index].objects.append(object)
+                } else {
+                    groups.append((relationship, [object]))
+                }
+            }
+        }
+        for group in groups where group.objects.count > 1 {
+            _ = try? prefetchToMany(group.relationship, for: group.objects)
         }
     }
 

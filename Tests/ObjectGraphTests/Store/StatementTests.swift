@@ -196,9 +196,10 @@ struct StatementTests {
         // Runs of 5 and 8 go by range; 1 and 2 consecutive keys join the key list.
         let doomed = [1, 2, 3, 4, 5, 7, 9, 10] + Array(12...19)
         for position in doomed.reversed() { context.delete(chefs[position]) }
-        // (Before the transaction, the deny rule on each chef's recipes is checked.)
-        let ran = try statements { try context.save() }.map(oneLine).drop { $0 != "BEGIN IMMEDIATE" }
-        #expect(Array(ran) == [
+        let ran = try statements { try context.save() }.map(oneLine)
+        #expect(ran == [
+            // The deny rule on the chefs' recipes, checked for all of them at once.
+            #"SELECT t0."_pk", 1, t0."name", t0."servings", t0."rating", t0."published", t0."vegetarian", t0."chef", t0."_opt" FROM "Recipe" AS t0 WHERE t0."chef" IN (SELECT value FROM json_each(?)) ORDER BY t0."chef", t0."_pk""#,
             "BEGIN IMMEDIATE",
             recordHighestKey("Chef"),
             #"DELETE FROM "Chef" WHERE "_pk" BETWEEN ? AND ?"#,
@@ -210,6 +211,23 @@ struct StatementTests {
         let left = try context.fetch(FetchRequest(entityName: "Chef", predicate: try FetchPredicate("name BEGINSWITH 'Chef '")))
         #expect(Set(left.map { $0["name"] as! String }) == Set([0, 6, 8, 11].map { "Chef \($0)" }))
         #expect(try context.count(for: FetchRequest(entityName: "Chef")) == 5)
+    }
+
+    @Test("A save checks the deny rules of many deleted objects with one statement, and still refuses when one holds objects")
+    func denyRulesCheckedTogether() throws {
+        for index in 0..<5 { try context.insert("Chef")["name"] = "Chef \(index)" }
+        try context.save()
+        let chefs = try context.fetch(FetchRequest(entityName: "Chef"))
+        #expect(chefs.count == 6)
+        for chef in chefs { context.delete(chef) }
+        var error: ObjectGraphError?
+        let ran = statements {
+            do { try context.save() } catch let thrown as ObjectGraphError { error = thrown } catch {}
+        }
+        #expect(ran.count == 1 && ran[0].contains(#"WHERE t0."chef" IN (SELECT value FROM json_each(?))"#), "\(ran)")
+        // Ada (the fixture's chef) still has her two recipes.
+        #expect(error?.message.contains("cannot delete Chef 'Ada': 'recipes' denies deletion while it holds 2 Recipe objects") == true,
+                "\(String(describing: error))")
     }
 
     @Test("A batch delete selects the keys once and deletes by key, following the delete rules, after recording the largest key")

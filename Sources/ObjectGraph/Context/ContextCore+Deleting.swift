@@ -24,18 +24,22 @@ extension ContextCore {
         while !level.isEmpty {
             let loaded = loadRuleDestinations(of: level)
             var next: [ManagedObject] = []
+            /// Applies `relationship`'s rule of the deleted `object` to one destination.
+            func apply(_ relationship: RelationshipDescription, of object: ManagedObject, to destination: ManagedObject) {
+                guard destination.state != .deleted else { return }
+                if relationship.deleteRule == .cascade {
+                    if markDeleted(destination) { next.append(destination) }
+                } else {
+                    destination.fireFaultIfNeeded()
+                    destination.inverseWillRemove(object, via: relationship.inverse)
+                }
+            }
             for object in level {
                 for relationship in object.entity.relationships where Self.propagatesDelete(relationship) {
-                    let destinations = relationship.isToMany
-                        ? object.objects(of: relationship)
-                        : object.object(of: relationship).map { [$0] } ?? []
-                    for destination in destinations where destination.state != .deleted {
-                        if relationship.deleteRule == .cascade {
-                            if markDeleted(destination) { next.append(destination) }
-                        } else {
-                            destination.fireFaultIfNeeded()
-                            destination.inverseWillRemove(object, via: relationship.inverse)
-                        }
+                    if relationship.isToMany {
+                        for destination in object.objects(of: relationship) { apply(relationship, of: object, to: destination) }
+                    } else if let destination = object.object(of: relationship) {
+                        apply(relationship, of: object, to: destination)
                     }
                 }
             }

@@ -123,6 +123,9 @@ extension ContextCore {
                     object.headerPointer.pointee.rowVersion = version
                 }
             }
+            // Small fetches (a relationship fault, a delete rule's load) are the common case:
+            // room for eight at the first row saves growing the array twice for three rows.
+            if objects.isEmpty { objects.reserveCapacity(8) }
             objects.append(consume object)
         }
         if case .cache = handling { coordinator.rowCache.store(cachedRows) }

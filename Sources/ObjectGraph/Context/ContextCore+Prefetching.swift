@@ -69,7 +69,8 @@ extension ContextCore {
             // need no grouping by key, only the check that each still points at it.
             if pending.count == 1 {
                 let key = keys[0]
-                let stored = destinations.filter { $0.slots[inverseSlot].value.destinationID?.key == key }
+                func pointsHere(_ destination: ManagedObject) -> Bool { destination.slots[inverseSlot].value.destinationID?.key == key }
+                let stored = destinations.allSatisfy(pointsHere) ? destinations : destinations.filter(pointsHere)
                 pending[0].storage(of: relationship).realize(stored: stored)
                 return sources.count == 1 ? pending[0].objects(of: relationship) : sources.flatMap { $0.objects(of: relationship) }
             }

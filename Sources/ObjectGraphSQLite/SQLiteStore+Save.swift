@@ -225,9 +225,8 @@ extension SQLiteStore {
     /// its keys: runs of at least ``shortestKeyRun`` keys go by range.
     private func deleteRows(_ keys: [Int64], of entity: EntityDescription, _ connection: SQLiteConnection) throws {
         let statements = tableSQL(for: entity)
+        let sorted = keys.sorted()
         var rest: [Int64] = []
-        var sorted = keys
-        sorted.sort()
         var start = 0
         while start < sorted.count {
             var end = start + 1

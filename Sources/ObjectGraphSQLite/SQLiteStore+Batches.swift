@@ -87,7 +87,7 @@ extension SQLiteStore {
         let statement = try connection.cachedStatement(select.sql)
         try statement.bind(select.arguments)
         var ids: [ObjectID] = []
-        try statement.forEachRow { ids.append($0.objectID) }
+        try statement.forEachRow { ids.append($0.objectID(nil)) }
         return ids
     }
 }

@@ -1,18 +1,24 @@
 import ObjectGraph
 import ObjectGraphSQL
-extension SQLiteRow: StoreRow {}
+extension SQLiteRow: StoreRow {
+    /// The version column, `_opt`, is `NOT NULL DEFAULT 0` in every table: an integer,
+    /// read without asking SQLite its type first.
+    func version(at index: Int) -> Int64? { int64(at: index) }
+}
 
 /// Reads: every fetch a context plans, and the loads of faults and prefetches, in SQL.
 extension SQLiteStore {
     /// Runs `plan` (``FetchPlan/Output-swift.enum/rows`` or ``FetchPlan/Output-swift.enum/keys``)
     /// and hands each row to `body` with its object ID.
     package func forEachRow(_ plan: FetchPlan, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
-        try forEachRow(FetchSQL.statement(for: plan, layout: layout(for: plan.entity), dialect: .sqlite), .latest, body)
+        let layout = layout(for: plan.entity)
+        try forEachRow(FetchSQL.statement(for: plan, layout: layout, dialect: .sqlite), .latest, layout, body)
     }
 
     /// The full rows of `entity`'s table with the given keys, in key order, in one statement.
     package func forEachRow(withKeys keys: [Int64], of entity: EntityDescription, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
-        try forEachRow(FetchSQL.selectRows(layout(for: entity), keys: keys, dialect: .sqlite), .recent, body)
+        let layout = layout(for: entity)
+        try forEachRow(FetchSQL.selectRows(layout, keys: keys, dialect: .sqlite), .recent, layout, body)
     }
 
     /// The full rows of the destinations of a one-to-many relationship for several sources,
@@ -20,12 +26,13 @@ extension SQLiteStore {
     package func forEachRow(
         destinationsOf relationship: RelationshipDescription, sourceKeys: [Int64], _ body: (ObjectID, any StoreRow) throws -> Void
     ) throws {
+        let layout = layout(for: relationship.destination)
         if sourceKeys.count == 1, let statements = toManySQL[ObjectIdentifier(relationship)], let sql = statements.destinationRows {
-            return try forEachRow(SQLFragment(sql: sql, arguments: [.integer(sourceKeys[0])]), .recent,
+            return try forEachRow(SQLFragment(sql: sql, arguments: [.integer(sourceKeys[0])]), .recent, layout,
                                   number: statements.destinationRowsNumber, body)
         }
-        let layout = layout(for: relationship.destination)
-        try forEachRow(FetchSQL.selectDestinations(of: relationship, sourceKeys: sourceKeys, layout: layout, dialect: .sqlite), .recent, body)
+        try forEachRow(FetchSQL.selectDestinations(of: relationship, sourceKeys: sourceKeys, layout: layout, dialect: .sqlite),
+                       .recent, layout, body)
     }
 
     /// Runs `body` with every read this thread makes inside one read transaction on one
@@ -38,12 +45,13 @@ extension SQLiteStore {
         }
     }
 
-    /// Runs `select` and hands each row to `body`; `number`, when given, finds the cached
-    /// statement by number instead of by its text.
+    /// Runs `select`, which reads rows of `layout`'s table, and hands each row to `body`;
+    /// `number`, when given, finds the cached statement by number instead of by its text.
     private func forEachRow(
-        _ select: SQLFragment, _ freshness: ConnectionPool.Freshness, number: Int? = nil,
+        _ select: SQLFragment, _ freshness: ConnectionPool.Freshness, _ layout: TableLayout, number: Int? = nil,
         _ body: (ObjectID, any StoreRow) throws -> Void
     ) throws {
+        let sole = layout.soleEntityIndex
         try performRead(freshness) { connection in
             let statement = if let number {
                 try connection.cachedStatement(select.sql, number: number)
@@ -52,20 +60,21 @@ extension SQLiteStore {
             }
             try statement.bind(select.arguments)
             try statement.forEachRow { row in
-                try body(row.objectID, row)
+                try body(row.objectID(sole), row)
             }
         }
     }
 
     /// The IDs of the rows `plan` selects (its output is keys).
     package func fetchIDs(_ plan: FetchPlan) throws -> [ObjectID] {
-        let select = FetchSQL.statement(for: plan, layout: layout(for: plan.entity), dialect: .sqlite)
-        // Reads the two columns directly: no row handed on per ID.
+        let layout = layout(for: plan.entity), sole = layout.soleEntityIndex
+        let select = FetchSQL.statement(for: plan, layout: layout, dialect: .sqlite)
+        // Reads the key (and the entity) directly: no row handed on per ID.
         return try performRead { connection in
             let statement = try connection.cachedStatement(select.sql)
             try statement.bind(select.arguments)
             var ids: [ObjectID] = []
-            try statement.forEachRow { row in ids.append(row.objectID) }
+            try statement.forEachRow { row in ids.append(row.objectID(sole)) }
             return ids
         }
     }
@@ -122,7 +131,8 @@ extension SQLiteStore {
 
     /// The IDs of the destinations of a to-many relationship of the object with key `key`.
     package func fetchDestinations(of relationship: RelationshipDescription, key: Int64) throws -> [ObjectID] {
-        try performRead(.recent) { connection in
+        let sole = layout(for: relationship.destination).soleEntityIndex
+        return try performRead(.recent) { connection in
             let statement = if let statements = toManySQL[ObjectIdentifier(relationship)] {
                 try connection.cachedStatement(statements.destinationKeys, number: statements.destinationKeysNumber)
             } else {
@@ -131,7 +141,7 @@ extension SQLiteStore {
             try statement.bind(.integer(key), at: 1)
             var ids: [ObjectID] = []
             try statement.forEachRow { row in
-                ids.append(row.objectID)
+                ids.append(row.objectID(sole))
             }
             return ids
         }
@@ -140,7 +150,8 @@ extension SQLiteStore {
 
 extension SQLiteRow {
     /// The ID in a row's first two columns, the key and the entity index (every statement
-    /// that reads objects or their keys selects those first).
+    /// that reads objects or their keys selects those first); `sole`, the table's only
+    /// entity, saves reading the second column (``TableLayout/soleEntityIndex``).
     @inline(__always)
-    var objectID: ObjectID { ObjectID(entityIndex: Int(int64(at: 1)), key: int64(at: 0)) }
+    func objectID(_ sole: Int?) -> ObjectID { ObjectID(entityIndex: sole ?? Int(int64(at: 1)), key: int64(at: 0)) }
 }

@@ -119,7 +119,7 @@ extension ContextCore {
                     object.fillPreservingChanges(layout) { row.slot(at: $0) }
                 }
                 object.headerPointer.pointee.values = filled
-                if case .integer(let version) = row.value(at: layout.versionColumn) {
+                if let version = row.version(at: layout.versionColumn) {
                     object.headerPointer.pointee.rowVersion = version
                 }
             }
@@ -154,15 +154,12 @@ extension ContextCore {
     /// `created` counts for ``countCreated(_:)``), and whether it still needs its values.
     @inline(__always)
     private func registerFetched(_ id: ObjectID, created: inout Int) -> (object: ManagedObject, needsValues: Bool) {
-        let entity = fetchedEntity(id), table = tableOfEntity[Int(id.entityIndex)]
-        if let object = tables[table].object(forKey: id.key) {
-            return (object, object.headerPointer.pointee.needsValues)
+        let entity = fetchedEntity(id)
+        let (object, inserted) = tables[tableOfEntity[Int(id.entityIndex)]].object(forKey: id.key) {
+            entity._withUnsafeGuaranteedRef { ManagedObject.make(entity: $0, id: id, context: self, state: .fault, counted: false) }
         }
-        let object = entity._withUnsafeGuaranteedRef {
-            ManagedObject.make(entity: $0, id: id, context: self, state: .fault, counted: false)
-        }
+        guard inserted else { return (object, object.headerPointer.pointee.needsValues) }
         created += 1
-        tables[table].insert(object, forKey: id.key)
         return (object, true)
     }
 

@@ -78,6 +78,30 @@ struct ObjectTable {
         }
     }
 
+    /// The object registered under `key`, or, when there is none, the one `make` returns,
+    /// registered under it (`inserted` tells which). A fetch's row costs one probe this way,
+    /// where a lookup and then an insert cost two.
+    @inline(__always)
+    mutating func object(
+        forKey key: Int64, orInsert make: () -> ManagedObject
+    ) -> (object: ManagedObject, inserted: Bool) {
+        if (used + 1) * 4 > capacity * 3 { rebuild() }
+        var index = home(of: key)
+        while true {
+            let entry = entries[index]
+            if entry.key == key, let object = entry.object { return (object.takeUnretainedValue(), false) }
+            if entry.key == key || entry.key == Self.empty {
+                // The key's tombstone, or the end of its run: the new entry goes here.
+                let object = make()
+                if entry.key == Self.empty { used += 1 }
+                entries[index] = Entry(key: key, object: .passUnretained(object))
+                count += 1
+                return (object, true)
+            }
+            index = (index + 1) & (capacity - 1)
+        }
+    }
+
     /// Registers `object` under `key`, replacing any entry; returns the object it replaced,
     /// unretained (an entry's object is alive: its deinit would have removed the entry), so
     /// a caller that ignores it pays no release.

@@ -120,6 +120,17 @@ package protocol StoreRow {
     func slot(at index: Int) -> Slot
     /// Column `index` as a stored value.
     func value(at index: Int) -> StoredValue
+    /// The row's version, at `index` (``TableLayout/versionColumn``); nil when the row has
+    /// none. Read for every fetched object, so a store may skip the type checks of
+    /// ``value(at:)``.
+    func version(at index: Int) -> Int64?
+}
+
+extension StoreRow {
+    /// The version from ``value(at:)``, for stores whose rows are values already.
+    package func version(at index: Int) -> Int64? {
+        if case .integer(let version) = value(at: index) { version } else { nil }
+    }
 }
 
 /// What a fetch would run, for `.explain`: the store's query, its values and its plan.

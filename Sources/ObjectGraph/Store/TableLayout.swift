@@ -23,6 +23,9 @@ package final class TableLayout: Sendable {
     let sources: [[SlotSource]]
     /// The column index of each stored attribute or to-one relationship name.
     package let columnIndex: [String: Int]
+    /// The entity index of every row when the tree is one entity, so a store can make a
+    /// row's ID without reading column 1; nil when the tree has subentities.
+    package let soleEntityIndex: Int?
 
     package init(root: EntityDescription) {
         self.root = root
@@ -63,6 +66,7 @@ package final class TableLayout: Sendable {
         self.columns = columns
         self.columnIndex = columnIndex
         self.sources = sources
+        soleEntityIndex = tree.count == 1 ? root.index : nil
     }
 
     /// The number of columns a full row has, `_pk` and `_ent` included, the version not.

@@ -13,7 +13,7 @@ struct ObjectTableTests {
         }
     }
 
-    @Test("Lookups, replacements and removals match a dictionary over many rebuilds", arguments: [1, 7, 42])
+    @Test("Lookups, find-or-inserts, replacements and removals match a dictionary over many rebuilds", arguments: [1, 7, 42])
     func matchesDictionary(seed: UInt64) throws {
         let pool = try Self.objects(600)
         var table = ObjectTable()
@@ -23,7 +23,7 @@ struct ObjectTableTests {
             // Keys in a narrow range, so removed keys return and blocks of consecutive keys fill.
             let key = Int64(random.next() % 2_000) - 300
             let object = pool[Int(random.next() % UInt64(pool.count))]
-            switch random.next() % 3 {
+            switch random.next() % 4 {
             case 0:
                 let previous = table.insert(object, forKey: key)
                 #expect(previous.map { ObjectIdentifier($0.takeUnretainedValue()) } == expected[key])
@@ -32,6 +32,17 @@ struct ObjectTableTests {
                 // Removes only when the entry holds that object, as an object's deinit does.
                 table.remove(key, ifObject: object)
                 if expected[key] == ObjectIdentifier(object) { expected[key] = nil }
+            case 2:
+                // Find-or-insert makes an object only for a key with no live entry (a removed
+                // key's tombstone included), and then registers it.
+                var made = 0
+                let (found, inserted) = table.object(forKey: key) { made += 1; return object }
+                if let registered = expected[key] {
+                    #expect(!inserted && made == 0 && ObjectIdentifier(found) == registered)
+                } else {
+                    #expect(inserted && made == 1 && found === object)
+                    expected[key] = ObjectIdentifier(object)
+                }
             default:
                 #expect(table.object(forKey: key).map(ObjectIdentifier.init) == expected[key])
             }

@@ -58,7 +58,8 @@ extension PostgresStore {
         let store: PostgresStore
         let session: PostgresSession
 
-        func keys(_ select: SQLFragment) throws -> [ObjectID] { try store.keys(select, session) }
+        /// PostgreSQL's rows arrive as values: the entity column is read whatever `soleEntity` says.
+        func keys(_ select: SQLFragment, soleEntity: Int?) throws -> [ObjectID] { try store.keys(select, session) }
 
         func run(_ statement: SQLFragment) throws -> Int { try session.run(statement.text, statement.arguments).changed }
 

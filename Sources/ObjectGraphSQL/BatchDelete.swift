@@ -2,8 +2,9 @@ package import ObjectGraph
 
 /// What a batch delete asks of its store, inside the store's write transaction.
 package protocol BatchDeleteSession {
-    /// The IDs of the rows a `SELECT` of `_pk` and `_ent` returns.
-    func keys(_ select: SQLFragment) throws -> [ObjectID]
+    /// The IDs of the rows a `SELECT` of `_pk` and `_ent` returns; `soleEntity`, when the
+    /// table holds one entity (``TableLayout/soleEntityIndex``), is every row's entity.
+    func keys(_ select: SQLFragment, soleEntity: Int?) throws -> [ObjectID]
     /// Runs a statement and returns how many rows it changed.
     @discardableResult
     func run(_ statement: SQLFragment) throws -> Int
@@ -195,7 +196,8 @@ package struct BatchDelete<Session: BatchDeleteSession> {
             var targets: [ObjectID] = []
             if relationship.deleteRule == .cascade || relationship.deleteRule == .deny || derives {
                 targets = deletion.notDeleted(try session.keys(
-                    FetchSQL.selectJoinedDestinations(of: relationship, layout: destinationLayout, rows: rows.membership)))
+                    FetchSQL.selectJoinedDestinations(of: relationship, layout: destinationLayout, rows: rows.membership),
+                    soleEntity: destinationLayout.soleEntityIndex))
             }
             if relationship.deleteRule == .deny, !targets.isEmpty { throw denied(entity, relationship, targets.count) }
             try session.run("DELETE FROM \(table: join.table) WHERE \(column: join.sourceColumn) \(rows.membership)")
@@ -218,7 +220,7 @@ package struct BatchDelete<Session: BatchDeleteSession> {
             guard relationship.deleteRule == .cascade || relationship.deleteRule == .deny || derives else { return }
             select = FetchSQL.selectReferenced(layouts[entity.index], relationship: relationship, rows: rows.membership, distinct: true)
         }
-        let found = try session.keys(select)
+        let found = try session.keys(select, soleEntity: destinationLayout.soleEntityIndex)
         let targets = deletion.notDeleted(found)
         guard !targets.isEmpty else { return }
         // A to-many inverse loses these rows whatever the rule.

@@ -44,7 +44,7 @@ extension SQLiteStore {
         }
         return try perform { connection in
             try connection.inTransaction {
-                let ids = try keys(FetchSQL.statement(for: plan, layout: layout, dialect: .sqlite), connection)
+                let ids = try keys(FetchSQL.statement(for: plan, layout: layout, dialect: .sqlite), layout.soleEntityIndex, connection)
                 guard !ids.isEmpty else { return [] }
                 let statement = try connection.cachedStatement(SchemaSQL.updateRows(table: layout.table, columns: assignments.map(\.0)))
                 try statement.bind(assignments.map(\.1) + [FetchSQL.keyList(ids.map(\.key), dialect: .sqlite)])
@@ -61,7 +61,8 @@ extension SQLiteStore {
             try connection.inTransaction {
                 try BatchDelete.run(selectedBy: plan, listingIDs: listingIDs, model: model, layouts: layoutByEntity, dialect: .sqlite,
                                     session: BatchSession(store: self, connection: connection)) {
-                    try keys(FetchSQL.statement(for: plan, layout: layout(for: entity), dialect: .sqlite), connection)
+                    let layout = layout(for: entity)
+                    return try keys(FetchSQL.statement(for: plan, layout: layout, dialect: .sqlite), layout.soleEntityIndex, connection)
                 }
             }
         }
@@ -72,7 +73,7 @@ extension SQLiteStore {
         let store: SQLiteStore
         let connection: SQLiteConnection
 
-        func keys(_ select: SQLFragment) throws -> [ObjectID] { try store.keys(select, connection) }
+        func keys(_ select: SQLFragment, soleEntity: Int?) throws -> [ObjectID] { try store.keys(select, soleEntity, connection) }
 
         func run(_ statement: SQLFragment) throws -> Int {
             let prepared = try connection.cachedStatement(statement.sql)
@@ -83,11 +84,11 @@ extension SQLiteStore {
         func willDelete(from entity: EntityDescription) throws { try store.recordHighestKey(of: entity, connection) }
     }
 
-    private func keys(_ select: SQLFragment, _ connection: SQLiteConnection) throws -> [ObjectID] {
+    private func keys(_ select: SQLFragment, _ soleEntity: Int?, _ connection: SQLiteConnection) throws -> [ObjectID] {
         let statement = try connection.cachedStatement(select.sql)
         try statement.bind(select.arguments)
         var ids: [ObjectID] = []
-        try statement.forEachRow { ids.append($0.objectID(nil)) }
+        try statement.forEachRow { ids.append($0.objectID(soleEntity)) }
         return ids
     }
 }

@@ -243,8 +243,7 @@ extension SQLiteStore {
         }
         guard !rest.isEmpty else { return }
         let single = rest.count == 1
-        let statement = try connection.cachedStatement(
-            single ? statements.delete : SchemaSQL.deleteRows(table: layout(for: entity).table))
+        let statement = try connection.cachedStatement(single ? statements.delete : statements.deleteKeyList)
         try statement.bind(single ? .integer(rest[0]) : FetchSQL.keyList(rest, dialect: .sqlite), at: 1)
         try statement.run()
     }

@@ -146,9 +146,10 @@ extension SchemaSQL {
     }
 }
 
-/// The statements that delete and read one row of a table, built once per store.
+/// The statements that delete and read rows of one table, built once per store.
 struct TableSQL: Sendable {
     let delete: String
+    let deleteKeyList: String
     let deleteKeyRange: String
     let selectRow: String
     /// Reserves keys for objects that get permanent IDs before they are saved.
@@ -160,6 +161,7 @@ struct TableSQL: Sendable {
 
     init(_ layout: TableLayout) {
         delete = SchemaSQL.delete(table: layout.table)
+        deleteKeyList = SchemaSQL.deleteRows(table: layout.table)
         deleteKeyRange = SchemaSQL.deleteKeyRange(table: layout.table)
         selectRow = FetchSQL.selectRow(layout, dialect: .sqlite)
         reserveKeys = SchemaSQL.reserveKeys(table: layout.table)

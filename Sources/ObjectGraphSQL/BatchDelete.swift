@@ -205,7 +205,10 @@ package struct BatchDelete<Session: BatchDeleteSession> {
             if relationship.deleteRule == .cascade, !targets.isEmpty { try deleteRows(targets, .byKeys) }
             return
         }
-        if !listsIDs, pointsBack, relationship.deleteRule == .cascade, Self.goesUnread(destination, reachedThrough: relationship.inverse) {
+        // Not while rows of their table are recorded as deleted: those may still be in the
+        // table (a cascade back to where it began), and would be deleted, and counted, twice.
+        if !listsIDs, pointsBack, relationship.deleteRule == .cascade, Self.goesUnread(destination, reachedThrough: relationship.inverse),
+           !deletion.hasRecordedRows(inTableOf: destination) {
             unlisted += try deleteMatching(destination,
                 FetchSQL.referencing(destination, column: relationship.inverse.name, rows: rows.membership))
             return
@@ -293,6 +296,9 @@ package struct BatchDelete<Session: BatchDeleteSession> {
             deletedSets = Array(repeating: nil, count: rootOf.count)
             everyRow = Array(repeating: false, count: rootOf.count)
         }
+
+        /// Whether rows of `entity`'s table were recorded as deleted.
+        func hasRecordedRows(inTableOf entity: EntityDescription) -> Bool { !deletedKeys[rootOf[entity.index]].isEmpty }
 
         /// Records that every row of `entity` (not of its sub-entities) goes.
         mutating func deletesEvery(_ entity: EntityDescription) { everyRow[entity.index] = true }

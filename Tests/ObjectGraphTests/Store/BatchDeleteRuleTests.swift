@@ -252,6 +252,43 @@ struct BatchDeleteRuleTests {
         }
     }
 
+    @Test("A cascade both ways (a part takes its owner, the owner takes its parts) deletes, counts and lists each row once, on every store type",
+          arguments: [BatchDeleteRequest.ResultType.count, .objectIDs])
+    func cascadeBothWays(resultType: BatchDeleteRequest.ResultType) throws {
+        let model = try ObjectModel(entities: [
+            EntityDescription("Owner", attributes: [AttributeDescription("name", .string)], relationships: [
+                RelationshipDescription("parts", toMany: "Part", inverse: "owner", deleteRule: .cascade),
+            ]),
+            EntityDescription("Part", attributes: [AttributeDescription("name", .string)], relationships: [
+                RelationshipDescription("owner", to: "Owner", inverse: "parts", deleteRule: .cascade),
+            ]),
+        ])
+        for kind in StoreKind.allCases {
+            let coordinator = PersistentStoreCoordinator(model: model)
+            try kind.addStore(to: coordinator)
+            defer { StoreKind.removeFiles(of: coordinator) }
+            let context = MainContext(coordinator: coordinator)
+            for owner in ["doomed", "kept"] {
+                let object = try context.insert("Owner")
+                object["name"] = owner
+                for index in 0..<3 {
+                    let part = try context.insert("Part")
+                    part["name"] = "\(owner) \(index)"
+                    part["owner"] = object
+                }
+            }
+            try context.save()
+            // Deleting one part takes its owner, and with it the owner's other two parts.
+            let result = try context.execute(BatchDeleteRequest(entityName: "Part", predicate: try FetchPredicate("name == 'doomed 0'"),
+                                                                resultType: resultType))
+            #expect(result.deletedCount == 4, "\(kind), \(resultType)")
+            #expect(result.deletedIDs.count == (resultType == .count ? 0 : 4), "\(kind), \(resultType)")
+            #expect(Set(result.deletedIDs).count == result.deletedIDs.count, "\(kind), \(resultType)")
+            #expect(try context.count(for: FetchRequest(entityName: "Owner")) == 1, "\(kind)")
+            #expect(try context.count(for: FetchRequest(entityName: "Part")) == 3, "\(kind)")
+        }
+    }
+
     @Test("After a count-only batch delete the context refreshes its objects: a deleted one is inaccessible, a survivor reads the store again")
     func countOnlyRefreshesTheContext() throws {
         let coordinator = PersistentStoreCoordinator(model: try Self.model(.cascade, on: .toMany))

@@ -66,6 +66,13 @@ extension PostgresStore {
         /// Every key is recorded when it is reserved (``PostgresStore/reserveKeys(count:table:_:)``):
         /// a delete has nothing to record.
         func willDelete(from entity: EntityDescription) throws {}
+
+        func listsDeletedKeys(of layout: TableLayout) -> Bool { true }
+
+        /// The statement returns the keys itself (`RETURNING`).
+        func deleteListingKeys(_ delete: SQLFragment, returning: String, of layout: TableLayout) throws -> [ObjectID] {
+            try store.keys(delete + SQLFragment(sql: returning), session)
+        }
     }
 
     /// The IDs a plan selects, read on `session` (inside the batch's transaction).

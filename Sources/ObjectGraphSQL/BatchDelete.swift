@@ -11,6 +11,13 @@ package protocol BatchDeleteSession {
     /// Runs before rows are first deleted from `entity`'s table (the SQLite store records the
     /// table's largest key there, so that no key is handed out twice).
     func willDelete(from entity: EntityDescription) throws
+    /// Whether ``deleteListingKeys(_:returning:of:)`` can tell the rows it deletes from
+    /// `layout`'s table.
+    func listsDeletedKeys(of layout: TableLayout) -> Bool
+    /// Runs `delete`, a `DELETE` of rows of `layout`'s table, and returns the IDs of the rows
+    /// it deleted, learnt while it runs, where a `SELECT` beforehand would read them twice:
+    /// `returning` is the statement's `RETURNING` clause, for a session that reads them so.
+    func deleteListingKeys(_ delete: SQLFragment, returning: String, of layout: TableLayout) throws -> [ObjectID]
 }
 
 /// A batch delete in SQL, one algorithm for both stores: deletes the rows a plan selected,
@@ -159,16 +166,30 @@ package struct BatchDelete<Session: BatchDeleteSession> {
     /// Deletes the rows of `entity`'s table that `condition` (on the alias ``FetchSQL/alias``)
     /// selects, every row when nil; returns how many went.
     private func deleteMatching(_ entity: EntityDescription, _ condition: SQLFragment?) throws -> Int {
+        try session.run(deleteStatement(entity, condition))
+    }
+
+    /// Deletes as ``deleteMatching(_:_:)`` does, and returns the IDs of the rows that went,
+    /// which the session learns as the statement runs.
+    private func deleteListing(_ entity: EntityDescription, _ condition: SQLFragment) throws -> [ObjectID] {
+        try session.deleteListingKeys(deleteStatement(entity, condition), returning: FetchSQL.returningKeys(of: entity),
+                                      of: layouts[entity.index])
+    }
+
+    /// The `DELETE` of the rows of `entity`'s table that `condition` selects, after telling
+    /// the session that rows of the table go.
+    private func deleteStatement(_ entity: EntityDescription, _ condition: SQLFragment?) throws -> SQLFragment {
         try session.willDelete(from: entity)
         var delete: SQLFragment = "DELETE FROM \(table: layouts[entity.index].table) AS \(raw: FetchSQL.alias)"
         if let condition { delete.append(" WHERE " + condition) }
-        return try session.run(delete)
+        return delete
     }
 
     /// Whether rows of `entity` (or its sub-entities) that a cascade reaches through `back`,
-    /// their reference to the rows being deleted, can go unread: none of their other
-    /// relationships has work to do when they go (no pairs to remove, no rows pointing back
-    /// at them, no rule that cascades or denies, no derived value to recompute).
+    /// their reference to the rows being deleted, can go by that reference before their
+    /// keys are read: none of their other relationships has work to do when they go (no
+    /// pairs to remove, no rows pointing back at them, no rule that cascades or denies, no
+    /// derived value to recompute).
     private static func goesUnread(_ entity: EntityDescription, reachedThrough back: RelationshipDescription) -> Bool {
         entity.selfAndDescendants.allSatisfy { member in
             member.relationships.allSatisfy { relationship in
@@ -205,12 +226,18 @@ package struct BatchDelete<Session: BatchDeleteSession> {
             if relationship.deleteRule == .cascade, !targets.isEmpty { try deleteRows(targets, .byKeys) }
             return
         }
-        // Not while rows of their table are recorded as deleted: those may still be in the
-        // table (a cascade back to where it began), and would be deleted, and counted, twice.
-        if !listsIDs, pointsBack, relationship.deleteRule == .cascade, Self.goesUnread(destination, reachedThrough: relationship.inverse),
-           !deletion.hasRecordedRows(inTableOf: destination) {
-            unlisted += try deleteMatching(destination,
-                FetchSQL.referencing(destination, column: relationship.inverse.name, rows: rows.membership))
+        // Such rows go by one statement that finds them by their reference: only counted, or
+        // listed as it deletes them where the session can tell them. Not while rows of their
+        // table are recorded as deleted: those may still be in the table (a cascade back to
+        // where it began), and would be deleted, and counted, twice.
+        if pointsBack, relationship.deleteRule == .cascade, Self.goesUnread(destination, reachedThrough: relationship.inverse),
+           !deletion.hasRecordedRows(inTableOf: destination), !listsIDs || session.listsDeletedKeys(of: destinationLayout) {
+            let condition = FetchSQL.referencing(destination, column: relationship.inverse.name, rows: rows.membership)
+            if listsIDs {
+                deletion.record(try deleteListing(destination, condition))
+            } else {
+                unlisted += try deleteMatching(destination, condition)
+            }
             return
         }
         let select: SQLFragment

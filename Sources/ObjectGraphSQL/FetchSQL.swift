@@ -240,6 +240,13 @@ package enum FetchSQL {
         #"\#(alias)."_pk", "# + entityColumn(of: entity)
     }
 
+    /// ` RETURNING` the key columns of the rows a `DELETE` of `entity`'s table removed, as
+    /// ``keys(of:)`` selects them (unqualified: a `RETURNING` clause cannot name the alias
+    /// in SQLite).
+    package static func returningKeys(of entity: EntityDescription) -> String {
+        #" RETURNING "_pk", "# + (entity.root.selfAndDescendants.count == 1 ? String(entity.index) : #""_ent""#)
+    }
+
     /// `_ent`, or the entity's index when its table holds no other entity.
     private static func entityColumn(of entity: EntityDescription) -> String {
         entity.root.selfAndDescendants.count == 1 ? String(entity.index) : "\(alias).\"_ent\""

@@ -82,6 +82,22 @@ extension SQLiteStore {
         }
 
         func willDelete(from entity: EntityDescription) throws { try store.recordHighestKey(of: entity, connection) }
+
+        /// The update hook reports keys, not entities: only for a table of one entity.
+        func listsDeletedKeys(of layout: TableLayout) -> Bool { layout.soleEntityIndex != nil }
+
+        /// Collects the deleted rows' keys with the update hook as the statement runs, a
+        /// callback per row where a `SELECT` beforehand read them again (`returning` is
+        /// not used: SQLite's `RETURNING` made a 300,000-row `DELETE` four times slower).
+        func deleteListingKeys(_ delete: SQLFragment, returning: String, of layout: TableLayout) throws -> [ObjectID] {
+            let entity = layout.soleEntityIndex!
+            let (changed, keys) = try connection.collectingDeletedRowIDs(from: layout.table) { try run(delete) }
+            guard keys.count == changed else {
+                throw ObjectGraphError(.storeFailure,
+                    "batch delete from \(layout.table): \(changed) rows deleted, \(keys.count) reported; nothing was deleted")
+            }
+            return keys.map { ObjectID(entityIndex: entity, key: $0) }
+        }
     }
 
     private func keys(_ select: SQLFragment, _ soleEntity: Int?, _ connection: SQLiteConnection) throws -> [ObjectID] {

@@ -18,13 +18,13 @@ extension ContextCore {
         // Inserted objects come mostly in runs of one entity: its columns are looked up
         // when the entity changes, not for every object.
         var entityIndex = -1
-        var sources: [TableLayout.SlotSource] = [], width = 0
+        var sources: ArraySlice<TableLayout.SlotSource> = [], width = 0
         inserted.forEachUnretained { object in
             let index = Int(object.objectID.entityIndex)
             if index != entityIndex {
                 let layout = layout(object.entity)
                 entityIndex = index
-                sources = layout.sources[index]
+                sources = layout.sources(of: index)
                 width = layout.width - 2
             }
             let start = changes.values.count
@@ -50,7 +50,7 @@ extension ContextCore {
             let layout = layout(object.entity)
             var columns: [Int] = []
             let start = changes.values.count
-            for source in layout.sources[object.entity.index] {
+            for source in layout.sources(of: object.entity.index) {
                 switch source {
                 case .attribute(let slot, let column) where object.hasChangedSlot(slot):
                     columns.append(column)

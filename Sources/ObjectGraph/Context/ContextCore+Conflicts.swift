@@ -33,7 +33,7 @@ extension ContextCore {
         let layout = store.layout(for: object.entity)
         var slots = [ObjectSlot](repeating: ObjectSlot(value: .null), count: object.entity.slotCount)
         slots.withUnsafeMutableBufferPointer { buffer in
-            TableLayout.fill(buffer.baseAddress!, sources: layout.sources[object.entity.index]) { Slot(row[$0]) }
+            layout.fill(buffer.baseAddress!, entityIndex: object.entity.index) { Slot(row[$0]) }
         }
         return (row, slots)
     }

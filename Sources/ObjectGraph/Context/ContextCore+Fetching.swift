@@ -77,8 +77,6 @@ extension ContextCore {
     ) throws -> [ManagedObject] {
         var objects: [ManagedObject] = []
         var cachedRows = RowCache.Batch(width: layout.rowWidth)
-        var lastEntity = -1
-        var sources: [TableLayout.SlotSource] = []
         var created = 0
         defer { countCreated(created) }
         // A fault of a context without parents keeps its fetched values in its own slots
@@ -106,13 +104,8 @@ extension ContextCore {
                 break
             }
             if let filled {
-                let entityIndex = Int(id.entityIndex)
-                if entityIndex != lastEntity {
-                    lastEntity = entityIndex
-                    sources = layout.sources[entityIndex]
-                }
                 if object.state == .fault {
-                    TableLayout.fill(object.slots, sources: sources) { row.slot(at: $0) }
+                    layout.fill(object) { row.slot(at: $0) }
                     if filled == .loaded { object.state = .clean }
                 } else {
                     // A fault changed before loading keeps its changed slots (populated only).

@@ -19,8 +19,13 @@ package final class TableLayout: Sendable {
     package let root: EntityDescription
     /// Column names after `_pk` and `_ent`, in order (the row's columns 2…).
     package let columns: [String]
-    /// Per entity index (of the whole model; empty outside this tree): the slots to fill.
-    let sources: [[SlotSource]]
+    /// Every entity's slot sources, entity after entity: one array, which filling an
+    /// object reads without a retain, where an array per entity was retained and released
+    /// for every fetched row.
+    private let allSources: [SlotSource]
+    /// Per entity index (of the whole model; empty outside this tree): where its sources
+    /// are in `allSources`.
+    private let sourceRanges: [Range<Int>]
     /// The column index of each stored attribute or to-one relationship name.
     package let columnIndex: [String: Int]
     /// The entity index of every row when the tree is one entity, so a store can make a
@@ -50,7 +55,8 @@ package final class TableLayout: Sendable {
                 if let entityColumn = Self.entityColumn(for: relationship) { add(entityColumn) }
             }
         }
-        var sources = [[SlotSource]](repeating: [], count: root.model.entities.count)
+        var allSources: [SlotSource] = []
+        var sourceRanges = [Range<Int>](repeating: 0..<0, count: root.model.entities.count)
         for entity in tree {
             var list: [SlotSource] = []
             for attribute in entity.storedAttributes {
@@ -61,13 +67,18 @@ package final class TableLayout: Sendable {
                 list.append(.toOne(slot: relationship.slot, column: columnIndex[relationship.name]!,
                                    entityColumn: entityColumn, destinationIndex: relationship.destination.index))
             }
-            sources[entity.index] = list
+            sourceRanges[entity.index] = allSources.count..<allSources.count + list.count
+            allSources += list
         }
         self.columns = columns
         self.columnIndex = columnIndex
-        self.sources = sources
+        self.allSources = allSources
+        self.sourceRanges = sourceRanges
         soleEntityIndex = tree.count == 1 ? root.index : nil
     }
+
+    /// The slots to fill for the entity at `entityIndex` (none outside this tree).
+    func sources(of entityIndex: Int) -> ArraySlice<SlotSource> { allSources[sourceRanges[entityIndex]] }
 
     /// The number of columns a full row has, `_pk` and `_ent` included, the version not.
     package var width: Int { columns.count + 2 }
@@ -91,14 +102,14 @@ extension TableLayout {
     /// Fills `object`'s stored slots from a row's columns, read through `column`.
     @inline(__always)
     func fill(_ object: ManagedObject, column: (Int) -> Slot) {
-        Self.fill(object.slots, sources: sources[Int(object.headerPointer.pointee.objectID.entityIndex)], column: column)
+        fill(object.slots, entityIndex: Int(object.headerPointer.pointee.objectID.entityIndex), column: column)
     }
 
-    /// Fills slots from a row's columns, following `sources`.
+    /// Fills the slots of an object of the entity at `entityIndex` from a row's columns.
     @inline(__always)
-    static func fill(_ slots: UnsafeMutablePointer<ObjectSlot>, sources: [SlotSource], column: (Int) -> Slot) {
-        for source in sources {
-            switch source {
+    func fill(_ slots: UnsafeMutablePointer<ObjectSlot>, entityIndex: Int, column: (Int) -> Slot) {
+        for index in sourceRanges[entityIndex] {
+            switch allSources[index] {
             case .attribute(let slot, let index):
                 slots[slot].value = column(index)
             case .toOne(let slot, let index, let entityColumn, let destinationIndex):

@@ -11,13 +11,11 @@ package protocol BatchDeleteSession {
     /// Runs before rows are first deleted from `entity`'s table (the SQLite store records the
     /// table's largest key there, so that no key is handed out twice).
     func willDelete(from entity: EntityDescription) throws
-    /// Whether ``deleteListingKeys(_:returning:of:)`` can tell the rows it deletes from
-    /// `layout`'s table.
+    /// Whether ``deleteListingKeys(_:of:)`` can tell the rows it deletes from `layout`'s table.
     func listsDeletedKeys(of layout: TableLayout) -> Bool
     /// Runs `delete`, a `DELETE` of rows of `layout`'s table, and returns the IDs of the rows
-    /// it deleted, learnt while it runs, where a `SELECT` beforehand would read them twice:
-    /// `returning` is the statement's `RETURNING` clause, for a session that reads them so.
-    func deleteListingKeys(_ delete: SQLFragment, returning: String, of layout: TableLayout) throws -> [ObjectID]
+    /// it deleted, learnt while it runs, where a `SELECT` beforehand would read them twice.
+    func deleteListingKeys(_ delete: SQLFragment, of layout: TableLayout) throws -> [ObjectID]
 }
 
 /// A batch delete in SQL, one algorithm for both stores: deletes the rows a plan selected,
@@ -172,8 +170,7 @@ package struct BatchDelete<Session: BatchDeleteSession> {
     /// Deletes as ``deleteMatching(_:_:)`` does, and returns the IDs of the rows that went,
     /// which the session learns as the statement runs.
     private func deleteListing(_ entity: EntityDescription, _ condition: SQLFragment) throws -> [ObjectID] {
-        try session.deleteListingKeys(deleteStatement(entity, condition), returning: FetchSQL.returningKeys(of: entity),
-                                      of: layouts[entity.index])
+        try session.deleteListingKeys(deleteStatement(entity, condition), of: layouts[entity.index])
     }
 
     /// The `DELETE` of the rows of `entity`'s table that `condition` selects, after telling

@@ -240,11 +240,11 @@ package enum FetchSQL {
         #"\#(alias)."_pk", "# + entityColumn(of: entity)
     }
 
-    /// ` RETURNING` the key columns of the rows a `DELETE` of `entity`'s table removed, as
+    /// ` RETURNING` the key columns of the rows a `DELETE` of `layout`'s table removed, as
     /// ``keys(of:)`` selects them (unqualified: a `RETURNING` clause cannot name the alias
     /// in SQLite).
-    package static func returningKeys(of entity: EntityDescription) -> String {
-        #" RETURNING "_pk", "# + (entity.root.selfAndDescendants.count == 1 ? String(entity.index) : #""_ent""#)
+    package static func returningKeys(of layout: TableLayout) -> String {
+        #" RETURNING "_pk", "# + (layout.soleEntityIndex.map(String.init) ?? #""_ent""#)
     }
 
     /// `_ent`, or the entity's index when its table holds no other entity.

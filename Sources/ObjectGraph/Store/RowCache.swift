@@ -213,7 +213,8 @@ package final class RowCache: Sendable {
 
 /// An open-addressing table from a permanent ID to where its row's values start: the row
 /// cache's index. Linear probing, at most 3/4 full counting tombstones; consecutive keys
-/// of one entity hash into one group of 16 entries, as in ``ObjectTable``.
+/// of one entity hash into one group of 16 entries, so rows read in key order touch
+/// neighbouring entries.
 private struct RowIndex {
     private struct Entry {
         var key: Int64

@@ -13,7 +13,7 @@ struct ObjectTableTests {
         }
     }
 
-    @Test("Lookups, find-or-inserts, replacements and removals match a dictionary over many rebuilds", arguments: [1, 7, 42])
+    @Test("Lookups, find-or-inserts, replacements and removals match a dictionary over many directory rebuilds", arguments: [1, 7, 42])
     func matchesDictionary(seed: UInt64) throws {
         let pool = try Self.objects(600)
         var table = ObjectTable()
@@ -61,7 +61,7 @@ struct ObjectTableTests {
         withExtendedLifetime(pool) {}
     }
 
-    @Test("Removing every entry and inserting again keeps the table within its capacity")
+    @Test("Removing every entry and inserting again over ever larger keys keeps the pages bounded")
     func churnDoesNotGrowWithoutBound() throws {
         let pool = try Self.objects(1_000)
         var table = ObjectTable()
@@ -73,19 +73,39 @@ struct ObjectTableTests {
             #expect(table.count == 0)
             #expect(table.object(forKey: base) == nil)
         }
-        #expect(table.capacity <= 4_096)
+        // 1,000 keys fill 32 pages a round; emptied pages go when the directory is rebuilt.
+        #expect(table.capacity <= 128)
+        #expect(table.pageCount * 4 <= table.capacity * 3)
         withExtendedLifetime(pool) {}
     }
 
-    @Test("Emptying a small table keeps its capacity and forgets every entry; a large one starts over")
+    @Test("Consecutive keys share pages; scattered keys take a page each")
+    func pagesFollowTheKeys() throws {
+        let pool = try Self.objects(64)
+        var dense = ObjectTable(), sparse = ObjectTable()
+        for (offset, object) in pool.enumerated() {
+            dense.insert(object, forKey: 1_000 + Int64(offset))
+            sparse.insert(object, forKey: Int64(offset) * 1_000_003 - 20_000_000)
+        }
+        #expect(dense.pageCount == 3 && dense.count == 64)  // keys 1,000...1,063: pages 31, 32 and 33
+        #expect(sparse.pageCount == 64 && sparse.count == 64)
+        for (offset, object) in pool.enumerated() {
+            #expect(dense.object(forKey: 1_000 + Int64(offset)) === object)
+            #expect(sparse.object(forKey: Int64(offset) * 1_000_003 - 20_000_000) === object)
+            #expect(sparse.object(forKey: Int64(offset) * 1_000_003 - 20_000_001) == nil)
+        }
+        withExtendedLifetime(pool) {}
+    }
+
+    @Test("Emptying a small table keeps its directory and forgets every entry; a large one starts over")
     func removeAllKeepsSmallCapacity() throws {
         let pool = try Self.objects(1_000)
         var table = ObjectTable()
         for (key, object) in pool.enumerated() { table.insert(object, forKey: Int64(key)) }
         let grown = table.capacity
-        #expect(grown > 1_000)
+        #expect(grown > ObjectTable().capacity && table.pageCount == 32)
         table.removeAll()
-        #expect(table.count == 0 && table.capacity == grown)
+        #expect(table.count == 0 && table.pageCount == 0 && table.capacity == grown)
         for key in 0..<1_000 { #expect(table.object(forKey: Int64(key)) == nil) }
         var seen = 0
         table.forEach { _ in seen += 1 }
@@ -95,7 +115,7 @@ struct ObjectTableTests {
         #expect(table.capacity == grown && table.count == 1_000)
         #expect(table.object(forKey: 0) === pool[999])
 
-        var large = ObjectTable(capacity: 20_000)
+        var large = ObjectTable(capacity: 40_000)
         large.insert(pool[0], forKey: 1)
         large.removeAll()
         #expect(large.count == 0 && large.capacity == ObjectTable().capacity)

@@ -159,7 +159,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Loads the object's values if it is a fault.
     @inline(__always) func fireFaultIfNeeded() {
         if ConfinementChecks.isEnabled { checkConfinement() }
-        if headerPointer.pointee.needsValues, let context = contextCore { context.fulfillFault(self) }
+        // The context without a retain and release, as `willChange(slot:)` reaches it: it
+        // outlives the call (a context detaches its objects before it goes), and reading a
+        // strong reference cost an atomic retain and release on every fault fired.
+        if headerPointer.pointee.needsValues, let context = headerPointer.pointee.context {
+            context._withUnsafeGuaranteedRef { $0.fulfillFault(self) }
+        }
     }
 
     /// Makes a prefilled fault (``ValueState/prefilled``) a fault that loads its row, its

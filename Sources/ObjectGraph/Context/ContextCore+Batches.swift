@@ -96,7 +96,7 @@ extension ContextCore {
             guard let object = registeredObject(for: id) else { continue }
             removed.append(object)
             objectWillDeallocate(id, object)
-            object.headerPointer.pointee.context = nil
+            object.headerPointer.pointee.detach()
             object.releaseRelationships()
             object.state = .clean
         }

@@ -79,13 +79,15 @@ extension ContextCore {
     private func loadRuleDestinations(of level: [ManagedObject]) -> [ManagedObject] {
         guard parent == nil, let first = level.first else { return [] }
         // A level mostly holds objects of one entity (always, for a single delete); else a
-        // few, where a list searched in order costs less than hashing.
+        // few, where a list searched in order costs less than hashing. The objects share
+        // this context's model, so their IDs' entity indexes tell their entities apart.
         var groups: [(entity: EntityDescription, objects: [ManagedObject])] = []
-        if level.allSatisfy({ $0.entity === first.entity }) {
+        let firstIndex = first.objectID.entityIndex
+        if level.allSatisfy({ $0.objectID.entityIndex == firstIndex }) {
             groups = [(first.entity, level)]
         } else {
             for object in level {
-                if let index = groups.firstIndex(where: { $0.entity === object.entity }) {
+                if let index = groups.firstIndex(where: { $0.entity.index == Int(object.objectID.entityIndex) }) {
                     groups[index].objects.append(object)
                 } else {
                     groups.append((object.entity, [object]))

@@ -146,7 +146,7 @@ extension ContextCore {
         for object in deletedNow {
             if object.headerPointer.pointee.stateBeforeDelete != .inserted { result.deletedIDs.append(object.objectID) }
             objectWillDeallocate(object.objectID, object)
-            object.headerPointer.pointee.context = nil
+            object.headerPointer.pointee.detach()
         }
         // Deleted objects that pointed at each other (a recipe and its cascaded lines) would
         // keep each other alive in cycles: let go of what they held, now that every one is
@@ -347,7 +347,7 @@ extension ContextCore {
             || (object.state == .deleted && object.headerPointer.pointee.stateBeforeDelete == .inserted) }
         for object in discarded {
             objectWillDeallocate(object.objectID, object)
-            object.headerPointer.pointee.context = nil
+            object.headerPointer.pointee.detach()
         }
         // As after a save's deletes: discarded objects may hold each other in cycles.
         defer { for object in discarded { object.releaseRelationships() } }

@@ -23,6 +23,10 @@ final class ContextCore {
     /// The index in ``tables`` of each entity's table (its root's index), by entity index:
     /// looking it up through the entity would retain and release the entity and its root.
     let tableOfEntity: [Int]
+    /// The model's entities by index, unretained: an object's header finds its entity here
+    /// in two loads (``ObjectHeader/entity``), with no bounds check or retain. The model,
+    /// which keeps the entities, outlives every context on it.
+    let entityTable: UnsafeMutablePointer<Unmanaged<EntityDescription>>
     /// Registered objects with temporary IDs, by key (they are also held strongly in `inserted`).
     @exclusivity(unchecked) var temporaries = ObjectTable()
     @exclusivity(unchecked) private var nextTemporaryKey: Int64 = 1
@@ -85,11 +89,14 @@ final class ContextCore {
         self.serial = Self.serials.add(1, ordering: .relaxed).newValue
         self.tables = model.entities.map { $0.parent == nil ? ObjectTable() : ObjectTable(capacity: 0) }
         self.tableOfEntity = model.entities.map(\.root.index)
+        self.entityTable = .allocate(capacity: model.entities.count)
+        entityTable.initialize(from: model.entities.map { .passUnretained($0) }, count: model.entities.count)
         self.checkedRowChange = coordinator.rowCache.latestChange
     }
 
     deinit {
-        detachAll()
+        detachAll()  // detaching reads the objects' entities from the table
+        entityTable.deallocate()
     }
 
     // MARK: Registry
@@ -135,7 +142,7 @@ final class ContextCore {
             temporaries.insert(object, forKey: id.key)
         } else if let stale = tables[tableOfEntity[Int(id.entityIndex)]].insert(object, forKey: id.key)?.takeUnretainedValue(),
                   stale !== object {
-            stale.headerPointer.pointee.context = nil
+            stale.headerPointer.pointee.detach()
         }
     }
 
@@ -169,7 +176,7 @@ final class ContextCore {
         objects += deleted
         for object in objects {
             object.forgetPrefilledValues()  // a detached fault reads as empty, whatever it was fetched with
-            object.headerPointer.pointee.context = nil
+            object.headerPointer.pointee.detach()
         }
         for index in tables.indices { tables[index].removeAll() }
         temporaries.removeAll()

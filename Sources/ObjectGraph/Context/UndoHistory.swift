@@ -21,6 +21,8 @@ struct UndoHistory {
     struct Group {
         var name: String?
         var records: [Record] = []
+        /// The objects ``records`` holds, so a change checks "already recorded" in one lookup.
+        var recorded: Set<ObjectIdentifier> = []
     }
 
     /// Whether changes are recorded (``MainContext/isUndoEnabled``).
@@ -31,8 +33,6 @@ struct UndoHistory {
     var explicitDepth = 0
     /// The group recording now, if any.
     var open: Group?
-    /// Counts the groups opened: objects carry the generation that last recorded them.
-    var generation: UInt32 = 0
     /// Groups that can be undone, the latest last.
     var undoGroups: [Group] = []
     /// Groups that can be redone, the latest undone last.
@@ -51,18 +51,21 @@ struct UndoHistory {
 
     /// Closes the open group, keeping it when it recorded anything.
     mutating func close() {
-        guard let group = open else { return }
+        guard var group = open else { return }
         open = nil
         guard !group.records.isEmpty else { return }
+        group.recorded = []  // only the open group looks objects up
         undoGroups.append(group)
         if levels > 0, undoGroups.count > levels { undoGroups.removeFirst(undoGroups.count - levels) }
     }
 
-    /// Opens a group with a new generation, with room for `capacity` records.
+    /// Opens a group with room for `capacity` records.
     mutating func begin(named name: String?, capacity: Int = 0) {
         open = Group(name: name)
-        if capacity > 0 { open!.records.reserveCapacity(capacity) }
-        generation = generation == .max ? 1 : generation + 1
+        if capacity > 0 {
+            open!.records.reserveCapacity(capacity)
+            open!.recorded.reserveCapacity(capacity)
+        }
     }
 
     /// Forgets every group (after a save, a rollback or a reset).
@@ -87,8 +90,7 @@ extension ContextCore {
             undo.begin(named: nil)
             if undo.explicitDepth == 0 { undo.scheduleImplicitEnd?() }
         }
-        guard object.headerPointer.pointee.undoStamp != undo.generation else { return }
-        object.headerPointer.pointee.undoStamp = undo.generation
+        guard undo.open!.recorded.insert(ObjectIdentifier(object)).inserted else { return }
         if undo.open!.records.isEmpty { undo.redoGroups.removeAll() }  // a new change: the redo history is gone
         if inserted {
             // Undoing the insertion discards the object; its own values need not come back.

@@ -53,9 +53,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     ) -> ManagedObject {
         let count = entity.slotCount
         let storage = Storage(bufferClass: entity.objectClass, minimumCapacity: count) { _, _ in
-            ObjectHeader(objectID: id, entity: entity, context: context.map { Unmanaged.passUnretained($0) },
-                         changedSlots: 0, state: state, stateBeforeDelete: .clean,
-                         values: state == .fault ? .needed : .loaded)
+            ObjectHeader(objectID: id, owner: context.map { .context($0) } ?? .detached(.passUnretained(entity)),
+                         state: state, values: state == .fault ? .needed : .loaded)
         }
         storage.withUnsafeMutablePointerToElements { $0.initialize(repeating: ObjectSlot(value: .null), count: count) }
         // The buffer object is an instance of `entity.objectClass`, a ManagedObject subclass.
@@ -70,10 +69,11 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     deinit {
         ContextStatistics.live.subtract(1, ordering: .relaxed)
         let header = headerPointer
+        let entity = header.pointee.entity
         if let context = header.pointee.context {
             context._withUnsafeGuaranteedRef { $0.objectWillDeallocate(header.pointee.objectID, self) }
         }
-        slots.deinitialize(count: header.pointee.entity.slotCount)
+        slots.deinitialize(count: entity._withUnsafeGuaranteedRef(\.slotCount))
         // The header holds only trivial values (IDs, unretained references, flags): nothing to destroy.
     }
 
@@ -102,13 +102,13 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public var objectID: ObjectID { headerPointer.pointee.objectID }
 
     /// The object's entity.
-    public var entity: EntityDescription { headerPointer.pointee.entity }
+    public var entity: EntityDescription { headerPointer.pointee.entity.takeUnretainedValue() }
 
     /// Calls `body` with the object's entity without retaining it, as the loops of a save
     /// do for every object: reading ``entity`` costs an atomic retain and release.
     @inline(__always)
     func withEntity<Result>(_ body: (EntityDescription) throws -> Result) rethrows -> Result {
-        try Unmanaged.passUnretained(headerPointer.pointee.entity)._withUnsafeGuaranteedRef(body)
+        try headerPointer.pointee.entity._withUnsafeGuaranteedRef(body)
     }
 
     /// Whether a save has `work` to do for this object (see ``EntityDescription/saveWork``).

@@ -130,4 +130,20 @@ struct MergePolicyTests {
         recipe["rating"] = 3.0
         #expect(throws: ObjectGraphError.self) { try reopened.save() }
     }
+
+    @Test("A row saved more times than 32 bits count reports a conflict; it never skips the check")
+    func versionsPast32BitsFailSafe() throws {
+        let store = try #require(mine.coordinator.stores.first as? SQLiteStore)
+        try store.perform { connection in
+            try connection.execute(#"UPDATE "Recipe" SET "_opt" = 4294967296 + 5"#)
+        }
+        let reopened = MainContext(coordinator: try TestModel.coordinator(path: path))
+        let recipe = try #require(try reopened.fetch(FetchRequest(entityName: "Recipe")).first)
+        recipe["rating"] = 3.0
+        let error = try #require(throws: ObjectGraphError.self) { try reopened.save() }
+        #expect(error.code == .mergeConflict)
+        reopened.mergePolicy = .overwrite  // resolving cannot match the version either: the retries end in the error
+        #expect(throws: ObjectGraphError.self) { try reopened.save() }
+        #expect(try stored().1 == 1.0, "the other side's value stays")
+    }
 }

@@ -46,6 +46,38 @@ struct MemorySafetyTests {
         kept.removeAll()  // their deinit reads their entity: it must still be there
     }
 
+    @Test("The header is 40 bytes: a detached object keeps its entity in the context's word")
+    func headerLayout() throws {
+        #expect(MemoryLayout<ObjectHeader>.size == 40)
+        let coordinator = PersistentStoreCoordinator(model: try Self.model())
+        try coordinator.addStore(at: ":memory:")
+        let context = MainContext(coordinator: coordinator)
+        let person = try context.insert("Person"), pet = try context.insert("Pet")
+        #expect(person.isRegistered && person.entity.name == "Person" && pet.entity.name == "Pet")
+        let id = pet.objectID
+        context.reset()
+        #expect(!pet.isRegistered && pet.entity.name == "Pet" && pet.objectID == id)
+        #expect(pet.headerPointer.pointee.context == nil)
+        pet.headerPointer.pointee.detach()  // detaching twice keeps the entity
+        #expect(pet.entity === coordinator.model.entity(named: "Pet"))
+    }
+
+    @Test("Row versions are kept in 32 bits; one too large to hold never reads as 'not loaded'")
+    func rowVersionRange() throws {
+        let coordinator = PersistentStoreCoordinator(model: try Self.model())
+        try coordinator.addStore(at: ":memory:")
+        let header = try MainContext(coordinator: coordinator).insert("Person").headerPointer
+        #expect(header.pointee.rowVersion == -1)
+        for version: Int64 in [0, 7, Int64(UInt32.max) - 1, -1] {
+            header.pointee.rowVersion = version
+            #expect(header.pointee.rowVersion == version)
+        }
+        header.pointee.rowVersion = Int64(UInt32.max)
+        #expect(header.pointee.rowVersion == Int64(UInt32.max) - 1)
+        header.pointee.rowVersion = .max
+        #expect(header.pointee.rowVersion == Int64(UInt32.max) - 1)
+    }
+
     @Test("A managed object is not a ManagedBuffer: its header and slots are out of reach")
     func storageIsPrivate() throws {
         let coordinator = PersistentStoreCoordinator(model: try Self.model())

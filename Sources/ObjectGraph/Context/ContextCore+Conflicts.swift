@@ -103,16 +103,16 @@ extension ContextCore {
                 }
                 if takeStore {
                     if !Self.same(object.slots[slot].value, stored[slot].value) { object.slots[slot].value = stored[slot].value }
-                    if changedHere && slot < 63 { object.headerPointer.pointee.changedSlots &= ~(1 << UInt64(slot)) }
-                } else if mergePolicy == .overwrite && !changedHere && slot < 63 {
-                    object.headerPointer.pointee.changedSlots |= 1 << UInt64(slot)
+                    if changedHere { object.slots[slot].changed = false }
+                } else if mergePolicy == .overwrite && !changedHere {
+                    object.slots[slot].changed = true
                 }
             }
             linkToOnes(object)
             object.headerPointer.pointee.rowVersion = coordinator.store(for: object.entity).layout(for: object.entity).version(of: row)
             // What was loaded is now the store's current row.
             snapshots[ObjectIdentifier(object)] = (stored.map(\.value), false)
-            if object.headerPointer.pointee.changedSlots == 0 {
+            if !object.hasChangedSlots {
                 object.state = .clean
                 snapshots[ObjectIdentifier(object)] = nil
             }

@@ -191,8 +191,11 @@ extension ContextCore {
 
     func markSaved(_ object: ManagedObject) {
         object.state = .clean
-        object.headerPointer.pointee.changedSlots = 0
-        guard object.needsSaveWork(.hasToMany) else { return }
+        let hasToMany = object.withEntity { entity in
+            for index in 0..<entity.slotCount { object.slots[index].changed = false }
+            return !entity.saveWork.isDisjoint(with: .hasToMany)
+        }
+        guard hasToMany else { return }
         for relationship in object.entity.toManyRelationships {
             if case .toMany(let storage) = object.slots[relationship.slot].value { storage.clearChanges() }
         }
@@ -411,7 +414,7 @@ extension ContextCore {
         }
         object.releaseRelationships()
         for index in 0..<object.entity.slotCount { object.slots[index].value = .null }
-        object.headerPointer.pointee.changedSlots = 0
+        object.clearChangedSlots()
         object.headerPointer.pointee.needsValues = true
         object.headerPointer.pointee.isInaccessible = false
         object.state = .fault

@@ -258,7 +258,7 @@ final class ContextCore {
         } else {
             object.state = .clean
         }
-        object.headerPointer.pointee.changedSlots = 0
+        object.clearChangedSlots()
     }
 
     // MARK: Faults

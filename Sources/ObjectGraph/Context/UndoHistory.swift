@@ -167,7 +167,7 @@ extension ContextCore {
             if case .toMany(let storage) = slot { slots.append(.toMany(storage.copy())) } else { slots.append(slot) }
         }
         return UndoHistory.Record(object: object, slots: slots, state: header.state,
-                                  stateBeforeDelete: header.stateBeforeDelete, changedSlots: header.changedSlots,
+                                  stateBeforeDelete: header.stateBeforeDelete, changedSlots: object.changedSlotMask,
                                   needsValues: header.needsValues, snapshot: snapshots[ObjectIdentifier(object)])
     }
 
@@ -176,7 +176,7 @@ extension ContextCore {
         for (index, slot) in record.slots.enumerated() { object.slots[index].value = slot }
         object.headerPointer.pointee.state = record.state
         object.headerPointer.pointee.stateBeforeDelete = record.stateBeforeDelete
-        object.headerPointer.pointee.changedSlots = record.changedSlots
+        object.changedSlotMask = record.changedSlots
         object.headerPointer.pointee.needsValues = record.needsValues
         snapshots[ObjectIdentifier(object)] = record.snapshot
     }

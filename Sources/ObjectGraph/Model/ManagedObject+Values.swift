@@ -141,7 +141,7 @@ extension ManagedObject {
     /// two integers; an inherited attribute walks the entity's ancestors.
     @inline(__always)
     private func checkOwnership(of attribute: AttributeDescription) {
-        if attribute.ownerIndex == headerPointer.pointee.objectID.entityIndex { return }
+        if Int(attribute.ownerIndex) == headerPointer.pointee.entityIndex { return }
         checkInheritedOwnership(of: attribute)
     }
 

@@ -201,19 +201,43 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         case .inserted, .updated, .deleted:
             break
         }
-        headerPointer.pointee.changedSlots |= slot < 63 ? (1 << UInt64(slot)) : (1 << 63)
+        slots[slot].changed = true
     }
 
     /// Whether `slot` changed since the last save.
-    func hasChangedSlot(_ slot: Int) -> Bool {
-        headerPointer.pointee.changedSlots & (slot < 63 ? (1 << UInt64(slot)) : (1 << 63)) != 0
+    @inline(__always)
+    func hasChangedSlot(_ slot: Int) -> Bool { slots[slot].changed }
+
+    /// Whether any slot changed since the last save.
+    var hasChangedSlots: Bool {
+        let slots = self.slots
+        return (0..<withEntity(\.slotCount)).contains { slots[$0].changed }
+    }
+
+    /// Marks every slot unchanged (after a save, or when the changes are dropped).
+    func clearChangedSlots() {
+        let slots = self.slots
+        for index in 0..<withEntity(\.slotCount) { slots[index].changed = false }
+    }
+
+    /// The changed slots as a mask, slots past 63 sharing the last bit, for undo records.
+    var changedSlotMask: UInt64 {
+        get {
+            let slots = self.slots
+            var mask: UInt64 = 0
+            for index in 0..<withEntity(\.slotCount) where slots[index].changed { mask |= 1 << UInt64(min(index, 63)) }
+            return mask
+        }
+        set {
+            let slots = self.slots
+            for index in 0..<withEntity(\.slotCount) { slots[index].changed = newValue & (1 << UInt64(min(index, 63))) != 0 }
+        }
     }
 
     /// The names of the properties changed since the last save.
     var changedKeys: Set<String> {
         var keys = Set<String>()
-        let changed = headerPointer.pointee.changedSlots
-        guard changed != 0 else { return keys }
+        guard hasChangedSlots else { return keys }
         for attribute in entity.attributes where hasChangedSlot(attribute.slot) { keys.insert(attribute.name) }
         for relationship in entity.relationships where hasChangedSlot(relationship.slot) { keys.insert(relationship.name) }
         return keys

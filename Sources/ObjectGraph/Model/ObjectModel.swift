@@ -1,7 +1,8 @@
 /// A set of entities: what objects exist, what they hold and how they relate.
 ///
 /// The model is declared in Swift code and checked when created: every relationship needs
-/// an inverse on its destination, parents must exist, and names must be unique.
+/// an inverse on its destination, parents must exist, names must be unique, and a model
+/// holds at most 65,536 entities.
 /// ```swift
 /// let model = try ObjectModel(entities: [chef, recipe])
 /// let recipeEntity = model.entity(named: "Recipe")
@@ -15,6 +16,10 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
 
     /// Checks and resolves the declared entities into a model.
     public init(entities: [EntityDescription]) throws {
+        guard entities.count <= ObjectHeader.entityLimit else {
+            throw ObjectGraphError(.invalidModel,
+                "the model has \(entities.count) entities; a model holds at most \(ObjectHeader.entityLimit)")
+        }
         var byName: [String: EntityDescription] = [:]
         for (index, entity) in entities.enumerated() {
             guard !entity.name.isEmpty, !entity.name.hasPrefix("_") else {

@@ -179,38 +179,119 @@ enum ObjectState: UInt8 {
 }
 
 /// One property slot of an object's heap block.
+///
+/// `changed` lives in the bytes Swift pads the 17-byte value to, so marking a slot changed
+/// takes no room in the object's header.
 struct ObjectSlot {
     var value: Slot
+    /// Whether the property changed since the last save.
+    var changed = false
 }
 
 /// The fixed part of every object's single heap block; the slots follow it.
 ///
-/// The header is 40 bytes, so an object of two properties (16 bytes of Swift's own header,
-/// this, two 24-byte slots) fits glibc's 112-byte blocks: at 56 bytes it took 128-byte
-/// ones, and a fetch of 500,000 such objects took about 7% longer (the twenty-first
-/// round of `Benchmarks/ROUNDS.md`).
+/// The header is 24 bytes, so an object of two properties (16 bytes of Swift's own header,
+/// this, two 24-byte slots) fits glibc's 96-byte blocks, where a 40-byte header took
+/// 112-byte ones and a 56-byte header 128-byte ones. Each step down made a fetch of 500,000
+/// such objects faster (7%, then 3%) and 8 MB smaller (the twenty-first and twenty-third
+/// rounds of `Benchmarks/ROUNDS.md`). What the header holds is packed to fit:
+/// - the ID as its key, a 16-bit entity index and, while it is temporary, its tag;
+/// - once the ID is permanent, the row version in the tag's place (a temporary object
+///   has no row, so no version);
+/// - the states and flags in 16 bits;
+/// - which slots changed in the slots themselves (``ObjectSlot/changed``).
 struct ObjectHeader {
-    var objectID: ObjectID
+    /// The ID's key: the row's primary key, or a temporary ID's counter.
+    private var key: Int64
     /// The context that registered the object or, once detached, its entity.
     private(set) var owner: ObjectOwner
-    /// One bit per slot (slots past 63 share the last bit) changed since the last save.
-    var changedSlots: UInt64 = 0
-    /// ``rowVersion`` in 32 bits; `UInt32.max` stands for -1.
-    private var storedRowVersion = UInt32.max
-    var state: ObjectState
+    /// The temporary tag while the ID is temporary; afterwards ``rowVersion`` in 32 bits,
+    /// `UInt32.max` standing for -1.
+    private var tagOrVersion: UInt32
+    /// ``entityIndex`` in 16 bits (``entityLimit``).
+    private var storedEntityIndex: UInt16
+    /// ``state``, ``stateBeforeDelete``, ``values`` and two flags; see ``Bits``.
+    private var bits: UInt16
+
+    /// Where each field sits in ``bits``.
+    private enum Bits {
+        static let stateShift: UInt16 = 0, stateBeforeDeleteShift: UInt16 = 3, valuesShift: UInt16 = 6
+        static let stateMask: UInt16 = 0b111, valuesMask: UInt16 = 0b11
+        static let inaccessible: UInt16 = 1 << 8
+        static let temporary: UInt16 = 1 << 9
+    }
+
+    /// The most entities a model may have: an object keeps its entity's index in 16 bits.
+    static let entityLimit = Int(UInt16.max) + 1
+
+    /// A header for a new object; a temporary ID has no version, a permanent one -1 until loaded.
+    @inline(__always)
+    init(objectID: ObjectID, owner: ObjectOwner, state: ObjectState, values: ValueState) {
+        key = objectID.key
+        self.owner = owner
+        storedEntityIndex = UInt16(objectID.entityIndex)
+        tagOrVersion = objectID.isTemporary ? objectID.temporaryTag : .max
+        bits = UInt16(state.rawValue) << Bits.stateShift | UInt16(ObjectState.clean.rawValue) << Bits.stateBeforeDeleteShift
+            | UInt16(values.rawValue) << Bits.valuesShift | (objectID.isTemporary ? Bits.temporary : 0)
+    }
+
+    /// The object's ID. Making a temporary ID permanent leaves the version unknown (-1)
+    /// until a save or a load sets it.
+    var objectID: ObjectID {
+        @inline(__always) get {
+            ObjectID(entityIndex: entityIndex, key: key, temporaryTag: bits & Bits.temporary != 0 ? tagOrVersion : 0)
+        }
+        set {
+            key = newValue.key
+            storedEntityIndex = UInt16(newValue.entityIndex)
+            if newValue.isTemporary {
+                bits |= Bits.temporary
+                tagOrVersion = newValue.temporaryTag
+            } else if bits & Bits.temporary != 0 {
+                bits &= ~Bits.temporary
+                tagOrVersion = .max
+            }
+        }
+    }
+
+    /// The index of the object's entity in its model (``objectID``'s, without making the ID).
+    var entityIndex: Int {
+        @inline(__always) get { Int(storedEntityIndex) }
+    }
+
+    /// The object's state.
+    var state: ObjectState {
+        @inline(__always) get { field(Bits.stateShift, Bits.stateMask) }
+        @inline(__always) set { setField(newValue, Bits.stateShift, Bits.stateMask) }
+    }
+
     /// The state before the object was deleted (to undo a delete on rollback).
-    var stateBeforeDelete: ObjectState = .clean
+    var stateBeforeDelete: ObjectState {
+        @inline(__always) get { field(Bits.stateBeforeDeleteShift, Bits.stateMask) }
+        @inline(__always) set { setField(newValue, Bits.stateBeforeDeleteShift, Bits.stateMask) }
+    }
+
     /// Whether the attribute and to-one slots are loaded, wait to be loaded, or hold what a
     /// default fetch read (see ``ValueState``).
-    var values: ValueState
-    /// Whether firing the fault found no row: the object was deleted elsewhere.
-    var isInaccessible: Bool = false
+    var values: ValueState {
+        @inline(__always) get { field(Bits.valuesShift, Bits.valuesMask) }
+        @inline(__always) set { setField(newValue, Bits.valuesShift, Bits.valuesMask) }
+    }
 
-    init(objectID: ObjectID, owner: ObjectOwner, state: ObjectState, values: ValueState) {
-        self.objectID = objectID
-        self.owner = owner
-        self.state = state
-        self.values = values
+    /// Whether firing the fault found no row: the object was deleted elsewhere.
+    var isInaccessible: Bool {
+        @inline(__always) get { bits & Bits.inaccessible != 0 }
+        @inline(__always) set { bits = newValue ? bits | Bits.inaccessible : bits & ~Bits.inaccessible }
+    }
+
+    @inline(__always)
+    private func field<Value: RawRepresentable<UInt8>>(_ shift: UInt16, _ mask: UInt16) -> Value {
+        Value(rawValue: UInt8(truncatingIfNeeded: (bits >> shift) & mask)).unsafelyUnwrapped
+    }
+
+    @inline(__always)
+    private mutating func setField<Value: RawRepresentable<UInt8>>(_ value: Value, _ shift: UInt16, _ mask: UInt16) {
+        bits = (bits & ~(mask << shift)) | (UInt16(value.rawValue) << shift)
     }
 
     /// The context that registered the object; nil once detached (reset, or the context is gone).
@@ -223,7 +304,7 @@ struct ObjectHeader {
     var entity: Unmanaged<EntityDescription> {
         @inline(__always) get {
             guard let context = owner.context else { return owner.detachedEntity }
-            return context._withUnsafeGuaranteedRef { $0.entityTable[Int(objectID.entityIndex)] }
+            return context._withUnsafeGuaranteedRef { $0.entityTable[entityIndex] }
         }
     }
 
@@ -239,10 +320,14 @@ struct ObjectHeader {
     ///
     /// A row saved more than 4,294,967,293 times is held as that number, which no longer
     /// matches the store's: saving such an object reports a conflict rather than passing
-    /// the check unseen.
+    /// the check unseen. A temporary object has no row: it reads -1, and setting its
+    /// version changes nothing.
     var rowVersion: Int64 {
-        @inline(__always) get { storedRowVersion == .max ? -1 : Int64(storedRowVersion) }
-        @inline(__always) set { storedRowVersion = newValue < 0 ? .max : UInt32(clamping: min(newValue, Int64(UInt32.max - 1))) }
+        @inline(__always) get { bits & Bits.temporary != 0 || tagOrVersion == .max ? -1 : Int64(tagOrVersion) }
+        @inline(__always) set {
+            guard bits & Bits.temporary == 0 else { return }
+            tagOrVersion = newValue < 0 ? .max : UInt32(clamping: min(newValue, Int64(UInt32.max - 1)))
+        }
     }
 
     /// Whether the attribute and to-one slots still wait to be loaded. True for a fault, and

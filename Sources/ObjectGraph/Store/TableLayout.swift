@@ -102,7 +102,7 @@ extension TableLayout {
     /// Fills `object`'s stored slots from a row's columns, read through `column`.
     @inline(__always)
     func fill(_ object: ManagedObject, column: (Int) -> Slot) {
-        fill(object.slots, entityIndex: Int(object.headerPointer.pointee.objectID.entityIndex), column: column)
+        fill(object.slots, entityIndex: object.headerPointer.pointee.entityIndex, column: column)
     }
 
     /// Fills the slots of an object of the entity at `entityIndex` from a row's columns.

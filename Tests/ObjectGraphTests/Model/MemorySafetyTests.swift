@@ -46,9 +46,10 @@ struct MemorySafetyTests {
         kept.removeAll()  // their deinit reads their entity: it must still be there
     }
 
-    @Test("The header is 40 bytes: a detached object keeps its entity in the context's word")
+    @Test("The header is 24 bytes and a slot 24: a detached object keeps its entity in the context's word")
     func headerLayout() throws {
-        #expect(MemoryLayout<ObjectHeader>.size == 40)
+        #expect(MemoryLayout<ObjectHeader>.size == 24)
+        #expect(MemoryLayout<ObjectSlot>.stride == MemoryLayout<Slot>.stride)  // the changed flag is padding
         let coordinator = PersistentStoreCoordinator(model: try Self.model())
         try coordinator.addStore(at: ":memory:")
         let context = MainContext(coordinator: coordinator)
@@ -62,12 +63,56 @@ struct MemorySafetyTests {
         #expect(pet.entity === coordinator.model.entity(named: "Pet"))
     }
 
+    @Test("The packed header keeps every field apart")
+    func headerFields() throws {
+        let coordinator = PersistentStoreCoordinator(model: try Self.model())
+        try coordinator.addStore(at: ":memory:")
+        let pet = try MainContext(coordinator: coordinator).insert("Pet")
+        let header = pet.headerPointer, original = header.pointee
+        // The context finds and releases the object by its own ID and state.
+        defer { header.pointee = original }
+        let states: [ObjectState] = [.fault, .clean, .inserted, .updated, .deleted]
+        let values: [ValueState] = [.loaded, .needed, .prefilled]
+        for (index, state) in states.enumerated() {
+            let before = states[(index + 2) % states.count], value = values[index % values.count]
+            header.pointee.state = state
+            header.pointee.stateBeforeDelete = before
+            header.pointee.values = value
+            header.pointee.isInaccessible = index.isMultiple(of: 2)
+            #expect(header.pointee.state == state && header.pointee.stateBeforeDelete == before)
+            #expect(header.pointee.values == value && header.pointee.isInaccessible == index.isMultiple(of: 2))
+            #expect(pet.objectID.isTemporary && pet.entity.name == "Pet")
+        }
+        let big = ObjectID(entityIndex: Int(UInt16.max), key: .max, temporaryTag: .max)
+        header.pointee.objectID = big
+        #expect(header.pointee.objectID == big && header.pointee.rowVersion == -1)
+        let permanent = ObjectID(entityIndex: 1, key: 42)
+        header.pointee.objectID = permanent
+        #expect(header.pointee.objectID == permanent && header.pointee.rowVersion == -1)
+        header.pointee.rowVersion = 9
+        #expect(header.pointee.state == .deleted && header.pointee.values == .needed && header.pointee.rowVersion == 9)
+    }
+
+    @Test("A model of more entities than an object can name is refused")
+    func entityLimit() {
+        let entities = (0...ObjectHeader.entityLimit).map { EntityDescription("E\($0)", attributes: []) }
+        #expect(throws: ObjectGraphError.self) { try ObjectModel(entities: entities) }
+    }
+
     @Test("Row versions are kept in 32 bits; one too large to hold never reads as 'not loaded'")
     func rowVersionRange() throws {
         let coordinator = PersistentStoreCoordinator(model: try Self.model())
         try coordinator.addStore(at: ":memory:")
-        let header = try MainContext(coordinator: coordinator).insert("Person").headerPointer
-        #expect(header.pointee.rowVersion == -1)
+        let context = MainContext(coordinator: coordinator)
+        let person = try context.insert("Person")
+        person[attribute: "name"] = "Ann"
+        let header = person.headerPointer
+        // A temporary object has no row, so no version: its tag holds the place.
+        let temporary = person.objectID
+        header.pointee.rowVersion = 5
+        #expect(header.pointee.rowVersion == -1 && person.objectID == temporary)
+        try context.save()
+        #expect(!person.objectID.isTemporary && header.pointee.rowVersion == 0)
         for version: Int64 in [0, 7, Int64(UInt32.max) - 1, -1] {
             header.pointee.rowVersion = version
             #expect(header.pointee.rowVersion == version)

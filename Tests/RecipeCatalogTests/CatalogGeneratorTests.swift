@@ -25,6 +25,34 @@ struct CatalogGeneratorTests {
         #expect(try generate(seed: 7, count: 200) != generate(seed: 8, count: 200))
     }
 
+    @Test("A finished run replaces the file and leaves nothing beside it")
+    func replacesWhole() throws {
+        let url = try TestFiles.write("an older catalogue\n", name: "generated.jsonl")
+        defer { TestFiles.remove(url) }
+        try CatalogGenerator(seed: 5, ingredientNames: names).write(count: 10, to: url)
+        #expect(try String(contentsOf: url, encoding: .utf8).split(separator: "\n").count == 10)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) == ["generated.jsonl"])
+    }
+
+    @Test("A cancelled run leaves the file that was there as it was, and no partial file")
+    func cancelledKeepsPrevious() async throws {
+        let url = try TestFiles.write("an older catalogue\n", name: "generated.jsonl")
+        defer { TestFiles.remove(url) }
+        let generator = CatalogGenerator(seed: 5, ingredientNames: names)
+        var sawPartial = false
+        #expect(throws: CancellationError.self) {
+            try generator.write(count: 3_000, to: url) { done in
+                // The lines so far are in the hidden file, not under the output's name.
+                let files = (try? FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)) ?? []
+                sawPartial = files.contains { $0.hasPrefix(".generated.jsonl.") && $0.hasSuffix(".partial") }
+                withUnsafeCurrentTask { $0?.cancel() }
+            }
+        }
+        #expect(sawPartial)
+        #expect(try String(contentsOf: url, encoding: .utf8) == "an older catalogue\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) == ["generated.jsonl"])
+    }
+
     @Test("Generated lines parse back with no errors")
     func parsesBack() throws {
         let url = try TestFiles.write("", name: "generated.jsonl")

@@ -50,21 +50,31 @@ public struct CatalogGenerator: Sendable {
 
     /// Writes `count` lines to `url`, replacing the file, and reports progress.
     ///
+    /// The file appears whole or not at all: the lines go to a hidden file beside it
+    /// (`.NAME.PID.partial`), renamed over it at the end.
+    ///
     /// - Parameters:
     ///   - count: the number of recipes.
     ///   - url: the file to write.
     ///   - progress: called with the number of lines written so far, every 1,000
     ///     lines and once at the end.
     /// - Throws: ``ImportFileError`` when the file cannot be created or written;
-    ///   `CancellationError` when the calling task is cancelled (checked every 1,000 lines),
-    ///   after removing the half-written file.
+    ///   `CancellationError` when the calling task is cancelled (checked every 1,000 lines).
+    ///   Either way the partial file is removed and a file already at `url` is left as it was.
     public func write(count: Int, to url: URL, progress: (Int) -> Void = { _ in }) throws {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+        // The lines go to a hidden file beside the output, renamed over it once complete: a run
+        // that stops early (Ctrl-C, an error, a kill, a closed terminal) leaves no half-written
+        // file under the output's name, and a file already there stays as it was.
+        let partial = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial")
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
             throw ImportFileError(path: url.path, message: "cannot create file")
         }
+        var finished = false
+        defer { if !finished { try? FileManager.default.removeItem(at: partial) } }
         let handle: FileHandle
         do {
-            handle = try FileHandle(forWritingTo: url)
+            handle = try FileHandle(forWritingTo: partial)
         } catch {
             throw ImportFileError(path: url.path, message: "cannot open file for writing: \(error.localizedDescription)")
         }
@@ -79,14 +89,19 @@ public struct CatalogGenerator: Sendable {
             }
             if (index + 1) % 1_000 == 0 {
                 progress(index + 1)
-                if Task.isCancelled {
-                    try? handle.close()
-                    try? FileManager.default.removeItem(at: url)  // no half-written file is left
-                    throw CancellationError()
-                }
+                if Task.isCancelled { throw CancellationError() }
             }
         }
         try flush(&out, to: handle, url: url)
+        do {
+            try handle.synchronize()
+        } catch {
+            throw ImportFileError(path: url.path, message: "cannot write file: \(error.localizedDescription)")
+        }
+        guard rename(partial.path, url.path) == 0 else {
+            throw ImportFileError(path: url.path, message: "cannot replace the file: \(String(cString: strerror(errno)))")
+        }
+        finished = true
         progress(count)
     }
 

@@ -59,14 +59,24 @@ struct InterruptTests {
     @Test("Ctrl-C stops the generator with status 130 and leaves no half-written file")
     func generate() async throws {
         let output = home.url.appendingPathComponent("big.jsonl").path
+        /// The files beside the output that the generator writes before renaming one into place.
+        func partials() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: home.url.path)) ?? [])
+                .filter { $0.hasPrefix(".big.jsonl.") && $0.hasSuffix(".partial") }
+        }
         let terminal = try await TmuxTerminal(
             arguments: ["generate", "--count", "50000000", "--seed", "1", "--output", output], home: home.url)
         try await terminal.waitFor("the generator to start writing") { _ in
-            ((try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0) > 0
+            partials().contains { name in
+                ((try? FileManager.default.attributesOfItem(atPath: home.url.appendingPathComponent(name).path)[.size]
+                    as? Int) ?? 0) > 0
+            }
         }
+        #expect(!FileManager.default.fileExists(atPath: output), "the output appears only when it is complete")
         await terminal.press("C-c")
         #expect(try await terminal.waitForExit() == 130)
         #expect(await terminal.screen().contains("error: interrupted"))
         #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(partials().isEmpty)
     }
 }

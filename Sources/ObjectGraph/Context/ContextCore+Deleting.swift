@@ -82,12 +82,12 @@ extension ContextCore {
         // few, where a list searched in order costs less than hashing. The objects share
         // this context's model, so their IDs' entity indexes tell their entities apart.
         var groups: [(entity: EntityDescription, objects: [ManagedObject])] = []
-        let firstIndex = first.objectID.entityIndex
-        if level.allSatisfy({ $0.objectID.entityIndex == firstIndex }) {
+        let firstIndex = first.headerPointer.pointee.entityIndex
+        if level.allSatisfy({ $0.headerPointer.pointee.entityIndex == firstIndex }) {
             groups = [(first.entity, level)]
         } else {
             for object in level {
-                if let index = groups.firstIndex(where: { $0.entity.index == Int(object.objectID.entityIndex) }) {
+                if let index = groups.firstIndex(where: { $0.entity.index == object.headerPointer.pointee.entityIndex }) {
                     groups[index].objects.append(object)
                 } else {
                     groups.append((object.entity, [object]))

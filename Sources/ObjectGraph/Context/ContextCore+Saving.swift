@@ -191,11 +191,8 @@ extension ContextCore {
 
     func markSaved(_ object: ManagedObject) {
         object.state = .clean
-        let hasToMany = object.withEntity { entity in
-            for index in 0..<entity.slotCount { object.slots[index].changed = false }
-            return !entity.saveWork.isDisjoint(with: .hasToMany)
-        }
-        guard hasToMany else { return }
+        object.clearChangedSlots()
+        guard object.needsSaveWork(.hasToMany) else { return }
         for relationship in object.entity.toManyRelationships {
             if case .toMany(let storage) = object.slots[relationship.slot].value { storage.clearChanges() }
         }

@@ -412,6 +412,7 @@ extension ContextCore {
         object.releaseRelationships()
         for index in 0..<object.entity.slotCount { object.slots[index].value = .null }
         object.clearChangedSlots()
+        object.headerPointer.pointee.shadowsPending = false
         object.headerPointer.pointee.needsValues = true
         object.headerPointer.pointee.isInaccessible = false
         object.state = .fault

@@ -223,6 +223,7 @@ final class ContextCore {
     func objectWillBecomeUpdated(_ object: ManagedObject, listed: Bool = true) {
         let key = ObjectIdentifier(object)
         if snapshots[key] == nil {
+            object.loadShadows()
             let count = object.entity.slotCount
             var slots: [Slot] = []
             slots.reserveCapacity(count)

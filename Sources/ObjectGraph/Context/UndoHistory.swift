@@ -159,6 +159,7 @@ extension ContextCore {
     }
 
     private func undoRecord(of object: ManagedObject) -> UndoHistory.Record {
+        object.loadShadows()
         let header = object.headerPointer.pointee
         var slots: [Slot] = []
         slots.reserveCapacity(object.entity.slotCount)

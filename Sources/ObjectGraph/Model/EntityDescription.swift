@@ -86,6 +86,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     @exclusivity(unchecked) package var requiredAttributes: [AttributeDescription] = []
     /// Stored 16- and 32-bit integer attributes, whose range a save checks.
     @exclusivity(unchecked) var narrowIntegerAttributes: [AttributeDescription] = []
+    /// The canonical shadows (`canonical:(name)`) as the slots of their source and their
+    /// own: a fill from a row leaves them out, and the first read of one folds them.
+    @exclusivity(unchecked) var foldedShadows: [(source: Int, shadow: Int)] = []
     /// Attributes with a default value, applied on insert.
     @exclusivity(unchecked) var attributesWithDefaults: [AttributeDescription] = []
     /// To-many relationships.

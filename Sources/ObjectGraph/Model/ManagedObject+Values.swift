@@ -103,6 +103,7 @@ extension ManagedObject {
     /// The values of the given attributes as last saved or fetched (the current ones when unchanged).
     public func committedValues(forKeys keys: [String]) -> [String: Any?] {
         var result: [String: Any?] = [:]
+        loadShadows()
         let snapshot = contextCore?.snapshot(of: self)
         for key in keys {
             guard let attribute = entity.attribute(named: key) else { continue }
@@ -245,10 +246,12 @@ extension ManagedObject {
 
     // MARK: Slots
 
-    /// The stored value of an attribute, loading the object first if it is a fault.
+    /// The stored value of an attribute, loading the object first if it is a fault (and
+    /// its canonical shadows if it is one).
     @inline(__always)
     func storedValue(of attribute: AttributeDescription) -> StoredValue {
         fireFaultIfNeeded()
+        if attribute.isDerived { loadShadows() }
         return slots[attribute.slot].value.storedValue
     }
 
@@ -273,12 +276,17 @@ package enum Derivations {
     package static func derive(_ value: StoredValue, _ derivation: AttributeDescription.Derivation) -> StoredValue {
         switch derivation {
         case .canonical:
-            guard case .text(let text) = value else { return .null }
-            return .text(text.canonicalFolded())
+            return fold(value)
         case .exists:
             return .integer(value.isNull ? 0 : 1)
         case .count:
             preconditionFailure("a count is derived from a relationship, not an attribute")
         }
+    }
+
+    /// A canonical shadow's value: the text folded, or null.
+    package static func fold(_ value: StoredValue) -> StoredValue {
+        guard case .text(let text) = value else { return .null }
+        return .text(text.canonicalFolded())
     }
 }

@@ -188,6 +188,26 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         for (index, slot) in zip(changed, kept) { slots[index].value = slot }
     }
 
+    /// Folds the canonical shadows that a fill left out (``ObjectHeader/shadowsPending``)
+    /// from their sources. Code that copies or compares all of an object's slots calls this
+    /// first: a pending shadow's slot holds nothing.
+    @inline(__always)
+    func loadShadows() {
+        if headerPointer.pointee.shadowsPending { foldShadows() }
+    }
+
+    @inline(never)
+    private func foldShadows() {
+        headerPointer.pointee.shadowsPending = false
+        let slots = self.slots
+        withEntity { entity in
+            // A shadow changed since the fill was set with its source, and holds its fold.
+            for (source, shadow) in entity.foldedShadows where !slots[shadow].changed {
+                slots[shadow].value = Slot(Derivations.fold(slots[source].value.storedValue))
+            }
+        }
+    }
+
     /// Marks `slot` changed and makes the object updated (keeping a snapshot for rollback).
     func willChange(slot: Int) {
         // The context without a retain and release: this runs for every attribute set.
@@ -255,6 +275,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     open var description: String {
         let id = entity.describe(objectID)
         if isFault { return "\(id) (fault)" }
+        loadShadows()
         let values = entity.attributes.prefix(4).map { attribute -> String in
             let value = attribute.type.swiftValue(from: slots[attribute.slot].value.storedValue)
             return "\(attribute.name): \(value.map { "\($0)" } ?? "nil")"

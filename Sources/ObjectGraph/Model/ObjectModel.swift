@@ -63,6 +63,10 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         for entity in entities { try Self.resolveDerivations(entity) }
         for entity in entities {
             entity.relationshipDerivedAttributes = entity.attributes.filter { $0.sourceRelationship != nil }
+            entity.foldedShadows = entity.storedAttributes.compactMap { attribute in
+                guard case .canonical(let source)? = attribute.derivation else { return nil }
+                return (entity.attributesByName[source]!.slot, attribute.slot)
+            }
         }
         for entity in entities where entity.parent == nil { try Self.checkSharedColumns(in: entity) }
         for entity in entities { try Self.checkIndexes(entity) }

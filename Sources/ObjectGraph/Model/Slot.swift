@@ -210,7 +210,7 @@ struct ObjectHeader {
     private var tagOrVersion: UInt32
     /// ``entityIndex`` in 16 bits (``entityLimit``).
     private var storedEntityIndex: UInt16
-    /// ``state``, ``stateBeforeDelete``, ``values`` and two flags; see ``Bits``.
+    /// ``state``, ``stateBeforeDelete``, ``values`` and three flags; see ``Bits``.
     private var bits: UInt16
 
     /// Where each field sits in ``bits``.
@@ -219,6 +219,7 @@ struct ObjectHeader {
         static let stateMask: UInt16 = 0b111, valuesMask: UInt16 = 0b11
         static let inaccessible: UInt16 = 1 << 8
         static let temporary: UInt16 = 1 << 9
+        static let shadowsPending: UInt16 = 1 << 10
     }
 
     /// The most entities a model may have: an object keeps its entity's index in 16 bits.
@@ -282,6 +283,14 @@ struct ObjectHeader {
     var isInaccessible: Bool {
         @inline(__always) get { bits & Bits.inaccessible != 0 }
         @inline(__always) set { bits = newValue ? bits | Bits.inaccessible : bits & ~Bits.inaccessible }
+    }
+
+    /// Whether the object's canonical shadows wait to be folded from their sources: a fill
+    /// from a row leaves them out (``TableLayout``), and the first read of one folds them
+    /// all (``ManagedObject/loadShadows()``).
+    var shadowsPending: Bool {
+        @inline(__always) get { bits & Bits.shadowsPending != 0 }
+        @inline(__always) set { bits = newValue ? bits | Bits.shadowsPending : bits & ~Bits.shadowsPending }
     }
 
     @inline(__always)

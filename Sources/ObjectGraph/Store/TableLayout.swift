@@ -26,6 +26,14 @@ package final class TableLayout: Sendable {
     /// Per entity index (of the whole model; empty outside this tree): where its sources
     /// are in `allSources`.
     private let sourceRanges: [Range<Int>]
+    /// `allSources` without the canonical shadows, which filling an object leaves out: a
+    /// shadow serves the store's queries, and the first read of one folds it from its
+    /// source (``ManagedObject/loadShadows()``), so a fetch makes one string per row, not two.
+    private let fillSources: [SlotSource]
+    /// Per entity index: where its sources are in `fillSources`.
+    private let fillRanges: [Range<Int>]
+    /// Per entity index: whether a fill leaves shadows out.
+    private let leavesShadows: [Bool]
     /// The column index of each stored attribute or to-one relationship name.
     package let columnIndex: [String: Int]
     /// The entity index of every row when the tree is one entity, so a store can make a
@@ -55,8 +63,10 @@ package final class TableLayout: Sendable {
                 if let entityColumn = Self.entityColumn(for: relationship) { add(entityColumn) }
             }
         }
-        var allSources: [SlotSource] = []
-        var sourceRanges = [Range<Int>](repeating: 0..<0, count: root.model.entities.count)
+        var allSources: [SlotSource] = [], fillSources: [SlotSource] = []
+        let entityCount = root.model.entities.count
+        var sourceRanges = [Range<Int>](repeating: 0..<0, count: entityCount), fillRanges = sourceRanges
+        var leavesShadows = [Bool](repeating: false, count: entityCount)
         for entity in tree {
             var list: [SlotSource] = []
             for attribute in entity.storedAttributes {
@@ -69,11 +79,19 @@ package final class TableLayout: Sendable {
             }
             sourceRanges[entity.index] = allSources.count..<allSources.count + list.count
             allSources += list
+            let shadows = Set(entity.foldedShadows.map(\.shadow))
+            let filled = list.filter { if case .attribute(let slot, _) = $0 { !shadows.contains(slot) } else { true } }
+            fillRanges[entity.index] = fillSources.count..<fillSources.count + filled.count
+            fillSources += filled
+            leavesShadows[entity.index] = !shadows.isEmpty
         }
         self.columns = columns
         self.columnIndex = columnIndex
         self.allSources = allSources
         self.sourceRanges = sourceRanges
+        self.fillSources = fillSources
+        self.fillRanges = fillRanges
+        self.leavesShadows = leavesShadows
         soleEntityIndex = tree.count == 1 ? root.index : nil
     }
 
@@ -99,17 +117,28 @@ package final class TableLayout: Sendable {
 }
 
 extension TableLayout {
-    /// Fills `object`'s stored slots from a row's columns, read through `column`.
+    /// Fills `object`'s stored slots from a row's columns, read through `column`, all but
+    /// its canonical shadows, which wait to be folded (``ObjectHeader/shadowsPending``).
     @inline(__always)
     func fill(_ object: ManagedObject, column: (Int) -> Slot) {
-        fill(object.slots, entityIndex: object.headerPointer.pointee.entityIndex, column: column)
+        let entityIndex = object.headerPointer.pointee.entityIndex
+        fill(object.slots, from: fillSources, fillRanges[entityIndex], column: column)
+        if leavesShadows[entityIndex] { object.headerPointer.pointee.shadowsPending = true }
     }
 
-    /// Fills the slots of an object of the entity at `entityIndex` from a row's columns.
+    /// Fills every stored slot, shadows included, of an object of the entity at
+    /// `entityIndex` from a row's columns.
     @inline(__always)
     func fill(_ slots: UnsafeMutablePointer<ObjectSlot>, entityIndex: Int, column: (Int) -> Slot) {
-        for index in sourceRanges[entityIndex] {
-            switch allSources[index] {
+        fill(slots, from: allSources, sourceRanges[entityIndex], column: column)
+    }
+
+    @inline(__always)
+    private func fill(
+        _ slots: UnsafeMutablePointer<ObjectSlot>, from sources: [SlotSource], _ range: Range<Int>, column: (Int) -> Slot
+    ) {
+        for index in range {
+            switch sources[index] {
             case .attribute(let slot, let index):
                 slots[slot].value = column(index)
             case .toOne(let slot, let index, let entityColumn, let destinationIndex):

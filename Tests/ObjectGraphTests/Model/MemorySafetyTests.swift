@@ -79,8 +79,10 @@ struct MemorySafetyTests {
             header.pointee.stateBeforeDelete = before
             header.pointee.values = value
             header.pointee.isInaccessible = index.isMultiple(of: 2)
+            header.pointee.shadowsPending = !index.isMultiple(of: 3)
             #expect(header.pointee.state == state && header.pointee.stateBeforeDelete == before)
             #expect(header.pointee.values == value && header.pointee.isInaccessible == index.isMultiple(of: 2))
+            #expect(header.pointee.shadowsPending == !index.isMultiple(of: 3))
             #expect(pet.objectID.isTemporary && pet.entity.name == "Pet")
         }
         let big = ObjectID(entityIndex: Int(UInt16.max), key: .max, temporaryTag: .max)

@@ -14,13 +14,38 @@ import Synchronization
 /// ```
 /// Off by default: the check costs a little on every property access.
 public enum ConfinementChecks {
-    private static let enabled = Atomic<Bool>(ProcessInfo.processInfo.environment["OBJECTGRAPH_CONCURRENCY_DEBUG"] == "1")
+    /// The switch, off in the binary's data: every property access reads it with one load,
+    /// where a value computed from the environment cost a `swift_once` call each time.
+    private static let enabled = Atomic<Bool>(false)
+
+    /// Turns the switch on once if the environment asks. Every context calls it when it is
+    /// made, before any of its objects can be read, and so does setting ``isEnabled``
+    /// (after which the code's choice stands).
+    private static let environmentApplied: Void = {
+        if ProcessInfo.processInfo.environment["OBJECTGRAPH_CONCURRENCY_DEBUG"] == "1" {
+            enabled.store(true, ordering: .relaxed)
+        }
+    }()
+
+    /// Applies `OBJECTGRAPH_CONCURRENCY_DEBUG` if nothing has yet.
+    static func applyEnvironment() { environmentApplied }
 
     /// Whether object accesses are checked.
     public static var isEnabled: Bool {
-        get { enabled.load(ordering: .relaxed) }
-        set { enabled.store(newValue, ordering: .relaxed) }
+        get {
+            applyEnvironment()
+            return isOn
+        }
+        set {
+            applyEnvironment()
+            enabled.store(newValue, ordering: .relaxed)
+        }
     }
+
+    /// The switch as every property access reads it: one load. Objects exist only once a
+    /// context does, so the environment has been applied by then.
+    @inline(__always)
+    static var isOn: Bool { enabled.load(ordering: .relaxed) }
 }
 
 /// Where a context's objects may be used.

@@ -83,6 +83,7 @@ final class ContextCore {
     private static let serials = Atomic<UInt32>(0)
 
     init(coordinator: PersistentStoreCoordinator, parent: ParentContext? = nil) {
+        ConfinementChecks.applyEnvironment()
         self.coordinator = coordinator
         self.parent = parent
         self.model = coordinator.model

@@ -158,7 +158,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     /// Loads the object's values if it is a fault.
     @inline(__always) func fireFaultIfNeeded() {
-        if ConfinementChecks.isEnabled { checkConfinement() }
+        if ConfinementChecks.isOn { checkConfinement() }
         // The context without a retain and release, as `willChange(slot:)` reaches it: it
         // outlives the call (a context detaches its objects before it goes), and reading a
         // strong reference cost an atomic retain and release on every fault fired.

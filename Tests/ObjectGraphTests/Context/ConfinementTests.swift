@@ -21,6 +21,26 @@ struct ConfinementTests {
         }
     }
 
+    @Test("OBJECTGRAPH_CONCURRENCY_DEBUG=1 in the environment turns the checks on when the first context is made")
+    func environmentTurnsChecksOn() async {
+        await #expect(processExitsWith: .failure) {
+            setenv("OBJECTGRAPH_CONCURRENCY_DEBUG", "1", 1)
+            let coordinator = try! TestModel.coordinator()
+            let context = PrivateContext(coordinator: coordinator)
+            let smuggled = try! await context.perform { context in Smuggled(object: try context.insert("Chef")) }
+            smuggled.object["name"] = "Ana"
+        }
+        await #expect(processExitsWith: .success) {
+            setenv("OBJECTGRAPH_CONCURRENCY_DEBUG", "1", 1)
+            ConfinementChecks.isEnabled = false  // the code's choice wins over the environment
+            let coordinator = try! TestModel.coordinator()
+            let context = PrivateContext(coordinator: coordinator)
+            let smuggled = try! await context.perform { context in Smuggled(object: try context.insert("Chef")) }
+            smuggled.object["name"] = "Ana"
+            exit(ConfinementChecks.isEnabled ? 1 : 0)
+        }
+    }
+
     @Test("An object of the main context used on another thread stops the program")
     func mainContextObjectUsedOnAnotherThread() async {
         await #expect(processExitsWith: .failure) {

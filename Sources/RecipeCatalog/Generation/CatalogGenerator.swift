@@ -51,7 +51,8 @@ public struct CatalogGenerator: Sendable {
     /// Writes `count` lines to `url`, replacing the file, and reports progress.
     ///
     /// The file appears whole or not at all: the lines go to a hidden file beside it
-    /// (`.NAME.PID.partial`), renamed over it at the end.
+    /// (`.NAME.PID.partial`), renamed over it at the end, so a run that stops early (Ctrl-C,
+    /// an error, a kill, a closed terminal) leaves no half-written file under its name.
     ///
     /// - Parameters:
     ///   - count: the number of recipes.
@@ -62,9 +63,6 @@ public struct CatalogGenerator: Sendable {
     ///   `CancellationError` when the calling task is cancelled (checked every 1,000 lines).
     ///   Either way the partial file is removed and a file already at `url` is left as it was.
     public func write(count: Int, to url: URL, progress: (Int) -> Void = { _ in }) throws {
-        // The lines go to a hidden file beside the output, renamed over it once complete: a run
-        // that stops early (Ctrl-C, an error, a kill, a closed terminal) leaves no half-written
-        // file under the output's name, and a file already there stays as it was.
         let partial = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial")
         guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {

@@ -44,13 +44,27 @@ struct CatalogGeneratorTests {
             try generator.write(count: 3_000, to: url) { done in
                 // The lines so far are in the hidden file, not under the output's name.
                 let files = (try? FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)) ?? []
-                sawPartial = files.contains { $0.hasPrefix(".generated.jsonl.") && $0.hasSuffix(".partial") }
+                sawPartial = files.contains { $0.hasPrefix(".generated.jsonl.") && $0.hasSuffix(".tmp") }
                 withUnsafeCurrentTask { $0?.cancel() }
             }
         }
         #expect(sawPartial)
         #expect(try String(contentsOf: url, encoding: .utf8) == "an older catalogue\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) == ["generated.jsonl"])
+    }
+
+    @Test("A hidden file left by a run that was killed is removed by the next run; one of a live run stays")
+    func removesAbandoned() throws {
+        let url = try TestFiles.write("", name: "generated.jsonl")
+        defer { TestFiles.remove(url) }
+        let folder = url.deletingLastPathComponent().path
+        // No process has the largest pid; ours is running.
+        let abandoned = ".generated.jsonl.\(Int32.max).1.tmp", live = ".generated.jsonl.\(getpid()).1.tmp"
+        for name in [abandoned, live] {
+            #expect(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data("half".utf8)))
+        }
+        try CatalogGenerator(seed: 5, ingredientNames: names).write(count: 10, to: url)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [live, "generated.jsonl"])
     }
 
     @Test("Generated lines parse back with no errors")

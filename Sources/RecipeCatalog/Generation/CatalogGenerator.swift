@@ -1,4 +1,5 @@
 public import Foundation
+import ObjectGraph
 
 /// Generates large, realistic-looking recipe catalogues in the import format.
 ///
@@ -51,8 +52,10 @@ public struct CatalogGenerator: Sendable {
     /// Writes `count` lines to `url`, replacing the file, and reports progress.
     ///
     /// The file appears whole or not at all: the lines go to a hidden file beside it
-    /// (`.NAME.PID.partial`), renamed over it at the end, so a run that stops early (Ctrl-C,
-    /// an error, a kill, a closed terminal) leaves no half-written file under its name.
+    /// (`.NAME.PID.N.tmp`), flushed to disk and renamed over it at the end, so a run that
+    /// stops early (Ctrl-C, an error, a closed terminal) leaves no half-written file under
+    /// its name. A hidden file left by a run that was killed outright is removed by the
+    /// next run writing to the same name.
     ///
     /// - Parameters:
     ///   - count: the number of recipes.
@@ -61,45 +64,30 @@ public struct CatalogGenerator: Sendable {
     ///     lines and once at the end.
     /// - Throws: ``ImportFileError`` when the file cannot be created or written;
     ///   `CancellationError` when the calling task is cancelled (checked every 1,000 lines).
-    ///   Either way the partial file is removed and a file already at `url` is left as it was.
+    ///   Either way the hidden file is removed and a file already at `url` is left as it was.
     public func write(count: Int, to url: URL, progress: (Int) -> Void = { _ in }) throws {
-        let partial = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial")
-        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
-            throw ImportFileError(path: url.path, message: "cannot create file")
-        }
-        var finished = false
-        defer { if !finished { try? FileManager.default.removeItem(at: partial) } }
-        let handle: FileHandle
         do {
-            handle = try FileHandle(forWritingTo: partial)
-        } catch {
-            throw ImportFileError(path: url.path, message: "cannot open file for writing: \(error.localizedDescription)")
-        }
-        defer { try? handle.close() }
-        var random = SplitMix64(seed: seed)
-        var out: [UInt8] = []
-        out.reserveCapacity(1 << 20 + 4096)
-        for index in 0..<count {
-            appendLine(index: index, random: &random, to: &out)
-            if out.count >= 1 << 20 {
-                try flush(&out, to: handle, url: url)
+            let staged = try AtomicFile.stage(url.path) { file in
+                var random = SplitMix64(seed: seed)
+                var out: [UInt8] = []
+                out.reserveCapacity(1 << 20 + 4096)
+                for index in 0..<count {
+                    appendLine(index: index, random: &random, to: &out)
+                    if out.count >= 1 << 20 {
+                        try file.write(out)
+                        out.removeAll(keepingCapacity: true)
+                    }
+                    if (index + 1) % 1_000 == 0 {
+                        progress(index + 1)
+                        if Task.isCancelled { throw CancellationError() }
+                    }
+                }
+                try file.write(out)
             }
-            if (index + 1) % 1_000 == 0 {
-                progress(index + 1)
-                if Task.isCancelled { throw CancellationError() }
-            }
+            try staged.commit()
+        } catch let error as ObjectGraphError {
+            throw ImportFileError(path: url.path, message: error.message)
         }
-        try flush(&out, to: handle, url: url)
-        do {
-            try handle.synchronize()
-        } catch {
-            throw ImportFileError(path: url.path, message: "cannot write file: \(error.localizedDescription)")
-        }
-        guard rename(partial.path, url.path) == 0 else {
-            throw ImportFileError(path: url.path, message: "cannot replace the file: \(String(cString: strerror(errno)))")
-        }
-        finished = true
         progress(count)
     }
 
@@ -115,17 +103,6 @@ public struct CatalogGenerator: Sendable {
             lines.append(String(decoding: out, as: UTF8.self))
         }
         return lines
-    }
-
-    /// Writes the buffered bytes to the file and empties the buffer.
-    private func flush(_ out: inout [UInt8], to handle: FileHandle, url: URL) throws(ImportFileError) {
-        guard !out.isEmpty else { return }
-        do {
-            try handle.write(contentsOf: out)
-        } catch {
-            throw ImportFileError(path: url.path, message: "cannot write file: \(error.localizedDescription)")
-        }
-        out.removeAll(keepingCapacity: true)
     }
 
     /// Appends line `index` (0-based) and its newline to `out`.

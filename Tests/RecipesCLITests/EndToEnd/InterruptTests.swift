@@ -62,7 +62,7 @@ struct InterruptTests {
         /// The files beside the output that the generator writes before renaming one into place.
         func partials() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: home.url.path)) ?? [])
-                .filter { $0.hasPrefix(".big.jsonl.") && $0.hasSuffix(".partial") }
+                .filter { $0.hasPrefix(".big.jsonl.") && $0.hasSuffix(".tmp") }
         }
         let terminal = try await TmuxTerminal(
             arguments: ["generate", "--count", "50000000", "--seed", "1", "--output", output], home: home.url)

@@ -68,10 +68,11 @@ public final class AtomicStoreWriter {
 }
 
 /// Writes a file whole or not at all: a temporary file in the same folder, flushed to disk,
-/// then renamed over the old one.
-enum AtomicFile {
+/// then renamed over the old one. The atomic stores save through it, and so does the
+/// catalogue generator.
+package enum AtomicFile {
     /// A temporary file holding the new contents, waiting to replace the file.
-    final class Staged: StagedWrite {
+    package final class Staged: StagedWrite {
         let temporaryPath: String
         let path: String
 
@@ -82,7 +83,7 @@ enum AtomicFile {
 
         /// Renames the temporary file over the file and flushes the folder, so the rename
         /// survives a crash.
-        func commit() throws {
+        package func commit() throws {
             guard rename(temporaryPath, path) == 0 else {
                 let error = AtomicFile.error("cannot replace '\(path)'")
                 discard()
@@ -95,13 +96,14 @@ enum AtomicFile {
             }
         }
 
-        func discard() { unlink(temporaryPath) }
+        /// Removes the temporary file, leaving the file as it was.
+        package func discard() { unlink(temporaryPath) }
     }
 
     /// Writes a temporary file beside `path` with `body` and flushes it to disk; the
     /// temporary file is removed if anything fails.
     /// - Parameter failsAfter: for tests, make the write fail after this many bytes.
-    static func stage(_ path: String, failsAfter: Int? = nil, _ body: (AtomicStoreWriter) throws -> Void) throws -> Staged {
+    package static func stage(_ path: String, failsAfter: Int? = nil, _ body: (AtomicStoreWriter) throws -> Void) throws -> Staged {
         let name = URL(fileURLWithPath: path).lastPathComponent
         removeAbandoned(beside: path)
         let temporaryPath = folder(of: path) + "/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
@@ -139,6 +141,6 @@ enum AtomicFile {
 
     /// A `storeFailure` naming the system's reason (`errno`).
     static func error(_ what: String) -> ObjectGraphError {
-        ObjectGraphError(.storeFailure, "\(what): \(String(cString: strerror(errno))); the store file was left as it was")
+        ObjectGraphError(.storeFailure, "\(what): \(String(cString: strerror(errno))); the file was left as it was")
     }
 }

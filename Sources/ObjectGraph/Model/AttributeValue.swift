@@ -10,6 +10,7 @@ public protocol AttributeValue {
 
 extension Int: AttributeValue {
     /// Reads an integer; 0 for null.
+    @inlinable
     public init(storedValue: StoredValue) {
         switch storedValue {
         case .integer(let v): self = Int(v)
@@ -18,11 +19,13 @@ extension Int: AttributeValue {
         }
     }
     /// The stored integer.
+    @inlinable
     public var storedValue: StoredValue { .integer(Int64(self)) }
 }
 
 extension Double: AttributeValue {
     /// Reads a number; 0 for null.
+    @inlinable
     public init(storedValue: StoredValue) {
         switch storedValue {
         case .real(let v): self = v
@@ -31,29 +34,35 @@ extension Double: AttributeValue {
         }
     }
     /// The stored number.
+    @inlinable
     public var storedValue: StoredValue { .real(self) }
 }
 
 extension Bool: AttributeValue {
     /// Reads a Boolean; false for null.
+    @inlinable
     public init(storedValue: StoredValue) {
         if case .integer(let v) = storedValue { self = v != 0 } else { self = false }
     }
     /// 1 or 0.
+    @inlinable
     public var storedValue: StoredValue { .integer(self ? 1 : 0) }
 }
 
 extension String: AttributeValue {
     /// Reads text; empty for null.
+    @inlinable
     public init(storedValue: StoredValue) {
         if case .text(let v) = storedValue { self = v } else { self = "" }
     }
     /// The stored text.
+    @inlinable
     public var storedValue: StoredValue { .text(self) }
 }
 
 extension Date: AttributeValue {
     /// Reads a date stored as seconds since 1970; the epoch for null.
+    @inlinable
     public init(storedValue: StoredValue) {
         switch storedValue {
         case .real(let v): self = Date(timeIntervalSince1970: v)
@@ -62,15 +71,18 @@ extension Date: AttributeValue {
         }
     }
     /// Seconds since 1970.
+    @inlinable
     public var storedValue: StoredValue { .real(timeIntervalSince1970) }
 }
 
 extension Data: AttributeValue {
     /// Reads bytes; empty for null.
+    @inlinable
     public init(storedValue: StoredValue) {
         if case .blob(let v) = storedValue { self = v } else { self = Data() }
     }
     /// The stored bytes.
+    @inlinable
     public var storedValue: StoredValue { .blob(self) }
 }
 

@@ -125,16 +125,29 @@ extension ManagedObject {
     ///
     /// The attribute must belong to this object's entity (or an ancestor): one of another
     /// entity stops the program with a message, since its slot means something else here.
+    ///
+    /// The subscript is inlined into the caller, so `Value`'s conversion is specialized
+    /// there instead of being called through the protocol's witness table.
+    @inlinable
     public subscript<Value: AttributeValue>(attribute: AttributeDescription) -> Value {
-        get {
-            checkOwnership(of: attribute)
-            return Value(storedValue: storedValue(of: attribute))
-        }
-        set {
-            checkOwnership(of: attribute)
-            if attribute.isDerived { refuseDerived(attribute) }
-            setStoredValue(newValue.storedValue, of: attribute)
-        }
+        get { Value(storedValue: checkedStoredValue(of: attribute)) }
+        set { setCheckedStoredValue(newValue.storedValue, of: attribute) }
+    }
+
+    /// The typed subscript's read, after checking that the attribute is this object's.
+    @usableFromInline
+    func checkedStoredValue(of attribute: AttributeDescription) -> StoredValue {
+        checkOwnership(of: attribute)
+        return storedValue(of: attribute)
+    }
+
+    /// The typed subscript's write, after checking that the attribute is this object's and
+    /// not derived.
+    @usableFromInline
+    func setCheckedStoredValue(_ value: StoredValue, of attribute: AttributeDescription) {
+        checkOwnership(of: attribute)
+        if attribute.isDerived { refuseDerived(attribute) }
+        setStoredValue(value, of: attribute)
     }
 
     /// Stops the program unless `attribute` is one of this object's entity's, in debug and
@@ -166,20 +179,31 @@ extension ManagedObject {
     /// var servings: Int { self[attribute: "servings"] }
     /// var rating: Double? { self[attribute: "rating"] }
     /// ```
+    @inlinable
     public subscript<Value: AttributeValue>(attribute key: String) -> Value {
-        get {
-            guard let attribute = entity.attribute(named: key) else {
-                preconditionFailure("\(ObjectGraphError.unknownKey(key, entity: entity))")
-            }
-            return Value(storedValue: storedValue(of: attribute))
+        get { Value(storedValue: storedValue(named: key)) }
+        set { setStoredValue(newValue.storedValue, named: key) }
+    }
+
+    /// The string-keyed subscript's read.
+    @usableFromInline
+    func storedValue(named key: String) -> StoredValue {
+        storedValue(of: requireAttribute(key))
+    }
+
+    /// The string-keyed subscript's write; a derived attribute stops the program.
+    @usableFromInline
+    func setStoredValue(_ value: StoredValue, named key: String) {
+        let attribute = requireAttribute(key)
+        if attribute.isDerived { refuseDerived(attribute) }
+        setStoredValue(value, of: attribute)
+    }
+
+    private func requireAttribute(_ key: String) -> AttributeDescription {
+        guard let attribute = entity.attribute(named: key) else {
+            preconditionFailure("\(ObjectGraphError.unknownKey(key, entity: entity))")
         }
-        set {
-            guard let attribute = entity.attribute(named: key) else {
-                preconditionFailure("\(ObjectGraphError.unknownKey(key, entity: entity))")
-            }
-            if attribute.isDerived { refuseDerived(attribute) }
-            setStoredValue(newValue.storedValue, of: attribute)
-        }
+        return attribute
     }
 
     /// Reads or writes a to-one relationship as a typed object, for subclasses.

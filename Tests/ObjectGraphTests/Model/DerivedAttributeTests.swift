@@ -251,6 +251,18 @@ struct DerivedAttributeTests {
         }
     }
 
+    @Test("A typed write through the attribute's description to a derived attribute stops the program too")
+    func typedDescriptionWriteTraps() async {
+        await #expect(processExitsWith: .failure) {
+            await MainActor.run {
+                let coordinator = PersistentStoreCoordinator(model: try! DerivedAttributeTests.model())
+                let album = MainContext(coordinator: coordinator).insert(coordinator.model.entity(named: "Album")!)
+                let trackCount = coordinator.model.entity(named: "Album")!.attribute(named: "trackCount")!
+                album[trackCount] = 3
+            }
+        }
+    }
+
     @Test("The model-mismatch error says which attribute became derived")
     func mismatchNamesDerivation() {
         let plain = try! ObjectModel(entities: [EntityDescription("Album", attributes: [

@@ -147,6 +147,21 @@ struct MemorySafetyTests {
         }
     }
 
+    @Test("An attribute of another entity stops the typed subscript's read too")
+    func foreignAttributeReadTraps() async {
+        await #expect(processExitsWith: .failure) {
+            await MainActor.run {
+                let coordinator = PersistentStoreCoordinator(model: try! MemorySafetyTests.model())
+                try! coordinator.addStore(at: ":memory:")
+                let context = MainContext(coordinator: coordinator)
+                let legs = coordinator.model.entity(named: "Pet")!.attribute(named: "legs")!
+                let person = try! context.insert("Person")
+                let read: Int = person[legs]  // Pet's second slot: Person's is a relationship
+                _ = read
+            }
+        }
+    }
+
     @Test("A typed to-one of the wrong class stops with a message, not undefined behaviour")
     func wrongDestinationClassTraps() async {
         await #expect(processExitsWith: .failure) {

@@ -67,6 +67,16 @@ struct CatalogGeneratorTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [live, "generated.jsonl"])
     }
 
+    @Test("A folder that does not exist gives an error naming the file and the reason")
+    func missingFolder() throws {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("no-such-folder-\(UUID().uuidString)/generated.jsonl")
+        let error = try #require(throws: ImportFileError.self) {
+            try CatalogGenerator(seed: 5, ingredientNames: names).write(count: 10, to: url)
+        }
+        #expect(error == ImportFileError(path: url.path, message: "cannot create a temporary file for it: No such file or directory"))
+    }
+
     @Test("Generated lines parse back with no errors")
     func parsesBack() throws {
         let url = try TestFiles.write("", name: "generated.jsonl")

@@ -86,7 +86,8 @@ public struct CatalogGenerator: Sendable {
             }
             try staged.commit()
         } catch let error as ObjectGraphError {
-            throw ImportFileError(path: url.path, message: error.message)
+            guard let failure = error.underlying as? AtomicFile.Failure else { throw error }
+            throw ImportFileError(path: url.path, message: "\(failure.action) it: \(failure.reason)")
         }
         progress(count)
     }

@@ -59,7 +59,7 @@ public final class AtomicStoreWriter {
                 let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw AtomicFile.error("cannot write '\(path)'")
+                    throw AtomicFile.error("cannot write", path)
                 }
                 offset += written
             }
@@ -85,7 +85,7 @@ package enum AtomicFile {
         /// survives a crash.
         package func commit() throws {
             guard rename(temporaryPath, path) == 0 else {
-                let error = AtomicFile.error("cannot replace '\(path)'")
+                let error = AtomicFile.error("cannot replace", path)
                 discard()
                 throw error
             }
@@ -108,13 +108,13 @@ package enum AtomicFile {
         removeAbandoned(beside: path)
         let temporaryPath = folder(of: path) + "/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw error("cannot create a temporary file beside '\(path)'") }
+        guard descriptor >= 0 else { throw error("cannot create a temporary file for", path) }
         do {
             defer { close(descriptor) }
             let writer = AtomicStoreWriter(descriptor: descriptor, path: path, failsAfter: failsAfter)
             try body(writer)
             try writer.flush()
-            guard fsync(descriptor) == 0 else { throw error("cannot flush '\(path)' to disk") }
+            guard fsync(descriptor) == 0 else { throw error("cannot flush", path) }
         } catch {
             unlink(temporaryPath)
             throw error
@@ -139,8 +139,21 @@ package enum AtomicFile {
         return folder.isEmpty ? "." : folder
     }
 
-    /// A `storeFailure` naming the system's reason (`errno`).
-    static func error(_ what: String) -> ObjectGraphError {
-        ObjectGraphError(.storeFailure, "\(what): \(String(cString: strerror(errno))); the file was left as it was")
+    /// A `storeFailure` naming what failed, the file and the system's reason (`errno`), with
+    /// a ``Failure`` as its underlying error.
+    static func error(_ action: String, _ path: String) -> ObjectGraphError {
+        let failure = Failure(action: action, reason: String(cString: strerror(errno)))
+        return ObjectGraphError(.storeFailure, "\(action) '\(path)': \(failure.reason); the file was left as it was",
+                                underlying: failure)
+    }
+
+    /// What failed while writing a file, without the file's name, for callers that name it
+    /// themselves (the generator reports an ``ImportFileError``-style `path: message`).
+    package struct Failure: Error, Sendable {
+        /// What could not be done: "cannot write", "cannot flush", "cannot replace",
+        /// "cannot create a temporary file for".
+        package let action: String
+        /// The system's reason.
+        package let reason: String
     }
 }

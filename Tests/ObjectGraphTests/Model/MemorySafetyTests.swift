@@ -133,16 +133,23 @@ struct MemorySafetyTests {
         #expect(!(object is ManagedBuffer<ObjectHeader, ObjectSlot>))
     }
 
+    /// A Person in a context, and Pet's `legs`: Pet's second slot, where a Person has a
+    /// relationship. The context is returned to keep the person registered.
+    static func personAndForeignAttribute() -> (MainContext, ManagedObject, AttributeDescription) {
+        let coordinator = PersistentStoreCoordinator(model: try! MemorySafetyTests.model())
+        try! coordinator.addStore(at: ":memory:")
+        let context = MainContext(coordinator: coordinator)
+        let legs = coordinator.model.entity(named: "Pet")!.attribute(named: "legs")!
+        return (context, try! context.insert("Person"), legs)
+    }
+
     @Test("An attribute of another entity stops the typed subscript instead of writing out of bounds")
     func foreignAttributeTraps() async {
         await #expect(processExitsWith: .failure) {
             await MainActor.run {
-                let coordinator = PersistentStoreCoordinator(model: try! MemorySafetyTests.model())
-                try! coordinator.addStore(at: ":memory:")
-                let context = MainContext(coordinator: coordinator)
-                let legs = coordinator.model.entity(named: "Pet")!.attribute(named: "legs")!
-                let person = try! context.insert("Person")
-                person[legs] = 3  // Pet's second slot: Person's is a relationship
+                let (context, person, legs) = MemorySafetyTests.personAndForeignAttribute()
+                person[legs] = 3
+                withExtendedLifetime(context) {}
             }
         }
     }
@@ -151,13 +158,9 @@ struct MemorySafetyTests {
     func foreignAttributeReadTraps() async {
         await #expect(processExitsWith: .failure) {
             await MainActor.run {
-                let coordinator = PersistentStoreCoordinator(model: try! MemorySafetyTests.model())
-                try! coordinator.addStore(at: ":memory:")
-                let context = MainContext(coordinator: coordinator)
-                let legs = coordinator.model.entity(named: "Pet")!.attribute(named: "legs")!
-                let person = try! context.insert("Person")
-                let read: Int = person[legs]  // Pet's second slot: Person's is a relationship
-                _ = read
+                let (context, person, legs) = MemorySafetyTests.personAndForeignAttribute()
+                let read: Int = person[legs]
+                withExtendedLifetime((context, read)) {}
             }
         }
     }

@@ -130,35 +130,36 @@ struct RecipeLineParser {
         return key
     }
 
-    /// A string field; `null` gives `nil`.
-    private mutating func stringValue(_ field: String) throws(LineProblem) -> String? {
+    /// A string field; `null` gives `nil`. The field's name (for messages) is built only
+    /// when there is a problem: an ingredient's is a new string.
+    private mutating func stringValue(_ field: @autoclosure () -> String) throws(LineProblem) -> String? {
         switch bytes[index] {
         case UInt8(ascii: "\""): return try parseString()
         case UInt8(ascii: "n"): try parseLiteral("null"); return nil
-        default: throw try wrongType(field, expected: "a string")
+        default: throw try wrongType(field(), expected: "a string")
         }
     }
 
     /// An integer field; `null` gives `nil`, a number with a fraction is an error.
-    private mutating func integerValue(_ field: String) throws(LineProblem) -> Int? {
+    private mutating func integerValue(_ field: @autoclosure () -> String) throws(LineProblem) -> Int? {
         switch bytes[index] {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let start = index
             let number = try parseNumber()
             if let integer = number.integer { return integer }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-            throw LineProblem(message: "\"\(field)\" must be an integer, found \(text)")
+            throw LineProblem(message: "\"\(field())\" must be an integer, found \(text)")
         case UInt8(ascii: "n"): try parseLiteral("null"); return nil
-        default: throw try wrongType(field, expected: "an integer")
+        default: throw try wrongType(field(), expected: "an integer")
         }
     }
 
     /// A number field; `null` gives `nil`.
-    private mutating func numberValue(_ field: String) throws(LineProblem) -> Double? {
+    private mutating func numberValue(_ field: @autoclosure () -> String) throws(LineProblem) -> Double? {
         switch bytes[index] {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber().double
         case UInt8(ascii: "n"): try parseLiteral("null"); return nil
-        default: throw try wrongType(field, expected: "a number")
+        default: throw try wrongType(field(), expected: "a number")
         }
     }
 
@@ -189,9 +190,10 @@ struct RecipeLineParser {
 
     /// One `{"name": …, "quantity": …, "unit": …}` object.
     private mutating func ingredientValue(position: Int) throws(LineProblem) -> IngredientLine {
-        let path = "ingredients[\(position)]"
+        /// The member's path, for messages: `ingredients[2].unit`.
+        func path(_ member: String = "") -> String { "ingredients[\(position)]\(member)" }
         guard bytes[index] == UInt8(ascii: "{") else {
-            throw try wrongType(path, expected: "an object")
+            throw try wrongType(path(), expected: "an object")
         }
         index += 1
         var name: String?
@@ -199,15 +201,15 @@ struct RecipeLineParser {
         var more = try openMembers()
         while more {
             switch try parseKey() {
-            case "name": name = try stringValue(path + ".name")
-            case "quantity": line.quantity = try numberValue(path + ".quantity")
-            case "unit": line.unit = try stringValue(path + ".unit")
+            case "name": name = try stringValue(path(".name"))
+            case "quantity": line.quantity = try numberValue(path(".quantity"))
+            case "unit": line.unit = try stringValue(path(".unit"))
             default: try skipValue(depth: 1)
             }
             more = try nextMember()
         }
-        guard let name else { throw LineProblem(message: "missing \"\(path).name\"") }
-        guard !name.isEmpty else { throw LineProblem(message: "\"\(path).name\" must not be empty") }
+        guard let name else { throw LineProblem(message: "missing \"\(path(".name"))\"") }
+        guard !name.isEmpty else { throw LineProblem(message: "\"\(path(".name"))\" must not be empty") }
         line.name = name
         return line
     }

@@ -155,6 +155,10 @@ package final class RowCache: Sendable {
             log.idCount += ids.count
             while log.idCount > ChangeLog.capacity, log.start < log.entries.count {
                 let oldest = log.entries[log.start]
+                // The forgotten IDs go now; the entry itself goes with the next bulk removal.
+                // Keeping them until then kept every save's IDs of an import of a few hundred
+                // batches, since the bulk removal waits for 1,024 forgotten entries.
+                log.entries[log.start].ids = []
                 log.start += 1
                 log.idCount -= oldest.ids.count
                 log.forgottenThrough = oldest.change
@@ -165,6 +169,10 @@ package final class RowCache: Sendable {
             }
         }
     }
+
+    /// The IDs the change log holds, forgotten changes included: at most its capacity
+    /// plus the latest change's.
+    var loggedIDCount: Int { changeLog.withLock { $0.entries.reduce(0) { $0 + $1.ids.count } } }
 
     /// The rows of recent changes, oldest first, up to ``capacity`` IDs.
     private struct ChangeLog {

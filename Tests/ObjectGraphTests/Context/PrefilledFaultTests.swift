@@ -152,4 +152,15 @@ struct PrefilledFaultTests {
         cache.removeAll()
         #expect(cache.changes(since: cache.latestChange - 1).ids == nil)
     }
+
+    @Test("The change log lets go of forgotten IDs at once, not only when it drops old entries in bulk")
+    func theLogFreesForgottenIDs() {
+        let cache = RowCache()
+        // An import's saves: a few hundred changes of thousands of rows each.
+        for change in Int64(0)..<300 {
+            cache.remove((change * 10_000..<change * 10_000 + 8_000).map { ObjectID(entityIndex: 0, key: $0) })
+        }
+        #expect(cache.loggedIDCount <= 65_536 + 8_000)
+        #expect(cache.changes(since: cache.latestChange - 8).ids?.count == 64_000)
+    }
 }

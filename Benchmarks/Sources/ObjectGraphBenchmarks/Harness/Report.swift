@@ -35,6 +35,7 @@ enum Report {
             }
             for variant in workload.variants {
                 if let line = statementsLine(variant) { out += "  \(variant.name): \(line)\n" }
+                if let line = heapLine(variant) { out += "  \(variant.name): \(line)\n" }
             }
             for comparison in workload.comparisons {
                 out += "  \(comparison.label): \(ratio(comparison.ratio)) (\(seconds(comparison.numeratorSeconds)) vs \(seconds(comparison.denominatorSeconds)))\n"
@@ -120,6 +121,19 @@ enum Report {
         let unit = operations.unit
         let plural = operations.count == 1 ? unit : unit + (unit.hasSuffix("ch") || unit.hasSuffix("s") ? "es" : "s")
         return "statements per \(operations.unit) (\(grouped(operations.count)) \(plural)): " + counts.joined(separator: ", ")
+    }
+
+    /// `heap from a tenth of the way to the end (median): ObjectGraph +0.1 MB`, or nil when
+    /// no engine of `variant` watched its heap (``HeapWatch``).
+    private static func heapLine(_ variant: VariantResult) -> String? {
+        let growths = variant.engines.compactMap { result -> String? in
+            let values = result.samples.compactMap(\.heapGrowth)
+            guard !values.isEmpty else { return nil }
+            let median = Int(EngineResult.median(values.map(Double.init)))
+            return "\(result.engine.rawValue) \(median < 0 ? "" : "+")\(megabytes(median))"
+        }
+        guard !growths.isEmpty else { return nil }
+        return "heap from a tenth of the way to the end (median): " + growths.joined(separator: ", ")
     }
 
     /// `1,003`, `3.02` or `1.5`: whole numbers grouped, fractions to two places below 10.

@@ -15,6 +15,9 @@ struct Sample: Codable, Sendable {
     var peakGrowth: Int
     /// ObjectGraph's counters for the phase; nil for the other engines.
     var objectGraph: ObjectGraphCounts?
+    /// How much the program's heap grew from a tenth of the way through the phase to its
+    /// end (``HeapWatch``); nil where the phase is not watched.
+    var heapGrowth: Int?
 
     /// Runs `body` once as a measured phase: resets the memory peak, times `body`, then
     /// reads the peak and the resident set. Set-up belongs before the call, checks after it.
@@ -29,7 +32,7 @@ struct Sample: Codable, Sendable {
         return Sample(
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
             residentBefore: before.resident, residentAfter: after.resident, peakResident: peak,
-            peakGrowth: peak - before.resident, objectGraph: nil)
+            peakGrowth: peak - before.resident, objectGraph: nil, heapGrowth: nil)
     }
 }
 

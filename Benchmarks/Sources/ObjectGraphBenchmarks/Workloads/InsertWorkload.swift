@@ -78,7 +78,9 @@ extension Workload {
     ) throws -> Sample {
         let user = environment.model.entity(named: "User")!
         let name = user.attribute(named: "name")!, city = user.attribute(named: "city")!
-        let sample = try Sample.measure(context) {
+        let saves = (count + batch - 1) / batch
+        let heap = HeapWatch(steps: saves)
+        var sample = try Sample.measure(context) {
             for index in 0..<count {
                 let object = context.insert(user)
                 object[name] = "User \(index)"
@@ -86,12 +88,15 @@ extension Workload {
                 if (index + 1) % batch == 0 {
                     try context.save()
                     if resetting { context.reset() }
+                    heap.step((index + 1) / batch)
                 }
             }
             if context.hasChanges { try context.save() }
             if resetting { context.reset() }
+            heap.step(saves)
         }
-        let saves = (count + batch - 1) / batch
+        // Saved and reset objects leave nothing behind: a megabyte covers the allocator's slack.
+        if resetting { sample.heapGrowth = heap.check("insert", allowance: 1 << 20) }
         let saved = try context.count(for: FetchRequest(entityName: "User"))
         precondition(saved == count, "\(saved) users saved, not \(count)")
         precondition(sample.objectGraph!.transactions == saves,

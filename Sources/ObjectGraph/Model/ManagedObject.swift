@@ -218,6 +218,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         case .clean, .fault:
             contextCore?.objectWillBecomeUpdated(self)
             state = .updated
+        case .deleted where headerPointer.pointee.stateBeforeDelete == .clean:
+            // Deleted while clean, so without a snapshot until now (a first change takes it).
+            contextCore?.objectWillBecomeUpdated(self, listed: false)
         case .inserted, .updated, .deleted:
             break
         }

@@ -340,6 +340,36 @@ struct ContextTests {
         #expect(try context.count(for: FetchRequest(entityName: "Chef")) == 0)
     }
 
+    @Test("A deleted object keeps no copy of its values until one changes; rollback gives back the saved ones either way")
+    func deletedObjectsSnapshotOnlyWhenChanged() throws {
+        let recipe = try makeRecipe("A", lines: 2)
+        try context.save()
+        let lines = try recipe.objects(forKey: "lines").sorted { ($0["position"] as! Int) < ($1["position"] as! Int) }
+        let (kept, edited) = (lines[0], lines[1])
+        context.delete(kept)
+        context.delete(edited)
+        #expect(context.core.snapshot(of: kept) == nil && context.core.snapshot(of: edited) == nil)
+        edited["text"] = "edited after the delete"
+        #expect(context.core.snapshot(of: kept) == nil && context.core.snapshot(of: edited) != nil)
+        #expect(edited.committedValues(forKeys: ["text"])["text"] as? String == "A line 1")
+        #expect(kept.committedValues(forKeys: ["text"])["text"] as? String == "A line 0")
+        context.rollback()
+        #expect(!kept.isDeleted && !edited.isDeleted && !context.hasChanges)
+        #expect(kept["text"] as? String == "A line 0" && edited["text"] as? String == "A line 1")
+        #expect(try recipe.objects(forKey: "lines").count == 2)
+        // Changed through its inverse: taking the deleted line out of the recipe clears its `recipe`.
+        context.delete(kept)
+        try recipe.remove(kept, fromKey: "lines")
+        #expect(kept["recipe"] == nil && context.core.snapshot(of: kept) != nil)
+        context.rollback()
+        #expect((kept["recipe"] as? ManagedObject) === recipe && !kept.isDeleted)
+        #expect(try recipe.objects(forKey: "lines").count == 2)
+        context.delete(recipe)  // the lines cascade
+        #expect(context.deletedObjects.count == 3)
+        try context.save()
+        #expect(try context.count(for: FetchRequest(entityName: "Line")) == 0)
+    }
+
     @Test func nullifyClearsTheInverse() throws {
         let chef = try context.insert("Chef")
         chef["name"] = "Ana"

@@ -73,7 +73,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         if let context = header.pointee.context {
             context._withUnsafeGuaranteedRef { $0.objectWillDeallocate(header.pointee.objectID, self) }
         }
-        slots.deinitialize(count: entity._withUnsafeGuaranteedRef(\.slotCount))
+        // One slot at a time: `deinitialize(count:)` of a count known only at run time is the
+        // runtime's generic array destroy, a call through the type's witness table per slot.
+        let slots = self.slots
+        for index in 0..<entity._withUnsafeGuaranteedRef(\.slotCount) { _ = (slots + index).move() }
         // The header holds only trivial values (IDs, unretained references, flags): nothing to destroy.
     }
 

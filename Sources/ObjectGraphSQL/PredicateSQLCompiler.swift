@@ -231,18 +231,22 @@ package enum PredicateSQLCompiler {
             _ element: CheckedExpression, _ candidates: [CheckedExpression], _ options: ComparisonOptions, _ kind: ValueKind
         ) -> SQLFragment {
             let folding: ComparisonOptions = kind == .string || kind == .url ? options : []
-            guard candidates.allSatisfy({ $0.constantValue != nil }) else {
-                let parts = candidates.map { compare(.equal, options, element, $0, kind) }
-                return parts.isEmpty ? none : "(" + SQLFragment.joined(parts, separator: " OR ") + ")"
+            // One pass over the candidates (an import's lists hold thousands of names).
+            var values: [StoredValue] = [], matchesNull = false
+            values.reserveCapacity(candidates.count)
+            for candidate in candidates {
+                guard let value = candidate.constantValue else {
+                    let parts = candidates.map { compare(.equal, options, element, $0, kind) }
+                    return "(" + SQLFragment.joined(parts, separator: " OR ") + ")"
+                }
+                if value.isNull { matchesNull = true } else { values.append(PredicateEvaluator.fold(value, folding)) }
             }
             var parts: [SQLFragment] = []
-            let values = candidates.compactMap(\.constantValue).filter { !$0.isNull }
             if !values.isEmpty {
                 let subject = operand(element, folding: folding)
-                let list = SQLFragment.joined(values.map { "\(PredicateEvaluator.fold($0, folding))" }, separator: ", ")
-                parts.append("(\(subject) IN (\(list))\(notNull(subject)))")
+                parts.append("(\(subject) IN (\(SQLFragment.list(values)))\(notNull(subject)))")
             }
-            if candidates.contains(where: { $0.constantValue == .null }) {
+            if matchesNull {
                 parts.append("(\(expression(element)) IS NULL)")
             }
             if parts.isEmpty { return none }
@@ -260,7 +264,7 @@ package enum PredicateSQLCompiler {
             }
             func keyList(_ keys: [Int64]) -> SQLFragment {
                 keys.count == 1 ? "= \(StoredValue.integer(keys[0]))"
-                    : "IN (" + SQLFragment.joined(keys.map { "\(StoredValue.integer($0))" }, separator: ", ") + ")"
+                    : "IN (\(SQLFragment.list(keys.map(StoredValue.integer))))"
             }
             var parts: [SQLFragment] = []
             guard let last = reference.hops.last else {

@@ -46,6 +46,15 @@ package struct SQLFragment: Sendable, Equatable, ExpressibleByStringInterpolatio
         return result
     }
 
+    /// `?, ?, ?` with `values` bound, the list of an `IN`: built at once, where joining a
+    /// fragment per value cost about 3,000 instructions a value.
+    package static func list(_ values: [StoredValue]) -> SQLFragment {
+        var sql = ""
+        sql.reserveCapacity(values.count * 3)
+        for index in values.indices { sql += index == 0 ? "?" : ", ?" }
+        return SQLFragment(sql: sql, arguments: values)
+    }
+
     /// The text with its `?` marks.
     package var description: String { sql }
 

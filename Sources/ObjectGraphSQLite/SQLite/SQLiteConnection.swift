@@ -92,15 +92,27 @@ final class SQLiteConnection {
     // MARK: Statements
 
     /// A cached prepared statement for `sql`, reset and with its bindings cleared.
+    ///
+    /// The cache holds at most ``statementCacheCapacity`` statements; past that, an arbitrary
+    /// one is finalized for each new text (a statement in use lives on with its caller).
     func cachedStatement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         if let statement = statementCache[sql] {
             statement.reset()
             return statement
         }
         let statement = try makeStatement(sql)
+        if statementCache.count >= Self.statementCacheCapacity {
+            // Numbered statements stay alive in `numberedStatements` and are found there.
+            statementCache.remove(at: statementCache.startIndex)
+        }
         statementCache[sql] = statement
         return statement
     }
+
+    /// The most statements the cache keeps by their text. A fetch's text changes with the
+    /// length of its `IN` lists, so a long-running program would otherwise keep one prepared
+    /// statement for every length it ever used.
+    static let statementCacheCapacity = 512
 
     /// The cached statement for `sql`, found by `number` instead of by its text: for the
     /// statements every save runs (an entity's INSERT, the transaction's BEGIN and COMMIT),

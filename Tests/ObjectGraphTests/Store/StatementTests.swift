@@ -92,6 +92,27 @@ struct StatementTests {
         ])
     }
 
+    @Test("The statement cache keeps at most its capacity; numbered statements and fetches still work past it")
+    func statementCacheIsBounded() throws {
+        let capacity = SQLiteConnection.statementCacheCapacity
+        let count = try store.pool.write { connection in
+            for length in 1...(capacity + 100) {
+                let statement = try connection.cachedStatement("SELECT " + Array(repeating: "1", count: length).joined(separator: ", "))
+                var last: Int64 = 0
+                try statement.forEachRow { last = $0.int64(at: length - 1) }
+                #expect(last == 1)
+            }
+            return connection.cachedStatementCount
+        }
+        #expect(count == capacity)
+        // The writer's numbered statements (BEGIN, COMMIT, each table's INSERT) outlive eviction.
+        let chef = try context.insert("Chef")
+        chef["name"] = "After the cache filled"
+        try context.save()
+        let names = try context.fetch(FetchRequest(entityName: "Chef", predicate: try FetchPredicate("name IN %@", ["After the cache filled", "x"])))
+        #expect(names.count == 1)
+    }
+
     @Test("Saves whose rows alternate tables write each row into its table, and later saves prepare nothing new")
     func alternatingRowsReuseTheirStatements() throws {
         func insertPair(_ index: Int) throws {

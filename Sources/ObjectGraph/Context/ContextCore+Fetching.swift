@@ -88,7 +88,7 @@ extension ContextCore {
             checkPrefilledFaultsIfStale()
         }
         try run { id, row in
-            let (object, needsValues) = registerFetched(id, created: &created)
+            let (object, needsValues, isNew) = registerFetched(id, created: &created)
             // What the row's values become: the object's (populated or prefilled), or none.
             var filled: ValueState?
             switch handling {
@@ -104,8 +104,8 @@ extension ContextCore {
                 break
             }
             if let filled {
-                if object.state == .fault {
-                    layout.fill(object) { row.slot(at: $0) }
+                if isNew || object.state == .fault {
+                    layout.fill(object, fresh: isNew) { row.slot(at: $0) }
                     if filled == .loaded { object.state = .clean }
                 } else {
                     // A fault changed before loading keeps its changed slots (populated only).
@@ -144,16 +144,19 @@ extension ContextCore {
     }
 
     /// The registered object for a fetched row's ID (a new fault when there is none, which
-    /// `created` counts for ``countCreated(_:)``), and whether it still needs its values.
+    /// `created` counts for ``countCreated(_:)``), whether it still needs its values, and
+    /// whether it is that new fault, its slots all null.
     @inline(__always)
-    private func registerFetched(_ id: ObjectID, created: inout Int) -> (object: ManagedObject, needsValues: Bool) {
+    private func registerFetched(
+        _ id: ObjectID, created: inout Int
+    ) -> (object: ManagedObject, needsValues: Bool, isNew: Bool) {
         let entity = fetchedEntity(id)
         let (object, inserted) = tables[tableOfEntity[Int(id.entityIndex)]].object(forKey: id.key) {
             entity._withUnsafeGuaranteedRef { ManagedObject.make(entity: $0, id: id, context: self, state: .fault, counted: false) }
         }
-        guard inserted else { return (object, object.headerPointer.pointee.needsValues) }
+        guard inserted else { return (object, object.headerPointer.pointee.needsValues, false) }
         created += 1
-        return (object, true)
+        return (object, true, true)
     }
 
     /// Counts the objects matching `request` in the store, without creating any for saved rows.

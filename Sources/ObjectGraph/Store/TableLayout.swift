@@ -119,10 +119,13 @@ package final class TableLayout: Sendable {
 extension TableLayout {
     /// Fills `object`'s stored slots from a row's columns, read through `column`, all but
     /// its canonical shadows, which wait to be folded (``ObjectHeader/shadowsPending``).
+    ///
+    /// `fresh` says the object was just made, every slot still null, so each value is
+    /// written without first destroying the one it replaces (a call per slot otherwise).
     @inline(__always)
-    func fill(_ object: ManagedObject, column: (Int) -> Slot) {
+    func fill(_ object: ManagedObject, fresh: Bool = false, column: (Int) -> Slot) {
         let entityIndex = object.headerPointer.pointee.entityIndex
-        fill(object.slots, from: fillSources, fillRanges[entityIndex], column: column)
+        fill(object.slots, from: fillSources, fillRanges[entityIndex], fresh: fresh, column: column)
         if leavesShadows[entityIndex] { object.headerPointer.pointee.shadowsPending = true }
     }
 
@@ -130,25 +133,36 @@ extension TableLayout {
     /// `entityIndex` from a row's columns.
     @inline(__always)
     func fill(_ slots: UnsafeMutablePointer<ObjectSlot>, entityIndex: Int, column: (Int) -> Slot) {
-        fill(slots, from: allSources, sourceRanges[entityIndex], column: column)
+        fill(slots, from: allSources, sourceRanges[entityIndex], fresh: false, column: column)
     }
 
     @inline(__always)
     private func fill(
-        _ slots: UnsafeMutablePointer<ObjectSlot>, from sources: [SlotSource], _ range: Range<Int>, column: (Int) -> Slot
+        _ slots: UnsafeMutablePointer<ObjectSlot>, from sources: [SlotSource], _ range: Range<Int>, fresh: Bool,
+        column: (Int) -> Slot
     ) {
+        /// Writes `value` into slot `slot`: over a null, without destroying it.
+        @inline(__always)
+        func set(_ slot: Int, _ value: consuming Slot) {
+            if fresh {
+                assert(slots[slot].value.isNull, "a new object's slot already holds a value")
+                (slots + slot).pointer(to: \.value)!.initialize(to: value)
+            } else {
+                slots[slot].value = value
+            }
+        }
         for index in range {
             switch sources[index] {
             case .attribute(let slot, let index):
-                slots[slot].value = column(index)
+                set(slot, column(index))
             case .toOne(let slot, let index, let entityColumn, let destinationIndex):
                 guard case .integer(let key) = column(index) else {
-                    slots[slot].value = .null
+                    set(slot, .null)
                     continue
                 }
                 var entity = destinationIndex
                 if let entityColumn, case .integer(let index) = column(entityColumn) { entity = Int(index) }
-                slots[slot].value = .objectID(ObjectID(entityIndex: entity, key: key))
+                set(slot, .objectID(ObjectID(entityIndex: entity, key: key)))
             }
         }
     }

@@ -43,6 +43,21 @@ struct PrefilledFaultTests {
         #expect(!tags[1].isFault && tags[0].isFault)
     }
 
+    @Test("A populated fetch fills the fetched faults it meets with their rows, replacing the values they held")
+    func aPopulatedFetchRefillsFaults() throws {
+        let (tags, written) = try fetchTags()
+        written[0]["label"] = "almond"
+        try writer.save()
+        var populated = FetchRequest(entityName: "Tag", sortKeys: [SortKey("label")])
+        populated.returnsObjectsAsFaults = false
+        let before = reader.statistics
+        let refetched = try reader.fetch(populated)
+        #expect(refetched.map(ObjectIdentifier.init) == tags.map(ObjectIdentifier.init))
+        #expect(refetched.allSatisfy { !$0.isFault })
+        #expect(refetched.map { $0["label"] as? String } == ["almond", "bean", "cumin"])
+        #expect((reader.statistics - before).statements == 1)
+    }
+
     @Test("Another context's save reaches the faults of the rows it changed, and only those")
     func aSaveElsewhereReloadsTheRowsItChanged() throws {
         let (tags, written) = try fetchTags()

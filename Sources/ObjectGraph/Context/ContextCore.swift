@@ -393,6 +393,9 @@ final class ContextCore {
     /// that ``refresh(_:mergeChanges:)`` breaks).
     @inline(__always)
     func linkToOnes(_ object: ManagedObject) {
+        // Checked first: the loop below holds (retains) the array, a retain and release on
+        // every fault fired even for an entity without to-ones.
+        if object.entity.toOneRelationships.isEmpty { return }
         for relationship in object.entity.toOneRelationships {
             if case .objectID(let id) = object.slots[relationship.slot].value, let target = registeredObject(for: id) {
                 object.slots[relationship.slot].value = .object(target)

@@ -15,10 +15,13 @@ public struct ObjectID: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// The index of the object's entity in its model.
     public let entityIndex: UInt32
     /// Zero for a permanent ID; otherwise the serial of the context that issued the temporary ID.
-    let temporaryTag: UInt32
+    @usableFromInline let temporaryTag: UInt32
     /// The row's primary key for a permanent ID, or a counter for a temporary one.
     public let key: Int64
 
+    /// Inlined into the stores, which make one for every row they read (a call and a
+    /// default argument's call otherwise).
+    @inlinable
     package init(entityIndex: Int, key: Int64, temporaryTag: UInt32 = 0) {
         self.entityIndex = UInt32(entityIndex)
         self.key = key

@@ -1,13 +1,6 @@
 package import ObjectGraph
 import ObjectGraphSQL
 
-/// A row read from the server: its values in ``TableLayout`` order.
-struct FetchedRow: StoreRow {
-    let values: [StoredValue]
-    func slot(at index: Int) -> Slot { Slot(values[index]) }
-    func value(at index: Int) -> StoredValue { values[index] }
-}
-
 /// Reads: every fetch a context plans, and the loads of faults and prefetches, in SQL.
 extension PostgresStore {
     package func forEachRow(_ plan: FetchPlan, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
@@ -29,9 +22,11 @@ extension PostgresStore {
     }
 
     private func forEachRow(_ select: SQLFragment, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
+        let current = ValuesRow()
         for row in try read({ try $0.rows(select.text, select.arguments) }) {
             guard case .integer(let key) = row[0], case .integer(let entity) = row[1] else { continue }
-            try body(ObjectID(entityIndex: Int(entity), key: key), FetchedRow(values: row))
+            current.values = row
+            try body(ObjectID(entityIndex: Int(entity), key: key), current)
         }
     }
 

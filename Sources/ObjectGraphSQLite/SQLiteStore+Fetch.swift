@@ -1,9 +1,17 @@
 import ObjectGraph
 import ObjectGraphSQL
-extension SQLiteRow: StoreRow {
+/// The row a fetch hands to a context: its statement's current row. One serves every row
+/// of a statement.
+final class SQLiteStoreRow: StoreRow {
+    private let row: SQLiteRow
+
+    init(_ statement: SQLiteStatement) { row = statement.currentRow }
+
+    func slot(at index: Int) -> Slot { row.slot(at: index) }
+    func value(at index: Int) -> StoredValue { row.value(at: index) }
     /// The version column, `_opt`, is `NOT NULL DEFAULT 0` in every table: an integer,
     /// read without asking SQLite its type first.
-    func version(at index: Int) -> Int64? { int64(at: index) }
+    func version(at index: Int) -> Int64? { row.int64(at: index) }
 }
 
 /// Reads: every fetch a context plans, and the loads of faults and prefetches, in SQL.
@@ -59,8 +67,9 @@ extension SQLiteStore {
                 try connection.cachedStatement(select.sql)
             }
             try statement.bind(select.arguments)
+            let handed = SQLiteStoreRow(statement)
             try statement.forEachRow { row in
-                try body(row.objectID(sole), row)
+                try body(row.objectID(sole), handed)
             }
         }
     }

@@ -115,7 +115,11 @@ package struct StoreStatistics: Sendable {
 
 /// One row a store hands back: column 0 is the key, column 1 the entity index, then the
 /// table's columns in ``TableLayout`` order. Valid only inside the call that passes it.
-package protocol StoreRow {
+///
+/// A class: a context receives it as a reference and a witness table, where a struct
+/// went in an existential box that every column read projected and every row destroyed.
+/// A store makes one for a whole fetch and moves it from row to row.
+package protocol StoreRow: AnyObject {
     /// Column `index` as a slot value.
     func slot(at index: Int) -> Slot
     /// Column `index` as a stored value.
@@ -131,6 +135,19 @@ extension StoreRow {
     package func version(at index: Int) -> Int64? {
         if case .integer(let version) = value(at: index) { version } else { nil }
     }
+}
+
+/// A row held as its values, for the stores that read rows as arrays (memory, atomic,
+/// PostgreSQL): one serves a whole fetch, its values replaced at each row.
+package final class ValuesRow: StoreRow {
+    /// The current row's values, in ``TableLayout`` order.
+    package var values: [StoredValue] = []
+
+    /// A row with no values yet.
+    package init() {}
+
+    package func slot(at index: Int) -> Slot { Slot(values[index]) }
+    package func value(at index: Int) -> StoredValue { values[index] }
 }
 
 /// What a fetch would run, for `.explain`: the store's query, its values and its plan.

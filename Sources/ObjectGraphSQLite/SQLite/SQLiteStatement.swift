@@ -160,12 +160,15 @@ final class SQLiteStatement {
         trace(SQLTraceEvent(sql: sql, arguments: tracedArguments, rows: rows, duration: duration, plan: plan))
     }
 
+    /// A reader of the row the statement stands on (valid after a step that returned one).
+    var currentRow: SQLiteRow { SQLiteRow(handle: handle) }
+
     /// Steps through every row, handing a reader for it to `body`.
     func forEachRow(_ body: (SQLiteRow) throws -> Void) throws(SQLiteError) {
         withConnection { $0.statistics.statements += 1 }
         let start = ContinuousClock.now
         var count = 0
-        let row = SQLiteRow(handle: handle)
+        let row = currentRow
         defer { if isTraced { report(rows: count, since: start) } }
         do {
             while try step() {

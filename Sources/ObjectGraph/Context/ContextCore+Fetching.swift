@@ -104,7 +104,7 @@ extension ContextCore {
                 break
             }
             if let filled {
-                if isNew || object.state == .fault {
+                if object.state == .fault {  // a new object is one too
                     layout.fill(object, fresh: isNew) { row.slot(at: $0) }
                     if filled == .loaded { object.state = .clean }
                 } else {

@@ -241,8 +241,8 @@ package struct BatchDelete<Session: BatchDeleteSession> {
         if pointsBack {
             // Rows a condition selected are joined; a list of keys is a membership test.
             let column = relationship.inverse.name
-            select = rows.selected.map { FetchSQL.selectReferencing(destinationLayout, entity: destination, column: column, joining: $0) }
-                ?? FetchSQL.selectReferencing(destinationLayout, entity: destination, column: column, rows: rows.membership)
+            select = rows.selected.map { FetchSQL.selectReferencing(destinationLayout, entity: destination, column: column, joining: $0, dialect: dialect) }
+                ?? FetchSQL.selectReferencing(destinationLayout, entity: destination, column: column, rows: rows.membership, dialect: dialect)
         } else {
             guard relationship.deleteRule == .cascade || relationship.deleteRule == .deny || derives else { return }
             select = FetchSQL.selectReferenced(layouts[entity.index], relationship: relationship, rows: rows.membership, distinct: true)

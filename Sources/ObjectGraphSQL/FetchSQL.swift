@@ -47,9 +47,9 @@ package enum FetchSQL {
         var sql: SQLFragment
         switch plan.output {
         case .rows:
-            sql = "SELECT \(raw: fullRow(layout))"
+            sql = "SELECT \(raw: fullRow(layout, dialect: dialect))"
         case .keys:
-            sql = "SELECT \(raw: keys(of: plan.entity))"
+            sql = "SELECT \(raw: keys(of: plan.entity, dialect: dialect))"
         case .count:
             sql = "SELECT count(*)"
         case .values(let expressions):
@@ -77,7 +77,7 @@ package enum FetchSQL {
     /// The full rows with the given keys, in key order: one statement for any number of
     /// keys (they travel as one bound list).
     package static func selectRows(_ layout: TableLayout, keys: [Int64], dialect: SQLDialect) -> SQLFragment {
-        "SELECT \(raw: fullRow(layout)) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\"_pk\" \(inKeys(keyList(keys, dialect: dialect), dialect: dialect)) ORDER BY \(raw: alias).\"_pk\""
+        "SELECT \(raw: fullRow(layout, dialect: dialect)) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\"_pk\" \(inKeys(keyList(keys, dialect: dialect), dialect: dialect)) ORDER BY \(raw: alias).\"_pk\""
     }
 
     /// The full rows of the destinations of a one-to-many relationship for several sources.
@@ -99,7 +99,7 @@ package enum FetchSQL {
         of relationship: RelationshipDescription, layout: TableLayout, matching: SQLFragment, dialect: SQLDialect
     ) -> SQLFragment {
         let column = SQLIdentifier(SchemaNaming.column(for: relationship.inverse)).quoted
-        var sql: SQLFragment = "SELECT \(raw: fullRow(layout)) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\(raw: column) \(matching)"
+        var sql: SQLFragment = "SELECT \(raw: fullRow(layout, dialect: dialect)) FROM \(table: layout.table) AS \(raw: alias) WHERE \(raw: alias).\(raw: column) \(matching)"
         if let restriction = SchemaNaming.entityRestriction(for: relationship.destination, alias: alias) {
             sql.append(" AND " + restriction)
         }
@@ -129,20 +129,20 @@ package enum FetchSQL {
     /// table that holds one entity only answers `_ent` without reading its rows, so an index
     /// on `column` answers the whole query.
     package static func selectReferencing(
-        _ layout: TableLayout, entity: EntityDescription, column: String, rows: SQLFragment
+        _ layout: TableLayout, entity: EntityDescription, column: String, rows: SQLFragment, dialect: SQLDialect
     ) -> SQLFragment {
-        return "SELECT \(raw: Self.keys(of: entity)) FROM \(table: layout.table) AS \(raw: alias) WHERE "
+        return "SELECT \(raw: Self.keys(of: entity, dialect: dialect)) FROM \(table: layout.table) AS \(raw: alias) WHERE "
             + referencing(entity, column: column, rows: rows)
     }
 
     /// `_pk`, `_ent` of the rows of a table that point through `column` to one of `rows`, as a
     /// join. SQLite then reads the index on `column` from end to end, where the same test as
-    /// ``selectReferencing(_:entity:column:rows:)`` with ``SelectedRows/membership`` seeks it
+    /// ``selectReferencing(_:entity:column:rows:dialect:)`` with ``SelectedRows/membership`` seeks it
     /// once per selected row (100,000 parents, 300,000 children: about 40% less time).
     package static func selectReferencing(
-        _ layout: TableLayout, entity: EntityDescription, column: String, joining rows: SelectedRows
+        _ layout: TableLayout, entity: EntityDescription, column: String, joining rows: SelectedRows, dialect: SQLDialect
     ) -> SQLFragment {
-        var sql: SQLFragment = "SELECT \(raw: Self.keys(of: entity)) FROM \(table: layout.table) AS \(raw: alias) "
+        var sql: SQLFragment = "SELECT \(raw: Self.keys(of: entity, dialect: dialect)) FROM \(table: layout.table) AS \(raw: alias) "
             + "JOIN \(table: rows.table) AS d ON d.\"_pk\" = \(column: column, of: alias)"
         if let condition = rows.condition { sql.append(" AND " + condition) }
         if let restriction = SchemaNaming.entityRestriction(for: entity, alias: alias) { sql.append(" WHERE " + restriction) }
@@ -227,34 +227,38 @@ package enum FetchSQL {
     }
 
     /// The columns of a full row, in ``TableLayout`` order: keys, named columns, version.
-    /// The entity column is a constant when the table holds one entity (as in ``keys(of:)``).
-    package static func fullRow(_ layout: TableLayout) -> String {
-        ([#"\#(alias)."_pk""#, entityColumn(of: layout.root)]
+    /// A table that holds one entity has no entity column: its index is a constant, or, in
+    /// a dialect that ``SQLDialect/leavesOutSoleEntity``, left out (as in ``keys(of:dialect:)``).
+    package static func fullRow(_ layout: TableLayout, dialect: SQLDialect) -> String {
+        ([#"\#(alias)."_pk""#] + entityColumn(of: layout.root, dialect: dialect)
             + (layout.columns + [SchemaNaming.versionColumn]).map { "\(alias).\(SQLIdentifier($0).quoted)" })
             .joined(separator: ", ")
     }
 
-    /// The key columns of a row of `entity`: `_pk` and `_ent`, or, for a table that holds
-    /// one entity only, `_pk` and that entity's index, so that SQLite need not read the row.
-    package static func keys(of entity: EntityDescription) -> String {
-        #"\#(alias)."_pk", "# + entityColumn(of: entity)
+    /// The key columns of a row of `entity`: `_pk` and `_ent`; for a table that holds one
+    /// entity only, `_pk` and that entity's index as a constant, so that SQLite need not
+    /// read the row, or `_pk` alone where the dialect ``SQLDialect/leavesOutSoleEntity``.
+    package static func keys(of entity: EntityDescription, dialect: SQLDialect) -> String {
+        ([#"\#(alias)."_pk""#] + entityColumn(of: entity, dialect: dialect)).joined(separator: ", ")
     }
 
     /// ` RETURNING` the key columns of the rows a `DELETE` of `layout`'s table removed, as
-    /// ``keys(of:)`` selects them (unqualified: a `RETURNING` clause cannot name the alias
+    /// ``keys(of:dialect:)`` selects them (unqualified: a `RETURNING` clause cannot name the alias
     /// in SQLite).
     package static func returningKeys(of layout: TableLayout) -> String {
         #" RETURNING "_pk", "# + (layout.soleEntityIndex.map(String.init) ?? #""_ent""#)
     }
 
-    /// `_ent`, or the entity's index when its table holds no other entity.
-    private static func entityColumn(of entity: EntityDescription) -> String {
-        entity.root.selfAndDescendants.count == 1 ? String(entity.index) : "\(alias).\"_ent\""
+    /// `_ent`; when the entity's table holds no other entity, its index, or nothing where
+    /// the dialect ``SQLDialect/leavesOutSoleEntity``.
+    private static func entityColumn(of entity: EntityDescription, dialect: SQLDialect) -> [String] {
+        guard entity.root.selfAndDescendants.count == 1 else { return ["\(alias).\"_ent\""] }
+        return dialect.leavesOutSoleEntity ? [] : [String(entity.index)]
     }
 
     /// The full row of one object, whose key is the statement's one parameter.
     package static func selectRow(_ layout: TableLayout, dialect: SQLDialect) -> String {
-        "SELECT \(fullRow(layout)) FROM \(SQLIdentifier(layout.table).quoted) AS \(alias) WHERE \(alias).\"_pk\" = \(dialect.parameter(1))"
+        "SELECT \(fullRow(layout, dialect: dialect)) FROM \(SQLIdentifier(layout.table).quoted) AS \(alias) WHERE \(alias).\"_pk\" = \(dialect.parameter(1))"
     }
 
     /// The keys of the destinations of a to-many relationship of one object (the statement's

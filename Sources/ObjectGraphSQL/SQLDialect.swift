@@ -56,6 +56,11 @@ package struct SQLDialect: Sendable {
     package let keyMembership: (prefix: String, suffix: String)
     /// Whether `SELECT DISTINCT` can sort only by what it selects (PostgreSQL).
     package let sortsDistinctBySelectedOnly: Bool
+    /// Whether the keys and full rows of a table that holds one entity leave the entity
+    /// column out, because the store's reader takes the entity from the layout (SQLite);
+    /// otherwise they select the entity's index as a constant (PostgreSQL). A constant
+    /// column costs SQLite about 27 instructions a row.
+    package let leavesOutSoleEntity: Bool
 
     /// The `number`th parameter (from 1) of a statement written as plain text.
     package func parameter(_ number: Int) -> String { numbersParameters ? "$\(number)" : "?" }
@@ -72,7 +77,7 @@ package struct SQLDialect: Sendable {
         match: (@Sendable (_ code: String, _ flags: String, _ subject: SQLFragment, _ pattern: SQLFragment) -> SQLFragment)?,
         function: (@Sendable (_ code: String, _ operands: SQLFragment) -> SQLFragment)?,
         numbersParameters: Bool, unlimited: SQLFragment, keyListBrackets: (open: UInt8, close: UInt8),
-        keyMembership: (prefix: String, suffix: String), sortsDistinctBySelectedOnly: Bool,
+        keyMembership: (prefix: String, suffix: String), sortsDistinctBySelectedOnly: Bool, leavesOutSoleEntity: Bool,
         integerType: String, columnType: @escaping @Sendable (AttributeType) -> String, joinTableOptions: String
     ) {
         self.trueLiteral = trueLiteral
@@ -95,6 +100,7 @@ package struct SQLDialect: Sendable {
         self.keyListBrackets = keyListBrackets
         self.keyMembership = keyMembership
         self.sortsDistinctBySelectedOnly = sortsDistinctBySelectedOnly
+        self.leavesOutSoleEntity = leavesOutSoleEntity
         self.integerType = integerType
         self.columnType = columnType
         self.joinTableOptions = joinTableOptions

@@ -2,16 +2,25 @@ import ObjectGraph
 import ObjectGraphSQL
 /// The row a fetch hands to a context: its statement's current row. One serves every row
 /// of a statement.
+///
+/// The context reads the columns after the key and entity (the ID comes with the row).
+/// A full row of a table that holds one entity has no entity column in SQLite
+/// (``SQLDialect/leavesOutSoleEntity``), so those columns sit one to the left.
 final class SQLiteStoreRow: StoreRow {
     private let row: SQLiteRow
+    /// 1 when the statement leaves out the entity column, 0 otherwise.
+    private let shift: Int
 
-    init(_ statement: SQLiteStatement) { row = statement.currentRow }
+    init(_ statement: SQLiteStatement, _ layout: TableLayout) {
+        row = statement.currentRow
+        shift = layout.soleEntityIndex == nil ? 0 : 1
+    }
 
-    func slot(at index: Int) -> Slot { row.slot(at: index) }
-    func value(at index: Int) -> StoredValue { row.value(at: index) }
+    func slot(at index: Int) -> Slot { row.slot(at: index - shift) }
+    func value(at index: Int) -> StoredValue { row.value(at: index - shift) }
     /// The version column, `_opt`, is `NOT NULL DEFAULT 0` in every table: an integer,
     /// read without asking SQLite its type first.
-    func version(at index: Int) -> Int64? { row.int64(at: index) }
+    func version(at index: Int) -> Int64? { row.int64(at: index - shift) }
 }
 
 /// Reads: every fetch a context plans, and the loads of faults and prefetches, in SQL.
@@ -67,7 +76,7 @@ extension SQLiteStore {
                 try connection.cachedStatement(select.sql)
             }
             try statement.bind(select.arguments)
-            let handed = SQLiteStoreRow(statement)
+            let handed = SQLiteStoreRow(statement, layout)
             try statement.forEachRow { row in
                 try body(row.objectID(sole), handed)
             }
@@ -128,12 +137,17 @@ extension SQLiteStore {
 
     /// The full row of one object, or nil when it is not in the store.
     package func fetchRow(_ id: ObjectID) throws -> [StoredValue]? {
-        let index = Int(id.entityIndex), width = layout(for: model.entities[index]).rowWidth
+        let index = Int(id.entityIndex), layout = layout(for: model.entities[index])
         return try performRead(.recent) { connection in
             let statement = try selectRowStatement(ofEntityAt: index, connection)
             try statement.bind(.integer(id.key), at: 1)
             var result: [StoredValue]?
-            try statement.forEachRow { row in result = (0..<width).map { row.value(at: $0) } }
+            try statement.forEachRow { row in
+                // A table of one entity has no entity column to read: its index goes in.
+                var values = (0..<statement.columnCount).map { row.value(at: $0) }
+                if layout.soleEntityIndex != nil { values.insert(.integer(Int64(index)), at: 1) }
+                result = values
+            }
             return result
         }
     }

@@ -11,6 +11,6 @@ extension SQLDialect {
         castsAverage: true, ascending: " NULLS FIRST", descending: " DESC NULLS LAST",
         fold: nil, match: nil, function: nil,
         numbersParameters: true, unlimited: "ALL", keyListBrackets: (UInt8(ascii: "{"), UInt8(ascii: "}")),
-        keyMembership: ("= ANY(CAST(", " AS bigint[]))"), sortsDistinctBySelectedOnly: true,
+        keyMembership: ("= ANY(CAST(", " AS bigint[]))"), sortsDistinctBySelectedOnly: true, leavesOutSoleEntity: false,
         integerType: "bigint", columnType: { SchemaSQL.columnType($0) }, joinTableOptions: "")
 }

@@ -102,7 +102,7 @@ extension SchemaSQL {
 
     /// Every full row of a table (for a snapshot the in-memory evaluator reads).
     static func selectAll(_ layout: TableLayout) -> String {
-        "SELECT \(FetchSQL.fullRow(layout)) FROM \(SQLIdentifier(layout.table).quoted) AS \(FetchSQL.alias)"
+        "SELECT \(FetchSQL.fullRow(layout, dialect: .postgreSQL)) FROM \(SQLIdentifier(layout.table).quoted) AS \(FetchSQL.alias)"
     }
 }
 

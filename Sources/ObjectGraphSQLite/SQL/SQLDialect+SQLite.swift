@@ -13,6 +13,6 @@ extension SQLDialect {
         function: { code, operands in "og_function(\(raw: code), \(operands))" },
         numbersParameters: false, unlimited: "\(StoredValue.integer(-1))",
         keyListBrackets: (UInt8(ascii: "["), UInt8(ascii: "]")),
-        keyMembership: ("IN (SELECT value FROM json_each(", "))"), sortsDistinctBySelectedOnly: false,
+        keyMembership: ("IN (SELECT value FROM json_each(", "))"), sortsDistinctBySelectedOnly: false, leavesOutSoleEntity: true,
         integerType: "INTEGER", columnType: { $0.storageClass }, joinTableOptions: " WITHOUT ROWID")
 }

@@ -17,7 +17,7 @@ struct ExplainTests {
 
     @Test func objectsReadWholeRowsAndCountingReadsNone() throws {
         let request = FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("rating > 4"))
-        #expect(try sql(request, .objects) == #"SELECT t0."_pk", 1, t0."name", t0."servings", t0."rating", t0."published", t0."vegetarian", t0."chef", t0."_opt" FROM "Recipe" AS t0 WHERE ((t0."rating" > ?))"#)
+        #expect(try sql(request, .objects) == #"SELECT t0."_pk", t0."name", t0."servings", t0."rating", t0."published", t0."vegetarian", t0."chef", t0."_opt" FROM "Recipe" AS t0 WHERE ((t0."rating" > ?))"#)
         #expect(try sql(request, .objects) == context.explain(request).sql)
         #expect(try sql(request, .count) == #"SELECT count(*) FROM "Recipe" AS t0 WHERE ((t0."rating" > ?))"#)
         #expect(try sql(request, .count) == context.explain(request, counting: true).sql)
@@ -26,7 +26,7 @@ struct ExplainTests {
     @Test func objectIDsAndBatchedObjectsReadKeysOnly() throws {
         var request = FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")])
         request.fetchLimit = 5
-        let keys = #"SELECT t0."_pk", 1 FROM "Recipe" AS t0 ORDER BY t0."name", t0."_pk" LIMIT ? OFFSET ?"#
+        let keys = #"SELECT t0."_pk" FROM "Recipe" AS t0 ORDER BY t0."name", t0."_pk" LIMIT ? OFFSET ?"#
         #expect(try sql(request, .objectIDs) == keys)
         request.fetchBatchSize = 2
         #expect(try sql(request, .objects) == keys)

@@ -109,7 +109,7 @@ struct FetchOptionsTests {
         #expect(run.standardOutput == """
             {"objectID": "Chef/p6", "name": "Zoë Ångström"}
             {"count": 30}
-            SQL: SELECT t0."_pk", 1 FROM "Chef" AS t0
+            SQL: SELECT t0."_pk" FROM "Chef" AS t0
             plan:
               SCAN t0 USING COVERING INDEX sqlite_autoindex_Chef_1
 
@@ -122,7 +122,7 @@ struct FetchOptionsTests {
                                  ".explain fetch Recipe keys cuisine.name distinct"])
         #expect(run.standardError == "")
         #expect(run.standardOutput == """
-            SQL: SELECT t0."_pk", 0 FROM "Recipe" AS t0 WHERE ((t0."rating" >= ?))
+            SQL: SELECT t0."_pk" FROM "Recipe" AS t0 WHERE ((t0."rating" >= ?))
             values: 4.5
             plan:
               SEARCH t0 USING COVERING INDEX _index_Recipe_rating (rating>?)

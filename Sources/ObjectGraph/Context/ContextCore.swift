@@ -14,12 +14,15 @@ final class ContextCore {
     let serial: UInt32
 
     /// Registered objects with permanent IDs, one table per inheritance tree (by root index).
-    // Hot state is touched once per fetched or inserted object, so the dynamic exclusivity
-    // checks are skipped. What could re-enter a table during an access is an object's deinit,
-    // which removes its entry (`objectWillDeallocate`); no access releases an object: lookups
-    // and inserts take unretained references, `forEach` callers only collect, and
-    // `detachAll` holds every object while it replaces the tables.
-    @exclusivity(unchecked) var tables: [ObjectTable]
+    ///
+    /// A buffer allocated once, its tables changed in place: an array of them checked its
+    /// storage's uniqueness (a runtime call) at every lookup, once per fetched row. A
+    /// pointer has no dynamic exclusivity checks either. What could re-enter a table during
+    /// an access is an object's deinit, which removes its entry (`objectWillDeallocate`);
+    /// no access releases an object: lookups and inserts take unretained references,
+    /// `forEach` callers only collect, and `detachAll` holds every object while it empties
+    /// the tables.
+    let tables: UnsafeMutableBufferPointer<ObjectTable>
     /// The index in ``tables`` of each entity's table (its root's index), by entity index:
     /// looking it up through the entity would retain and release the entity and its root.
     let tableOfEntity: [Int]
@@ -88,7 +91,8 @@ final class ContextCore {
         self.parent = parent
         self.model = coordinator.model
         self.serial = Self.serials.add(1, ordering: .relaxed).newValue
-        self.tables = model.entities.map { $0.parent == nil ? ObjectTable() : ObjectTable(capacity: 0) }
+        self.tables = .allocate(capacity: model.entities.count)
+        _ = tables.initialize(from: model.entities.map { $0.parent == nil ? ObjectTable() : ObjectTable(capacity: 0) })
         self.tableOfEntity = model.entities.map(\.root.index)
         self.entityTable = .allocate(capacity: model.entities.count)
         entityTable.initialize(from: model.entities.map { .passUnretained($0) }, count: model.entities.count)
@@ -98,6 +102,8 @@ final class ContextCore {
     deinit {
         detachAll()  // detaching reads the objects' entities from the table
         entityTable.deallocate()
+        tables.deinitialize()
+        tables.deallocate()
     }
 
     // MARK: Registry

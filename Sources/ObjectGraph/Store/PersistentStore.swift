@@ -115,6 +115,9 @@ package struct StoreStatistics: Sendable {
 
 /// One row a store hands back: column 0 is the key, column 1 the entity index, then the
 /// table's columns in ``TableLayout`` order. Valid only inside the call that passes it.
+/// The row's ID comes with it, so a context reads only the columns from 2 on, and a store
+/// need not read the first two into the row (SQLite leaves the entity out of a table that
+/// holds one entity).
 ///
 /// A class: a context receives it as a reference and a witness table, where a struct
 /// went in an existential box that every column read projected and every row destroyed.

@@ -22,12 +22,7 @@ extension PostgresStore {
     }
 
     private func forEachRow(_ select: SQLFragment, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
-        let current = ValuesRow()
-        for row in try read({ try $0.rows(select.text, select.arguments) }) {
-            guard case .integer(let key) = row[0], case .integer(let entity) = row[1] else { continue }
-            current.values = row
-            try body(ObjectID(entityIndex: Int(entity), key: key), current)
-        }
+        try ValuesRow.handOn(try read { try $0.rows(select.text, select.arguments) }, to: body)
     }
 
     package func fetchIDs(_ plan: FetchPlan) throws -> [ObjectID] {

@@ -151,6 +151,19 @@ package final class ValuesRow: StoreRow {
 
     package func slot(at index: Int) -> Slot { Slot(values[index]) }
     package func value(at index: Int) -> StoredValue { values[index] }
+
+    /// Hands each of `rows` (values in ``TableLayout`` order) to `body` with the ID its key
+    /// and entity columns make, through one row object; a row without them is skipped.
+    package static func handOn(
+        _ rows: some Sequence<[StoredValue]>, to body: (ObjectID, any StoreRow) throws -> Void
+    ) rethrows {
+        let current = ValuesRow()
+        for row in rows {
+            guard case .integer(let key) = row[0], case .integer(let entity) = row[1] else { continue }
+            current.values = row
+            try body(ObjectID(entityIndex: Int(entity), key: key), current)
+        }
+    }
 }
 
 /// What a fetch would run, for `.explain`: the store's query, its values and its plan.

@@ -33,7 +33,7 @@ extension String {
     /// are, alone and beside each other, and whose folded forms it leaves as they are too:
     /// all but the compatibility forms (`ª`, `²`, `¼`, `Ĳ`, `ŉ`, `ſ`, `Ǆ`…), which decompose.
     /// `StringFoldingTests` checks every scalar of the range against Foundation.
-    package static func isNormalizedLatin(_ scalar: Unicode.Scalar) -> Bool {
+    static func isNormalizedLatin(_ scalar: Unicode.Scalar) -> Bool {
         let value = Int(scalar.value)
         guard value < 0x250 else { return false }
         return normalizedLatin[value >> 6] & (1 << UInt64(value & 63)) != 0

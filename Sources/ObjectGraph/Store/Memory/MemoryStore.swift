@@ -103,26 +103,17 @@ public final class MemoryStore: StoreRequestHandler {
         return ObjectID(entityIndex: Int(entity), key: key)
     }
 
-    /// Hands each of `rows` to `body` with its ID, through one row object.
-    private func handOn(_ rows: [Row], to body: (ObjectID, any StoreRow) throws -> Void) rethrows {
-        let current = ValuesRow()
-        for row in rows {
-            current.values = row
-            try body(Self.id(of: row), current)
-        }
-    }
-
     package func forEachRow(_ plan: FetchPlan, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
         let rows = select(plan, in: contents.withLock { $0 })
         count(rows: rows.count)
-        try handOn(rows, to: body)
+        try ValuesRow.handOn(rows, to: body)
     }
 
     package func forEachRow(withKeys keys: [Int64], of entity: EntityDescription, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
         let table = contents.withLock { $0.tables[entity.root.index] ?? [:] }
         let rows = keys.sorted().compactMap { table[$0] }
         count(rows: rows.count)
-        try handOn(rows, to: body)
+        try ValuesRow.handOn(rows, to: body)
     }
 
     package func forEachRow(
@@ -136,7 +127,7 @@ public final class MemoryStore: StoreRequestHandler {
             return false
         }.sorted { StoredOrdering.compare($0[column], $1[column]) < 0 }
         count(rows: rows.count)
-        try handOn(rows, to: body)
+        try ValuesRow.handOn(rows, to: body)
     }
 
     package func fetchIDs(_ plan: FetchPlan) throws -> [ObjectID] {

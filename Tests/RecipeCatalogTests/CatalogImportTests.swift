@@ -8,6 +8,7 @@ import Testing
 struct CatalogImportTests {
     static let sample = Catalog.sampleDataDirectory!
 
+    /// Writes `lines` to a new file under the temporary directory; the caller removes it.
     func temporaryFile(_ lines: [String]) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString).jsonl")
         try lines.joined(separator: "\n").appending("\n").write(to: url, atomically: true, encoding: .utf8)
@@ -63,6 +64,7 @@ struct CatalogImportTests {
             #"{"id": "r-3", "name": "Also good", "chef": "Ana", "cuisine": "Thai", "prepMinutes": 5}"#,
             #"{"id": "r-4", "name": "Cut off", "chef": "#,
         ])
+        defer { try? FileManager.default.removeItem(at: url) }
         let catalog = try Catalog.inMemory()
         let report = try await RecipeImporter().importFile(url, into: PrivateContext(coordinator: catalog.coordinator))
         #expect(report.imported == 2)
@@ -79,6 +81,7 @@ struct CatalogImportTests {
     @Test func aCancelledImportKeepsItsBatchesAndResumes() async throws {
         let lines = (1...50).map { #"{"id": "c-\#($0)", "name": "Recipe \#($0)", "chef": "Chef \#($0 % 7)"}"# }
         let url = try temporaryFile(lines)
+        defer { try? FileManager.default.removeItem(at: url) }
         let catalog = try Catalog.inMemory()
         var options = RecipeImporter.Options()
         options.batchSize = 10
@@ -100,6 +103,7 @@ struct CatalogImportTests {
         var lines = (1...100).map { #"{"id": "h-\#($0)", "name": "Recipe \#($0)", "chef": "Chef \#($0 % 3)", "servings": 2}"# }
         lines[36] = #"{"id": "h-37", "name": "Too many servings", "servings": 3000000000}"#  // fits Int, not Int32
         let url = try temporaryFile(lines)
+        defer { try? FileManager.default.removeItem(at: url) }
         let catalog = try Catalog.inMemory()
         var options = RecipeImporter.Options()
         options.batchSize = 50
@@ -118,6 +122,7 @@ struct CatalogImportTests {
     func theMarkerMovesWithItsBatch() async throws {
         let lines = (1...30).map { #"{"id": "m-\#($0)", "name": "Recipe \#($0)"}"# }
         let url = try temporaryFile(lines)
+        defer { try? FileManager.default.removeItem(at: url) }
         let catalog = try Catalog.inMemory()
         var options = RecipeImporter.Options()
         options.batchSize = 10
@@ -139,6 +144,7 @@ struct CatalogImportTests {
             #"{"id": "u-\#($0)", "name": "R\#($0)", "chef": "Chef \#($0 % 5)", "cuisine": "C\#($0 % 3)", "ingredients": [{"name": "salt"}, {"name": "egg \#($0 % 4)"}]}"#
         }
         let url = try temporaryFile(lines)
+        defer { try? FileManager.default.removeItem(at: url) }
         var options = RecipeImporter.Options()
         options.batchSize = 100
         let cached = try await RecipeImporter(options: options).importFile(
@@ -173,6 +179,7 @@ final class Counter: Sendable {
 
 @Test func lineCountCountsALastLineWithoutNewline() throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("lines-\(UUID().uuidString).jsonl")
+    defer { try? FileManager.default.removeItem(at: url) }
     try "a\nb\n\nc".write(to: url, atomically: true, encoding: .utf8)
     #expect(RecipeFileReader.lineCount(of: url) == 4)
     try "a\nb\n".write(to: url, atomically: true, encoding: .utf8)

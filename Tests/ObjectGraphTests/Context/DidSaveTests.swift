@@ -8,11 +8,13 @@ import Testing
 @MainActor
 struct DidSaveTests {
     let directory: URL
+    /// Removes the test's directory when the suite value goes, after the test.
+    private let scratch: ScratchDirectory
     let coordinator: PersistentStoreCoordinator
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("og-didsave-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("og-didsave")
+        directory = scratch.url
         coordinator = try TestModel.coordinator(path: directory.appendingPathComponent("store.sqlite").path)
     }
 

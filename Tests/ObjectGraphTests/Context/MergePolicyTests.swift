@@ -13,9 +13,12 @@ struct MergePolicyTests {
     let mine: MainContext
     let soup: ManagedObject
 
+    /// Removes the test's directory when the suite value goes, after the test.
+    private let scratch: ScratchDirectory
+
     init() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("og-merge-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("og-merge")
+        let directory = scratch.url
         path = directory.appendingPathComponent("store.sqlite").path
         mine = MainContext(coordinator: try TestModel.coordinator(path: path))
         let chef = try mine.insert("Chef")

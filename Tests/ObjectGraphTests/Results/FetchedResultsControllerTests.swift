@@ -10,9 +10,12 @@ struct FetchedResultsControllerTests {
     let coordinator: PersistentStoreCoordinator
     let context: MainContext
 
+    /// Removes the test's directory when the suite value goes, after the test.
+    private let scratch: ScratchDirectory
+
     init() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("og-results-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("og-results")
+        let directory = scratch.url
         coordinator = try TestModel.coordinator(path: directory.appendingPathComponent("store.sqlite").path)
         context = MainContext(coordinator: coordinator)
     }

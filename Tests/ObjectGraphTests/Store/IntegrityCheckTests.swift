@@ -19,10 +19,12 @@ struct IntegrityCheckTests {
     }
 
     let directory: URL
+    /// Removes the test's directory when the suite value goes, after the test.
+    private let scratch: ScratchDirectory
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("og-integrity-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("og-integrity")
+        directory = scratch.url
     }
 
     /// A store of the test model with a chef, a recipe with a line, two tags and a photo.

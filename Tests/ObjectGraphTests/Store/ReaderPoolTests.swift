@@ -12,10 +12,12 @@ import ObjectGraphSQL
 @MainActor
 struct ReaderPoolTests {
     let directory: URL
+    /// Removes the test's directory when the suite value goes, after the test.
+    private let scratch: ScratchDirectory
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("og-pool-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("og-pool")
+        directory = scratch.url
     }
 
     nonisolated func path(_ name: String) -> String { directory.appendingPathComponent(name).path }

@@ -7,10 +7,12 @@ import ObjectGraphSQL
 @MainActor
 struct StoreErrorTests {
     let directory: URL
+    /// Removes the test's directory when the suite value goes, after the test.
+    private let scratch: ScratchDirectory
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("og-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("og-store")
+        directory = scratch.url
     }
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }

@@ -9,10 +9,12 @@ import Testing
 @MainActor
 struct StoreFileTests {
     let directory: URL
+    /// Removes the test's directory when the suite value goes, after the test.
+    private let scratch: ScratchDirectory
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("og-files-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("og-files")
+        directory = scratch.url
     }
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }

@@ -25,8 +25,12 @@ enum RawSQLite {
     }
 
     /// The settings every engine's connection gets besides WAL, ObjectGraph's own: a commit
-    /// that does not wait for the disk, a 32 MiB page cache and a 256 MiB memory map.
-    static let settings = "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768; PRAGMA mmap_size = 268435456"
+    /// that does not wait for the disk, a 32 MiB page cache, a 256 MiB memory map, and a
+    /// checkpoint when the log reaches 65,536 pages.
+    static let settings = """
+        PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768; PRAGMA mmap_size = 268435456; \
+        PRAGMA wal_autocheckpoint = 65536
+        """
 
     /// Opens (or creates) a database file in WAL mode with ``settings``.
     static func open(_ path: String) -> OpaquePointer {

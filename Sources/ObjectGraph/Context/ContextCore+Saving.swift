@@ -213,6 +213,11 @@ extension ContextCore {
 
     func validate(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) throws {
         var problems: [String] = []
+        // A registered object is deleted only while it is in the context's list of deleted
+        // objects (delete, undo and redo keep the two in step), so when this save deletes
+        // nothing no relationship can point to a deleted object, and an import's batch skips
+        // looking up the destination of every to-one relationship of every new object.
+        let checksDeletedDestinations = !deleted.isEmpty
         func name(_ object: ManagedObject) -> String {
             let label = object.entity.attributes.first { $0.type == .string && $0.name == "name" }
                 .flatMap { object.slots[$0.slot].value.storedValue == .null ? nil : object.slots[$0.slot].value.storedValue }
@@ -256,7 +261,8 @@ extension ContextCore {
                     }
                 } else if !relationship.isOptional, object.slots[relationship.slot].value.destinationID == nil {
                     problems.append("\(name(object)): required relationship '\(relationship.name)' is nil")
-                } else if let target = destinationIfRegistered(object.slots[relationship.slot].value), target.state == .deleted {
+                } else if checksDeletedDestinations, let target = destinationIfRegistered(object.slots[relationship.slot].value),
+                          target.state == .deleted {
                     problems.append("\(name(object)): '\(relationship.name)' points to a deleted \(target.entity.name)")
                 }
             }

@@ -90,6 +90,23 @@ struct ModelRuleTests {
         #expect(throws: ObjectGraphError.self) { try dangling.fulfill() }  // the row is gone
     }
 
+    @Test("A save refuses a to-one that points to an object the same save deletes, and saves once it is cleared")
+    func toOneToADeletedObject() throws {
+        let shelf = try context.insert("Shelf")
+        shelf["name"] = "top"
+        try context.save()
+        let box = try box("a", items: 1)
+        box["shelf"] = shelf
+        context.delete(shelf)  // noAction: the new box still points at it
+        let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .validation)
+        #expect(error.message == "new Box: 'shelf' points to a deleted Shelf; nothing was saved", "\(error.message)")
+        box["shelf"] = nil
+        try context.save()
+        #expect(try context.count(for: FetchRequest(entityName: "Shelf")) == 0)
+        #expect(try context.count(for: FetchRequest(entityName: "Box")) == 1)
+    }
+
     @Test("A to-many's minimum and maximum counts are checked at save", arguments: [0, 3])
     func relationshipCounts(items: Int) throws {
         _ = try box("a", items: items)

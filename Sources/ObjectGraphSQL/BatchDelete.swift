@@ -302,13 +302,13 @@ package struct BatchDelete<Session: BatchDeleteSession> {
         var deleted: [ObjectID] = []
         var nullified: [ObjectID] = []
         var touched = Set<ObjectID>()
-        /// The keys deleted so far, by table (its root entity's index), so a cycle of
-        /// cascades stops at rows already deleted.
-        private var deletedKeys: [[Int64]]
-        /// `deletedKeys` of a table as a set, made when a table's rows are first checked
-        /// against them and kept in step afterwards: most deletes never check (a cascade
-        /// into another table finds only rows not deleted yet), and hashing hundreds of
-        /// thousands of IDs cost more than the statements.
+        /// Whether rows of a table (its root entity's index) were recorded as deleted.
+        private var recorded: [Bool]
+        /// The keys of a table's rows in `deleted`, as a set, so a cycle of cascades stops
+        /// at rows already deleted: made when a table's rows are first checked against them
+        /// and kept in step afterwards. Most deletes never check (a cascade into another
+        /// table finds only rows not deleted yet), and hashing hundreds of thousands of IDs
+        /// cost more than the statements.
         private var deletedSets: [Set<Int64>?]
         /// Entities whose every row goes (``BatchDelete/deleteEvery(_:_:rows:)``), unread.
         private var everyRow: [Bool]
@@ -316,13 +316,13 @@ package struct BatchDelete<Session: BatchDeleteSession> {
 
         init(model: ObjectModel) {
             rootOf = model.entities.map(\.root.index)
-            deletedKeys = Array(repeating: [], count: rootOf.count)
+            recorded = Array(repeating: false, count: rootOf.count)
             deletedSets = Array(repeating: nil, count: rootOf.count)
             everyRow = Array(repeating: false, count: rootOf.count)
         }
 
         /// Whether rows of `entity`'s table were recorded as deleted.
-        func hasRecordedRows(inTableOf entity: EntityDescription) -> Bool { !deletedKeys[rootOf[entity.index]].isEmpty }
+        func hasRecordedRows(inTableOf entity: EntityDescription) -> Bool { recorded[rootOf[entity.index]] }
 
         /// Records that every row of `entity` (not of its sub-entities) goes.
         mutating func deletesEvery(_ entity: EntityDescription) { everyRow[entity.index] = true }
@@ -331,14 +331,17 @@ package struct BatchDelete<Session: BatchDeleteSession> {
         mutating func contains(_ id: ObjectID) -> Bool {
             if everyRow[Int(id.entityIndex)] { return true }
             let table = rootOf[Int(id.entityIndex)]
-            guard !deletedKeys[table].isEmpty else { return false }
-            if deletedSets[table] == nil { deletedSets[table] = Set(deletedKeys[table]) }
+            guard recorded[table] else { return false }
+            if deletedSets[table] == nil {
+                let rootOf = rootOf
+                deletedSets[table] = Set(deleted.lazy.filter { rootOf[Int($0.entityIndex)] == table }.map(\.key))
+            }
             return deletedSets[table]!.contains(id.key)
         }
 
         /// `ids` without the rows deleted already.
         mutating func notDeleted(_ ids: [ObjectID]) -> [ObjectID] {
-            guard ids.contains(where: { everyRow[Int($0.entityIndex)] || !deletedKeys[rootOf[Int($0.entityIndex)]].isEmpty }) else {
+            guard ids.contains(where: { everyRow[Int($0.entityIndex)] || recorded[rootOf[Int($0.entityIndex)]] }) else {
                 return ids
             }
             return ids.filter { !contains($0) }
@@ -347,10 +350,15 @@ package struct BatchDelete<Session: BatchDeleteSession> {
         /// Records rows as deleted (each once: callers pass only rows not deleted yet).
         mutating func record(_ ids: [ObjectID]) {
             deleted += ids
+            let keepsSets = deletedSets.contains { $0 != nil }
+            var last = -1
             for id in ids {
                 let table = rootOf[Int(id.entityIndex)]
-                deletedKeys[table].append(id.key)
-                deletedSets[table]?.insert(id.key)
+                if table != last {
+                    recorded[table] = true
+                    last = table
+                }
+                if keepsSets { deletedSets[table]?.insert(id.key) }
             }
         }
     }

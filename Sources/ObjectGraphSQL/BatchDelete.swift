@@ -351,13 +351,9 @@ package struct BatchDelete<Session: BatchDeleteSession> {
         mutating func record(_ ids: [ObjectID]) {
             deleted += ids
             let keepsSets = deletedSets.contains { $0 != nil }
-            var last = -1
             for id in ids {
                 let table = rootOf[Int(id.entityIndex)]
-                if table != last {
-                    recorded[table] = true
-                    last = table
-                }
+                recorded[table] = true
                 if keepsSets { deletedSets[table]?.insert(id.key) }
             }
         }

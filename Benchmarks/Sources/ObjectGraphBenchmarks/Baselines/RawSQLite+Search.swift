@@ -18,26 +18,34 @@ extension RawSQLite {
 
     /// Runs every query on the store's `nameCanonical` column with the term folded as the
     /// column is (`instr` for contains, an index range for a prefix), fetching the hits into
-    /// objects (timed); checks each query's hit count afterwards.
-    static func searchCanonical(_ fixture: SearchFixture, _ queries: [SearchQuery], prefix: Bool) -> Sample {
+    /// objects or, with `counts`, counting them (timed); checks each query's hit count afterwards.
+    static func searchCanonical(
+        _ fixture: SearchFixture, _ queries: [SearchQuery], prefix: Bool, counts: Bool = false
+    ) -> Sample {
         let db = open(fixture.path)
         defer { close(db) }
-        let sql = prefix
-            ? #"SELECT "_pk", "name" FROM "Recipe" WHERE "nameCanonical" >= ? AND "nameCanonical" < ?"#
-            : #"SELECT "_pk", "name" FROM "Recipe" WHERE instr("nameCanonical", ?) > 0"#
-        let statement = prepare(db, sql)
+        let condition = prefix
+            ? #""nameCanonical" >= ? AND "nameCanonical" < ?"#
+            : #"instr("nameCanonical", ?) > 0"#
+        let columns = counts ? "count(*)" : #""_pk", "name""#
+        let statement = prepare(db, #"SELECT \#(columns) FROM "Recipe" WHERE \#(condition)"#)
         defer { sqlite3_finalize(statement) }
         var hits: [Int] = []
         let sample = Sample.measure {
             for query in queries {
                 bind(statement, 1, query.folded)
                 if prefix { bind(statement, 2, query.foldedSuccessor) }
-                var recipes: [Recipe] = []
-                while sqlite3_step(statement) == SQLITE_ROW {
-                    recipes.append(Recipe(id: sqlite3_column_int64(statement, 0), name: text(statement, 1)))
+                if counts {
+                    precondition(sqlite3_step(statement) == SQLITE_ROW)
+                    hits.append(Int(sqlite3_column_int64(statement, 0)))
+                } else {
+                    var recipes: [Recipe] = []
+                    while sqlite3_step(statement) == SQLITE_ROW {
+                        recipes.append(Recipe(id: sqlite3_column_int64(statement, 0), name: text(statement, 1)))
+                    }
+                    hits.append(recipes.count)
                 }
                 sqlite3_reset(statement)
-                hits.append(recipes.count)
             }
         }
         precondition(hits == queries.map(\.expectedHits), "raw search: \(hits) hits, expected \(queries.map(\.expectedHits))")

@@ -75,45 +75,54 @@ extension Workload {
     static func search(_ environment: BenchmarkEnvironment) throws -> Workload {
         let fixture = try SearchFixture(environment, count: environment.options.scaled(100_000))
         let contains = "CONTAINS[cd]", prefix = "BEGINSWITH[cd]"
-        /// ObjectGraph's run of `op` over `queries`, with or without the shadow.
-        func objectGraph(_ op: String, _ queries: [SearchQuery], shadow: Bool) -> @MainActor () throws -> Sample {
-            { try objectGraphSearch(environment, fixture, op, queries, usesShadow: shadow) }
+        /// ObjectGraph's run of `op` over `queries`, with or without the shadow, fetching the
+        /// hits or, with `counts`, counting them.
+        func objectGraph(
+            _ op: String, _ queries: [SearchQuery], shadow: Bool, counts: Bool = false
+        ) -> @MainActor () throws -> Sample {
+            { try objectGraphSearch(environment, fixture, op, queries, usesShadow: shadow, counts: counts) }
+        }
+        /// The four variants of `op`: fetched or counted, each with and without the shadow.
+        func variants(_ op: String, _ queries: [SearchQuery], prefix: Bool) -> [Variant] {
+            [false, true].flatMap { counts in
+                let suffix = counts ? ", counted" : ""
+                return [
+                    Variant(name: "\(op), shadow\(suffix)", runs: [
+                        (.raw, { RawSQLite.searchCanonical(fixture, queries, prefix: prefix, counts: counts) }),
+                        (.objectGraph, objectGraph(op, queries, shadow: true, counts: counts)),
+                    ]),
+                    Variant(name: "\(op), no shadow\(suffix)", runs: [
+                        (.objectGraph, objectGraph(op, queries, shadow: false, counts: counts)),
+                    ]),
+                ]
+            }
+        }
+        /// How much faster the shadow makes `op`, fetched or counted.
+        func comparison(_ op: String, counts: Bool) -> Comparison {
+            let suffix = counts ? ", counted" : ""
+            return Comparison(label: "\(op)\(suffix): no shadow ÷ shadow",
+                              numerator: ("\(op), no shadow\(suffix)", .objectGraph),
+                              denominator: ("\(op), shadow\(suffix)", .objectGraph))
         }
         let perQuery = fixture.containsQueries.count
         return Workload(
             name: .search,
-            title: "\(Report.grouped(fixture.count)) accented recipe names, \(perQuery) terms per variant, hits fetched as objects",
+            title: "\(Report.grouped(fixture.count)) accented recipe names, \(perQuery) terms per variant, "
+                + "hits fetched as objects, then only counted",
             check: "every query's hit count equals the one computed in Swift; ObjectGraph: the SQL uses the shadow or folds, as asked",
-            variants: [
-                Variant(name: "\(contains), shadow", runs: [
-                    (.raw, { RawSQLite.searchCanonical(fixture, fixture.containsQueries, prefix: false) }),
-                    (.objectGraph, objectGraph(contains, fixture.containsQueries, shadow: true)),
-                ]),
-                Variant(name: "\(contains), no shadow", runs: [
-                    (.objectGraph, objectGraph(contains, fixture.containsQueries, shadow: false)),
-                ]),
-                Variant(name: "\(prefix), shadow", runs: [
-                    (.raw, { RawSQLite.searchCanonical(fixture, fixture.prefixQueries, prefix: true) }),
-                    (.objectGraph, objectGraph(prefix, fixture.prefixQueries, shadow: true)),
-                ]),
-                Variant(name: "\(prefix), no shadow", runs: [
-                    (.objectGraph, objectGraph(prefix, fixture.prefixQueries, shadow: false)),
-                ]),
-            ],
-            comparisons: [
-                Comparison(label: "\(contains): no shadow ÷ shadow",
-                           numerator: ("\(contains), no shadow", .objectGraph), denominator: ("\(contains), shadow", .objectGraph)),
-                Comparison(label: "\(prefix): no shadow ÷ shadow",
-                           numerator: ("\(prefix), no shadow", .objectGraph), denominator: ("\(prefix), shadow", .objectGraph)),
-            ])
+            variants: variants(contains, fixture.containsQueries, prefix: false)
+                + variants(prefix, fixture.prefixQueries, prefix: true),
+            comparisons: [comparison(contains, counts: false), comparison(prefix, counts: false),
+                          comparison(contains, counts: true), comparison(prefix, counts: true)])
     }
 
-    /// Runs `name <op> %@` for every query, fetching the hits, with the canonical shadow used
-    /// or not; checks the hit counts and that the SQL reads the shadow only when asked.
+    /// Runs `name <op> %@` for every query, fetching the hits (or, with `counts`, counting
+    /// them), with the canonical shadow used or not; checks the hit counts and that the SQL
+    /// reads the shadow only when asked.
     @MainActor
     private static func objectGraphSearch(
         _ environment: BenchmarkEnvironment, _ fixture: SearchFixture, _ op: String, _ queries: [SearchQuery],
-        usesShadow: Bool
+        usesShadow: Bool, counts: Bool
     ) throws -> Sample {
         let context = try environment.openContext(fixture.path)
         let requests = try queries.map { query in
@@ -128,7 +137,9 @@ extension Workload {
         _ = try context.count(for: FetchRequest(entityName: "Recipe", predicate: .falsePredicate))
         var hits: [Int] = []
         let sample = try Sample.measure(context) {
-            for request in requests { hits.append(try context.fetch(request).count) }
+            for request in requests {
+                hits.append(counts ? try context.count(for: request) : try context.fetch(request).count)
+            }
         }
         precondition(hits == queries.map(\.expectedHits),
                      "\(op) shadow \(usesShadow): \(hits) hits, expected \(queries.map(\.expectedHits))")

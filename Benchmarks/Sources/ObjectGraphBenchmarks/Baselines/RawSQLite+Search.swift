@@ -20,7 +20,7 @@ extension RawSQLite {
     /// column is (`instr` for contains, an index range for a prefix), fetching the hits into
     /// objects or, with `counts`, counting them (timed); checks each query's hit count afterwards.
     static func searchCanonical(
-        _ fixture: SearchFixture, _ queries: [SearchQuery], prefix: Bool, counts: Bool = false
+        _ fixture: SearchFixture, _ queries: [SearchQuery], prefix: Bool, counts: Bool
     ) -> Sample {
         let db = open(fixture.path)
         defer { close(db) }

@@ -78,7 +78,7 @@ extension Workload {
         /// ObjectGraph's run of `op` over `queries`, with or without the shadow, fetching the
         /// hits or, with `counts`, counting them.
         func objectGraph(
-            _ op: String, _ queries: [SearchQuery], shadow: Bool, counts: Bool = false
+            _ op: String, _ queries: [SearchQuery], shadow: Bool, counts: Bool
         ) -> @MainActor () throws -> Sample {
             { try objectGraphSearch(environment, fixture, op, queries, usesShadow: shadow, counts: counts) }
         }

@@ -40,6 +40,11 @@ struct BackgroundImportTests {
         return terminal
     }
 
+    /// Whether the screen's last line is the prompt of a running import job.
+    @Sendable static func showsJobPrompt(_ screen: String) -> Bool {
+        screen.split(separator: "\n").last { !$0.allSatisfy(\.isWhitespace) }?.hasPrefix("recipes [import ") ?? false
+    }
+
     /// Types `count Recipe` and returns the number printed under it (the `n`th such answer).
     func count(in terminal: TmuxTerminal, answer n: Int) async throws -> Int {
         await terminal.type("count Recipe")
@@ -116,14 +121,14 @@ struct BackgroundImportTests {
         // Two questions and their answers must come while the job runs: the larger file.
         let file = try await generate(100_000)
         let terminal = try await startImport(file)
-        await terminal.press("C-c")
+        // Each check that the job runs and its Ctrl-C go together, off the cooperative pool,
+        // which other tests may keep busy until the job is over.
+        try await terminal.press("C-c", when: Self.showsJobPrompt, description: "the job's prompt")
         try await terminal.waitFor("the question") { $0.contains("Cancel import #1 (") && $0.contains("after its current batch? [y/N]") }
         await terminal.type("n")
         await terminal.press("Enter")
-        try await terminal.waitFor("the job's prompt again") {
-            $0.components(separatedBy: "recipes [import ").count >= 3
-        }
-        await terminal.press("C-c")
+        try await terminal.press("C-c", when: { $0.components(separatedBy: "recipes [import ").count >= 3 && Self.showsJobPrompt($0) },
+                                 description: "the job's prompt again")
         try await terminal.waitFor("the question again") { $0.components(separatedBy: "[y/N]").count == 3 }
         await terminal.type("y")
         await terminal.press("Enter")

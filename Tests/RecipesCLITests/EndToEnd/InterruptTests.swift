@@ -5,8 +5,10 @@ import Testing
 ///
 /// Each test starts a command that would run for many seconds, presses Ctrl-C once it
 /// runs, and waits (with a generous deadline) for `error: interrupted` and for the next
-/// command's answer. How long the stop took is printed, never asserted: the machine may
-/// be busy with other tests.
+/// command's answer. The wait for the command and the press run off the cooperative pool
+/// (``TmuxTerminal/press(_:when:settle:description:timeout:)``), which the other tests can
+/// keep busy for longer than the command runs. How long the stop took is printed, never
+/// asserted: the machine may be busy with other tests.
 @Suite("Ctrl-C in a terminal")
 struct InterruptTests {
     let home: TemporaryDirectory
@@ -23,11 +25,9 @@ struct InterruptTests {
         try await terminal.waitFor("the prompt") { $0.contains("recipes>") }
         await terminal.type(command)
         await terminal.press("Enter")
-        try await terminal.waitFor("the command to start") { $0.contains(command + "\n") }
-        try await Task.sleep(for: settle)
-        #expect(await !terminal.screen().contains("error: interrupted"))
-        let pressed = ContinuousClock.now
-        await terminal.press("C-c")
+        let (before, pressed) = try await terminal.press(
+            "C-c", when: { $0.contains(command + "\n") }, settle: settle, description: "the command to start")
+        #expect(!before.contains("error: interrupted"))
         try await terminal.waitFor("'interrupted'") { $0.contains("error: interrupted") }
         print("Ctrl-C stopped '\(command)' in \(ContinuousClock.now - pressed) (measured through tmux polling)")
         await terminal.type("count Chef")
@@ -59,9 +59,10 @@ struct InterruptTests {
     @Test("Ctrl-C stops the generator with status 130 and leaves no half-written file")
     func generate() async throws {
         let output = home.url.appendingPathComponent("big.jsonl").path
+        let directory = home.url
         /// The files beside the output that the generator writes before renaming one into place.
-        func partials() -> [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: home.url.path)) ?? [])
+        @Sendable func partials() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
                 .filter { $0.hasPrefix(".big.jsonl.") && $0.hasSuffix(".tmp") }
         }
         // Two million recipes are about a minute of writing in a debug build and 2 GB. The
@@ -69,17 +70,15 @@ struct InterruptTests {
         // fifty million once filled the disk of a machine that ran these tests.
         let terminal = try await TmuxTerminal(
             arguments: ["generate", "--count", "2000000", "--seed", "1", "--output", output], home: home.url)
-        try await terminal.waitFor("the generator to start writing") { _ in
+        try await terminal.press("C-c", when: { _ in
             partials().contains { name in
-                ((try? FileManager.default.attributesOfItem(atPath: home.url.appendingPathComponent(name).path)[.size]
+                ((try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size]
                     as? Int) ?? 0) > 0
             }
-        }
-        #expect(!FileManager.default.fileExists(atPath: output), "the output appears only when it is complete")
-        await terminal.press("C-c")
+        }, description: "the generator to start writing")
         #expect(try await terminal.waitForExit() == 130)
         #expect(await terminal.screen().contains("error: interrupted"))
-        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(!FileManager.default.fileExists(atPath: output), "the output appears only when it is complete")
         #expect(partials().isEmpty)
     }
 }

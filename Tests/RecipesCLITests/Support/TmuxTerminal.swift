@@ -104,6 +104,38 @@ final class TmuxTerminal {
         }
     }
 
+    /// Polls the pane off the cooperative pool until `ready` holds of its screen, waits
+    /// `settle`, then presses `keys` at once; returns the screen from just before the press
+    /// and the moment of it.
+    ///
+    /// For keys that must land while a command still runs (Ctrl-C): the tests in parallel
+    /// can keep the cooperative pool busy for longer than such a command takes (a 2,000,000
+    /// recipe generator once finished before ``waitFor(_:transcript:timeout:_:)`` woke), so
+    /// the wait and the press run together on a thread of their own.
+    /// - Throws: ``TestFailure`` with the last screen after `timeout`.
+    @discardableResult
+    func press(
+        _ keys: String, when ready: @escaping @Sendable (String) -> Bool, settle: Duration = .zero,
+        description: String, timeout: Duration = .seconds(120)
+    ) async throws -> (screen: String, pressed: ContinuousClock.Instant) {
+        let socket = socket, deadline = HangLimit.deadline(after: timeout)
+        return try await ChildProcess.offPool {
+            while true {
+                let screen = (try? Self.tmuxNow(["capture-pane", "-p"], socket: socket)) ?? ""
+                if ready(screen) { break }
+                guard ContinuousClock.now < deadline else {
+                    throw TestFailure("timed out waiting for \(description); screen:\n\(screen)")
+                }
+                usleep(20_000)
+            }
+            if settle > .zero { usleep(UInt32(settle / .microseconds(1))) }
+            let screen = (try? Self.tmuxNow(["capture-pane", "-p"], socket: socket)) ?? ""
+            let pressed = ContinuousClock.now
+            try Self.tmuxNow(["send-keys", keys], socket: socket)
+            return (screen, pressed)
+        }
+    }
+
     /// Polls until the program has exited, and returns its status.
     func waitForExit(timeout: Duration = .seconds(120)) async throws -> Int32 {
         let deadline = HangLimit.deadline(after: timeout)

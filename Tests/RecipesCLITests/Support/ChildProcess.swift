@@ -171,15 +171,19 @@ enum ChildProcess {
         try await offPool { try run(arguments) }
     }
 
-    /// Runs blocking `body` on a Dispatch queue of its own (whose threads are not the
-    /// cooperative pool's) and waits for it without blocking a thread.
+    /// Runs blocking `body` on a thread of its own (neither the cooperative pool's nor
+    /// Dispatch's) and waits for it without blocking a thread.
+    ///
+    /// Not on a Dispatch queue: on Linux its concurrent queues share a pool of a few threads
+    /// per core, which other tests' long blocking work (migrations, child processes waited
+    /// for minutes) filled for longer than a Ctrl-C test's command ran, so its watch for
+    /// the command never ran while it did. A thread per call costs microseconds; every call
+    /// here starts or waits for a process.
     static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            blockingWork.async { continuation.resume(with: Result { try body() }) }
+            Thread { continuation.resume(with: Result { try body() }) }.start()
         }
     }
-
-    private static let blockingWork = DispatchQueue(label: "tests.blocking-work", attributes: .concurrent)
 
     /// Runs `arguments[0]` (looked up in `PATH`) and returns its exit status and standard output.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {

@@ -109,9 +109,9 @@ final class TmuxTerminal {
     /// and the moment of it.
     ///
     /// For keys that must land while a command still runs (Ctrl-C): the tests in parallel
-    /// can keep the cooperative pool busy for longer than such a command takes (a 2,000,000
-    /// recipe generator once finished before ``waitFor(_:transcript:timeout:_:)`` woke), so
-    /// the wait and the press run together on a thread of their own.
+    /// can keep the cooperative pool busy for longer than such a command takes, so the wait
+    /// and the press run together on a thread of their own (``ChildProcess/offPool(_:)``),
+    /// and the command cannot end between the two.
     /// - Throws: ``TestFailure`` with the last screen after `timeout`.
     @discardableResult
     func press(

@@ -5,9 +5,9 @@ import Testing
 ///
 /// Each test starts a command that would run for many seconds, presses Ctrl-C once it
 /// runs, and waits (with a generous deadline) for `error: interrupted` and for the next
-/// command's answer. The wait for the command and the press run off the cooperative pool
-/// (``TmuxTerminal/press(_:when:settle:description:timeout:)``), which the other tests can
-/// keep busy for longer than the command runs. How long the stop took is printed, never
+/// command's answer. Starting the command, the wait for it and the press run together off
+/// the cooperative pool (``TmuxTerminal/press(_:after:when:settle:description:timeout:)``),
+/// which the other tests can keep busy for longer than the command runs. How long the stop took is printed, never
 /// asserted: the machine may be busy with other tests.
 @Suite("Ctrl-C in a terminal")
 struct InterruptTests {
@@ -23,10 +23,9 @@ struct InterruptTests {
     /// runs, and checks that the next command answers.
     func interrupt(_ command: String, in terminal: TmuxTerminal, settle: Duration = .milliseconds(300)) async throws {
         try await terminal.waitFor("the prompt") { $0.contains("recipes>") }
-        await terminal.type(command)
-        await terminal.press("Enter")
         let (before, pressed) = try await terminal.press(
-            "C-c", when: { $0.contains(command + "\n") }, settle: settle, description: "the command to start")
+            "C-c", after: .line(command), when: { $0.contains(command + "\n") }, settle: settle,
+            description: "the command to start")
         #expect(!before.contains("error: interrupted"))
         try await terminal.waitFor("'interrupted'") { $0.contains("error: interrupted") }
         print("Ctrl-C stopped '\(command)' in \(ContinuousClock.now - pressed) (measured through tmux polling)")
@@ -69,8 +68,8 @@ struct InterruptTests {
         // tmux server outlives a test process that is killed, and its generator with it:
         // fifty million once filled the disk of a machine that ran these tests.
         let terminal = try await TmuxTerminal(
-            arguments: ["generate", "--count", "2000000", "--seed", "1", "--output", output], home: home.url)
-        try await terminal.press("C-c", when: { _ in
+            arguments: ["generate", "--count", "2000000", "--seed", "1", "--output", output], home: home.url, held: true)
+        try await terminal.press("C-c", after: .release, when: { _ in
             partials().contains { name in
                 ((try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size]
                     as? Int) ?? 0) > 0

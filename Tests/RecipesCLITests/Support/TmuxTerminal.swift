@@ -22,26 +22,34 @@ final class TmuxTerminal {
     private let directory: TemporaryDirectory
     private let socket: String
     private let statusPath: String
+    /// The file whose creation lets a program started held (`held: true`) begin.
+    private let releasePath: String
     /// The tmux server's process ID, which ends it without a client (0 if unknown).
     private let serverPID: pid_t
 
     /// Starts `recipes arguments` in a new pane of `columns` × `rows`, with `HOME` set to `home`
-    /// and `environment` added.
+    /// and `environment` added. With `held`, the program waits to begin until
+    /// ``press(_:after:when:settle:description:timeout:)`` releases it (``Start/release``).
     init(arguments: [String] = [], home: URL, columns: Int = 120, rows: Int = 30,
-         environment: [String: String] = [:]) async throws {
+         environment: [String: String] = [:], held: Bool = false) async throws {
         guard Self.isAvailable else {
             throw TestFailure("tmux is not installed: run `make test` (it installs tmux) or `apt-get install tmux`")
         }
         directory = try TemporaryDirectory()
         socket = directory.url.appendingPathComponent("tmux.sock").path
         statusPath = directory.url.appendingPathComponent("status").path
+        releasePath = directory.url.appendingPathComponent("release").path
+        if !held { _ = FileManager.default.createFile(atPath: releasePath, contents: nil) }
         // A tiny sh wrapper records the exit status in a file: tmux's #{pane_dead_status}
         // stayed empty in parallel runs (the server had not reaped the pane's process).
         // It survives Ctrl-C itself (`trap : INT`; the program starts with the default
         // disposition, since exec resets caught signals), so the status of a program that
         // Ctrl-C ended is still written; and it stays alive afterwards, because tmux blanks
         // a dead pane's screen.
-        let command = ["sh", "-c", #"trap : INT; status="$1"; shift; "$@"; echo $? > "$status"; exec sleep 3600"#, "sh", statusPath,
+        // A held program waits for the release file (polled every 10 ms) first.
+        let command = ["sh", "-c",
+                       #"trap : INT; status="$1"; release="$2"; shift 2; while [ ! -e "$release" ]; do sleep 0.01; done; "$@"; echo $? > "$status"; exec sleep 3600"#,
+                       "sh", statusPath, releasePath,
                        "env", "-u", "XDG_DATA_HOME", "HOME=\(home.path)", "LANG=C.UTF-8"]
             + environment.map { "\($0.key)=\($0.value)" } + [RecipesBinary.path] + arguments
         try await Self.tmux(["-f", "/dev/null", "new-session", "-d", "-x", String(columns), "-y", String(rows)] + command,
@@ -104,22 +112,40 @@ final class TmuxTerminal {
         }
     }
 
-    /// Polls the pane off the cooperative pool until `ready` holds of its screen, waits
-    /// `settle`, then presses `keys` at once; returns the screen from just before the press
-    /// and the moment of it.
+    /// What ``press(_:after:when:settle:description:timeout:)`` does first, on its thread.
+    enum Start: Sendable {
+        /// Nothing: the command runs already.
+        case nothing
+        /// Types a line and presses Enter.
+        case line(String)
+        /// Lets the program of a terminal started with `held: true` begin.
+        case release
+    }
+
+    /// Does `start`, polls the pane until `ready` holds of its screen, waits `settle`, then
+    /// presses `keys` at once, all on one thread off the cooperative pool; returns the screen
+    /// from just before the press and the moment of it.
     ///
     /// For keys that must land while a command still runs (Ctrl-C): the tests in parallel
-    /// can keep the cooperative pool busy for longer than such a command takes, so the wait
-    /// and the press run together on a thread of their own (``ChildProcess/offPool(_:)``),
-    /// and the command cannot end between the two.
+    /// can keep the cooperative pool busy for longer than such a command takes (a generator
+    /// of 2,000,000 recipes once finished before the test's wait for it ran), so starting
+    /// the command, watching it and pressing the keys never wait for the pool in between.
     /// - Throws: ``TestFailure`` with the last screen after `timeout`.
     @discardableResult
     func press(
-        _ keys: String, when ready: @escaping @Sendable (String) -> Bool, settle: Duration = .zero,
-        description: String, timeout: Duration = .seconds(120)
+        _ keys: String, after start: Start = .nothing, when ready: @escaping @Sendable (String) -> Bool,
+        settle: Duration = .zero, description: String, timeout: Duration = .seconds(120)
     ) async throws -> (screen: String, pressed: ContinuousClock.Instant) {
-        let socket = socket, deadline = HangLimit.deadline(after: timeout)
+        let socket = socket, releasePath = releasePath, deadline = HangLimit.deadline(after: timeout)
         return try await ChildProcess.offPool {
+            switch start {
+            case .nothing: break
+            case .line(let text):
+                try Self.tmuxNow(["send-keys", "-l", text], socket: socket)
+                try Self.tmuxNow(["send-keys", "Enter"], socket: socket)
+            case .release:
+                _ = FileManager.default.createFile(atPath: releasePath, contents: nil)
+            }
             while true {
                 let screen = (try? Self.tmuxNow(["capture-pane", "-p"], socket: socket)) ?? ""
                 if ready(screen) { break }

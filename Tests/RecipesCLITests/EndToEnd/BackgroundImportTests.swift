@@ -127,8 +127,9 @@ struct BackgroundImportTests {
         try await terminal.waitFor("the question") { $0.contains("Cancel import #1 (") && $0.contains("after its current batch? [y/N]") }
         await terminal.type("n")
         await terminal.press("Enter")
-        try await terminal.press("C-c", when: { $0.components(separatedBy: "recipes [import ").count >= 3 && Self.showsJobPrompt($0) },
-                                 description: "the job's prompt again")
+        try await terminal.press("C-c", when: { screen in
+            screen.components(separatedBy: "recipes [import ").count >= 3 && Self.showsJobPrompt(screen)
+        }, description: "the job's prompt again")
         try await terminal.waitFor("the question again") { $0.components(separatedBy: "[y/N]").count == 3 }
         await terminal.type("y")
         await terminal.press("Enter")

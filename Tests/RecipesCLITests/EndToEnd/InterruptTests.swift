@@ -7,8 +7,8 @@ import Testing
 /// runs, and waits (with a generous deadline) for `error: interrupted` and for the next
 /// command's answer. Starting the command, the wait for it and the press run together off
 /// the cooperative pool (``TmuxTerminal/press(_:after:when:settle:description:timeout:)``),
-/// which the other tests can keep busy for longer than the command runs. How long the stop took is printed, never
-/// asserted: the machine may be busy with other tests.
+/// which the other tests can keep busy for longer than the command runs. How long the stop
+/// took is printed, never asserted: the machine may be busy with other tests.
 @Suite("Ctrl-C in a terminal")
 struct InterruptTests {
     let home: TemporaryDirectory

@@ -20,10 +20,9 @@ extension String {
         }
         // Latin text of scalars NFKC leaves alone is normalized already and folds to
         // normalized text, scalar by scalar: its folds are looked up, not computed.
-        if unicodeScalars.allSatisfy(Self.isNormalizedLatin) {
-            return (caseInsensitive ? (diacriticInsensitive ? LatinFolds.caseAndDiacritics : LatinFolds.caseOnly)
-                : LatinFolds.diacriticsOnly).fold(self)
-        }
+        let latin = caseInsensitive ? (diacriticInsensitive ? LatinFolds.caseAndDiacritics : LatinFolds.caseOnly)
+            : LatinFolds.diacriticsOnly
+        if let folded = latin.fold(self) { return folded }
         var options: String.CompareOptions = []
         if caseInsensitive { options.insert(.caseInsensitive) }
         if diacriticInsensitive { options.insert(.diacriticInsensitive) }
@@ -89,14 +88,20 @@ struct LatinFolds: Sendable {
         self.longest = longest
     }
 
-    /// `text`, every scalar of which is on the path, folded.
-    func fold(_ text: String) -> String {
+    /// `text` folded, or nil when one of its scalars is off the path: one pass that looks
+    /// up each scalar's fold and gives up at the first it cannot.
+    func fold(_ text: String) -> String? {
+        var onPath = true
         // Every scalar takes at least one byte of `text`, and folds to at most `longest`.
-        String(unsafeUninitializedCapacity: text.utf8.count * longest) { folded in
+        let folded = String(unsafeUninitializedCapacity: text.utf8.count * longest) { folded in
             var count = 0
             bytes.withUnsafeBufferPointer { bytes in
                 starts.withUnsafeBufferPointer { starts in
                     for scalar in text.unicodeScalars {
+                        guard String.isNormalizedLatin(scalar) else {
+                            onPath = false
+                            return
+                        }
                         let value = Int(scalar.value)
                         for index in Int(starts[value])..<Int(starts[value + 1]) {
                             folded[count] = bytes[index]
@@ -107,5 +112,6 @@ struct LatinFolds: Sendable {
             }
             return count
         }
+        return onPath ? folded : nil
     }
 }

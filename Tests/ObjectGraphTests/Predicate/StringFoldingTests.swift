@@ -56,6 +56,8 @@ struct StringFoldingTests {
         #expect("ǅemal".folded(caseInsensitive: true, diacriticInsensitive: false) == "džemal")
         #expect("ﬁne ½".canonicalFolded() == Self.slowFolded("ﬁne ½", [.caseInsensitive, .diacriticInsensitive]))
         #expect("Cre\u{0300}me".canonicalFolded() == "creme")
+        // Latin text that leaves the path only at its last scalar.
+        #expect("Crème ﬁ".canonicalFolded() == "creme fi")
         #expect("ſ".folded(caseInsensitive: true, diacriticInsensitive: false) == "s")
     }
 }

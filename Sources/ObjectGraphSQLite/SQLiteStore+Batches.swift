@@ -15,7 +15,7 @@ extension SQLiteStore {
                 try highest.bind(.text(layout.table), at: 1)
                 var key: Int64 = 1
                 try highest.forEachRow { key = $0.int64(at: 0) + 1 }
-                key = max(key, connection.nextKeys[layout.table] ?? 1)
+                key = max(key, connection.nextKeys[rootIndexByEntity[entity.index]] ?? 1)
                 connection.nextKeys.removeAll()
                 var ids: [ObjectID] = []
                 let statement = try insertStatement(ofEntityAt: entity.index, connection)

@@ -158,30 +158,31 @@ extension SQLiteStore {
                 connection.nextKeysVersion = version
             }
         }
-        // Positions by the index of their table's root entity (an array, not a dictionary:
-        // this runs once per inserted row).
-        let entities = model.entities
-        let rootOf = entities.map { $0.root.index }
-        var positionsByTable = Array(repeating: [Int](), count: entities.count)
-        for (position, id) in ids.enumerated() where id.isTemporary {
-            positionsByTable[rootOf[Int(id.entityIndex)]].append(position)
+        // The tables that get keys, by their root entity's index, in order of first use. A
+        // save inserts into one table or a few, so a search of this short list finds each,
+        // and a pass over `ids` finds its rows: no list of positions per table.
+        var roots: [Int] = []
+        for id in ids where id.isTemporary {
+            let root = rootIndexByEntity[Int(id.entityIndex)]
+            if !roots.contains(root) { roots.append(root) }
         }
-        for (rootIndex, positions) in positionsByTable.enumerated() where !positions.isEmpty {
-            let table = layout(for: entities[rootIndex]).table, sql = tableSQL(for: entities[rootIndex])
+        for root in roots {
+            func belongs(_ id: ObjectID) -> Bool { id.isTemporary && rootIndexByEntity[Int(id.entityIndex)] == root }
+            let count = Int64(ids.count(where: belongs)), table = layoutByEntity[root].table
             var next: Int64 = 0
             if reserving {
-                let statement = try connection.cachedStatement(sql.reserveKeys)
-                try statement.bind([.text(table), .integer(Int64(positions.count))])
-                try statement.forEachRow { row in next = row.int64(at: 0) - Int64(positions.count) + 1 }
-            } else if let cached = connection.nextKeys[table] {
+                let statement = try connection.cachedStatement(tableSQLByEntity[root].reserveKeys)
+                try statement.bind([.text(table), .integer(count)])
+                try statement.forEachRow { row in next = row.int64(at: 0) - count + 1 }
+            } else if let cached = connection.nextKeys[root] {
                 next = cached
             } else {
-                let statement = try connection.cachedStatement(sql.highestKey)
+                let statement = try connection.cachedStatement(tableSQLByEntity[root].highestKey)
                 try statement.bind(.text(table), at: 1)
                 try statement.forEachRow { row in next = row.int64(at: 0) + 1 }
             }
-            if !reserving { connection.nextKeys[table] = next + Int64(positions.count) }
-            for position in positions {
+            if !reserving { connection.nextKeys[root] = next + count }
+            for position in ids.indices where belongs(ids[position]) {
                 result[position] = ObjectID(entityIndex: Int(ids[position].entityIndex), key: next)
                 next += 1
             }
@@ -292,8 +293,10 @@ private struct RowWriter {
     let inserts: [StoreChanges.Insert]
     let ids: [ObjectID]
     let values: UnsafeBufferPointer<StoredValue>
-    /// Each entity's one-row INSERT and the number of its columns after the key, once used.
-    private var singleRow: [(statement: Unmanaged<SQLiteStatement>, width: Int)?]
+    /// The one-row INSERT used last, with its entity's index and the number of its columns
+    /// after the key: rows of one entity go in one after another. (An array of every
+    /// entity's, made for each save, cost a save of one row about 900 instructions.)
+    private var lastSingleRow: (entityIndex: Int, statement: Unmanaged<SQLiteStatement>, width: Int)?
     /// The row going in on its own, which an error is about; nil during a multi-row INSERT.
     private(set) var current: ObjectID?
 
@@ -304,7 +307,6 @@ private struct RowWriter {
         self.inserts = inserts
         self.ids = ids
         self.values = values
-        singleRow = Array(repeating: nil, count: store.model.entities.count)
     }
 
     /// Inserts the row at `position` of the inserts on its own.
@@ -312,14 +314,14 @@ private struct RowWriter {
         let insert = inserts[position], id = ids[position], entityIndex = Int(id.entityIndex)
         current = insert.id
         let statement: Unmanaged<SQLiteStatement>, width: Int
-        if let cached = singleRow[entityIndex] {
-            (statement, width) = cached
+        if let cached = lastSingleRow, cached.entityIndex == entityIndex {
+            (statement, width) = (cached.statement, cached.width)
         } else {
             let made = try store.insertStatement(ofEntityAt: entityIndex, connection)
             width = store.layoutByEntity[entityIndex].width - 2
             assert(made.parameterCount == width + 1, "an INSERT binds every placeholder of a row")
             statement = .passUnretained(made)
-            singleRow[entityIndex] = (statement, width)
+            lastSingleRow = (entityIndex, statement, width)
         }
         try statement._withUnsafeGuaranteedRef { statement in
             statement.reset(rebindsAll: true)  // the key and every column below

@@ -72,7 +72,9 @@ public final class SQLiteStore: StoreRequestHandler {
     /// The layout of each entity's table, by entity index.
     let layoutByEntity: [TableLayout]
     /// The statements every row of each entity's table uses, by entity index.
-    private let tableSQLByEntity: [TableSQL]
+    let tableSQLByEntity: [TableSQL]
+    /// The index of each entity's root entity, whose table holds its rows, by entity index.
+    let rootIndexByEntity: [Int]
     /// Each entity's INSERTs, by entity index.
     private let insertSQLByEntity: [InsertSQL]
     /// The fewest rows any of those INSERTs writes: a save of fewer rows inserts each on its own.
@@ -102,6 +104,7 @@ public final class SQLiteStore: StoreRequestHandler {
         self.layoutByEntity = model.entities.map { entity in layouts.first { $0.root === entity.root }! }
         let tableSQL = layouts.map(TableSQL.init)
         self.tableSQLByEntity = layoutByEntity.map { layout in tableSQL[layouts.firstIndex { $0 === layout }!] }
+        self.rootIndexByEntity = model.entities.map { $0.root.index }
         self.insertSQLByEntity = zip(model.entities, layoutByEntity).map(InsertSQL.init)
         self.fewestRowsPerInsert = insertSQLByEntity.map(\.rows).min() ?? 1
         var toManySQL: [ObjectIdentifier: ToManySQL] = [:]

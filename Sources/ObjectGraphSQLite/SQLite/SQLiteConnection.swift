@@ -68,10 +68,11 @@ final class SQLiteConnection {
 
     // MARK: Keys
 
-    /// The next free key of each table, as this connection's saves left them: valid only
-    /// while ``dataVersion()`` still returns ``nextKeysVersion`` (no other connection has
-    /// committed since). A save that inserts then reads no key from the file.
-    @exclusivity(unchecked) var nextKeys: [String: Int64] = [:]
+    /// The next free key of each table, as this connection's saves left them, by the index
+    /// of the table's root entity: valid only while ``dataVersion()`` still returns
+    /// ``nextKeysVersion`` (no other connection has committed since). A save that inserts
+    /// then reads no key from the file.
+    @exclusivity(unchecked) var nextKeys: [Int: Int64] = [:]
     @exclusivity(unchecked) var nextKeysVersion: Int64 = -1
     private var dataVersionStatement: OpaquePointer?
 

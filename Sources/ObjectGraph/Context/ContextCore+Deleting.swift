@@ -20,7 +20,7 @@ extension ContextCore {
             if object.state != .deleted { level.append(object) }
         }
         if level.count > 1 { loadFaults(level.map(\.objectID).filter(needsLoading)) }  // the level holds them
-        level = level.filter(markDeleted)
+        level.removeAll { !markDeleted($0) }
         while !level.isEmpty {
             let loaded = loadRuleDestinations(of: level)
             var next: [ManagedObject] = []
@@ -85,24 +85,9 @@ extension ContextCore {
     /// rule loads it the usual way, which records the error for the next save.
     private func loadRuleDestinations(of level: [ManagedObject]) -> [ManagedObject] {
         guard parent == nil, let first = level.first else { return [] }
-        // A level mostly holds objects of one entity (always, for a single delete); else a
-        // few, where a list searched in order costs less than hashing. The objects share
-        // this context's model, so their IDs' entity indexes tell their entities apart.
-        var groups: [(entity: EntityDescription, objects: [ManagedObject])] = []
-        let firstIndex = first.headerPointer.pointee.entityIndex
-        if level.allSatisfy({ $0.headerPointer.pointee.entityIndex == firstIndex }) {
-            groups = [(first.entity, level)]
-        } else {
-            for object in level {
-                if let index = groups.firstIndex(where: { $0.entity.index == object.headerPointer.pointee.entityIndex }) {
-                    groups[index].objects.append(object)
-                } else {
-                    groups.append((object.entity, [object]))
-                }
-            }
-        }
         var toOneIDs: [ObjectID] = []
-        for (entity, objects) in groups {
+        /// Loads what the rules of `entity`'s relationships visit from `objects`, all of that entity.
+        func load(_ entity: EntityDescription, _ objects: [ManagedObject]) {
             for relationship in entity.relationships where Self.propagatesDelete(relationship) {
                 if relationship.isToMany {
                     // The realized relationships hold what this loads.
@@ -113,6 +98,23 @@ extension ContextCore {
                     }
                 }
             }
+        }
+        // A level mostly holds objects of one entity (always, for a single delete); else a
+        // few, where a list searched in order costs less than hashing. The objects share
+        // this context's model, so their IDs' entity indexes tell their entities apart.
+        let firstIndex = first.headerPointer.pointee.entityIndex
+        if level.allSatisfy({ $0.headerPointer.pointee.entityIndex == firstIndex }) {
+            load(first.entity, level)
+        } else {
+            var groups: [(entity: EntityDescription, objects: [ManagedObject])] = []
+            for object in level {
+                if let index = groups.firstIndex(where: { $0.entity.index == object.headerPointer.pointee.entityIndex }) {
+                    groups[index].objects.append(object)
+                } else {
+                    groups.append((object.entity, [object]))
+                }
+            }
+            for (entity, objects) in groups { load(entity, objects) }
         }
         return loadFaults(toOneIDs)
     }

@@ -70,8 +70,8 @@ extension PostgresStore {
         func listsDeletedKeys(of layout: TableLayout) -> Bool { true }
 
         /// The statement returns the keys itself (`RETURNING`).
-        func deleteListingKeys(_ delete: SQLFragment, of layout: TableLayout) throws -> [ObjectID] {
-            try store.keys(delete + SQLFragment(sql: FetchSQL.returningKeys(of: layout)), session)
+        func deleteListingKeys(_ delete: SQLFragment, of layout: TableLayout, appendingTo ids: inout [ObjectID]) throws {
+            ids += try store.keys(delete + SQLFragment(sql: FetchSQL.returningKeys(of: layout)), session)
         }
     }
 

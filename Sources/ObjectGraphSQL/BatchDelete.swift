@@ -11,11 +11,13 @@ package protocol BatchDeleteSession {
     /// Runs before rows are first deleted from `entity`'s table (the SQLite store records the
     /// table's largest key there, so that no key is handed out twice).
     func willDelete(from entity: EntityDescription) throws
-    /// Whether ``deleteListingKeys(_:of:)`` can tell the rows it deletes from `layout`'s table.
+    /// Whether ``deleteListingKeys(_:of:appendingTo:)`` can tell the rows it deletes from `layout`'s table.
     func listsDeletedKeys(of layout: TableLayout) -> Bool
-    /// Runs `delete`, a `DELETE` of rows of `layout`'s table, and returns the IDs of the rows
-    /// it deleted, learnt while it runs, where a `SELECT` beforehand would read them twice.
-    func deleteListingKeys(_ delete: SQLFragment, of layout: TableLayout) throws -> [ObjectID]
+    /// Runs `delete`, a `DELETE` of rows of `layout`'s table, and appends the IDs of the rows
+    /// it deleted to `ids`, learnt while it runs, where a `SELECT` beforehand would read them
+    /// twice. Appending spares a second list as long as the first (hundreds of thousands of
+    /// cascaded rows) and the copy between them.
+    func deleteListingKeys(_ delete: SQLFragment, of layout: TableLayout, appendingTo ids: inout [ObjectID]) throws
 }
 
 /// A batch delete in SQL, one algorithm for both stores: deletes the rows a plan selected,
@@ -167,12 +169,6 @@ package struct BatchDelete<Session: BatchDeleteSession> {
         try session.run(deleteStatement(entity, condition))
     }
 
-    /// Deletes as ``deleteMatching(_:_:)`` does, and returns the IDs of the rows that went,
-    /// which the session learns as the statement runs.
-    private func deleteListing(_ entity: EntityDescription, _ condition: SQLFragment) throws -> [ObjectID] {
-        try session.deleteListingKeys(deleteStatement(entity, condition), of: layouts[entity.index])
-    }
-
     /// The `DELETE` of the rows of `entity`'s table that `condition` selects, after telling
     /// the session that rows of the table go.
     private func deleteStatement(_ entity: EntityDescription, _ condition: SQLFragment?) throws -> SQLFragment {
@@ -231,7 +227,8 @@ package struct BatchDelete<Session: BatchDeleteSession> {
            !deletion.hasRecordedRows(inTableOf: destination), !listsIDs || session.listsDeletedKeys(of: destinationLayout) {
             let condition = FetchSQL.referencing(destination, column: relationship.inverse.name, rows: rows.membership)
             if listsIDs {
-                deletion.record(try deleteListing(destination, condition))
+                let delete = try deleteStatement(destination, condition), session = session
+                try deletion.recordAppended { try session.deleteListingKeys(delete, of: destinationLayout, appendingTo: &$0) }
             } else {
                 unlisted += try deleteMatching(destination, condition)
             }
@@ -349,9 +346,22 @@ package struct BatchDelete<Session: BatchDeleteSession> {
 
         /// Records rows as deleted (each once: callers pass only rows not deleted yet).
         mutating func record(_ ids: [ObjectID]) {
+            let start = deleted.count
             deleted += ids
+            marked(from: start)
+        }
+
+        /// Records the rows `delete` appends to the deleted ones (each once: rows not deleted yet).
+        mutating func recordAppended(by delete: (inout [ObjectID]) throws -> Void) rethrows {
+            let start = deleted.count
+            try delete(&deleted)
+            marked(from: start)
+        }
+
+        /// Keeps the tables' flags and sets in step with the rows of `deleted` from `start` on, just added.
+        private mutating func marked(from start: Int) {
             let keepsSets = deletedSets.contains { $0 != nil }
-            for id in ids {
+            for id in deleted[start...] {
                 let table = rootOf[Int(id.entityIndex)]
                 recorded[table] = true
                 if keepsSets { deletedSets[table]?.insert(id.key) }

@@ -270,21 +270,24 @@ final class SQLiteConnection {
 
     // MARK: Rows a statement deletes
 
-    /// Runs `body` while SQLite's update hook collects the rows deleted from `table` of the
-    /// main database, in the order they go, as IDs of the entity at `entityIndex`; returns
-    /// `body`'s result and them.
+    /// Runs `body` while SQLite's update hook appends the rows deleted from `table` of the
+    /// main database to `ids`, in the order they go, as IDs of the entity at `entityIndex`;
+    /// returns `body`'s result.
     ///
     /// The hook sees every row that a `DELETE` with a `WHERE` clause removes from a rowid
     /// table, one call per row and no query, but not the rows that a `DELETE` without one
     /// drops all at once (SQLite's truncate optimization): callers compare the count with
     /// the statement's changes.
     func collectingDeletedRows<T>(
-        from table: String, entityIndex: Int, _ body: () throws -> T
-    ) throws -> (result: T, ids: [ObjectID]) {
+        from table: String, entityIndex: Int, into ids: inout [ObjectID], _ body: () throws -> T
+    ) throws -> T {
         var collector = DeletedRowCollector(table: table, entityIndex: entityIndex)
+        // The list moves into the collector and back: appended to in place, never copied.
+        swap(&collector.ids, &ids)
+        defer { swap(&collector.ids, &ids) }
         // The hook reaches the collector through a pointer: no retain, and no exclusivity
         // check per row, which a class's stored array cost (about 170 instructions a row).
-        let result = try withUnsafeMutablePointer(to: &collector) { collector in
+        return try withUnsafeMutablePointer(to: &collector) { collector in
             sqlite3_update_hook(handle, { context, operation, database, table, rowID in
                 guard operation == SQLITE_DELETE, let context, let database, let table else { return }
                 let collector = context.assumingMemoryBound(to: DeletedRowCollector.self)
@@ -298,11 +301,10 @@ final class SQLiteConnection {
             defer { sqlite3_update_hook(handle, nil, nil) }
             return try body()
         }
-        return (result, collector.ids)
     }
 }
 
-/// What the update hook of ``SQLiteConnection/collectingDeletedRows(from:entityIndex:_:)``
+/// What the update hook of ``SQLiteConnection/collectingDeletedRows(from:entityIndex:into:_:)``
 /// collects; SQLite calls the hook on the thread that runs the statement, while `body` runs.
 private struct DeletedRowCollector {
     let table: [CChar]

@@ -70,6 +70,11 @@ extension RecipeShell {
                 }
             }
             print(rows: rows, keys: keyPaths, counting: "row", context)
+            // Like Core Data's dictionary results, the rows come from the store alone, where
+            // `ids` and objects merge unsaved changes in: a learner is told, scripts are not.
+            if self.context.hasChanges && (mode == .table || mode == .line) {
+                context.print("(saved values only: 'keys' reads the store, without this context's unsaved changes; save to include them)")
+            }
         }
     }
 

@@ -64,6 +64,35 @@ struct FetchOptionsTests {
             """)
     }
 
+    @Test("keys reads saved values only, as Core Data's dictionary results do, and says so while changes are unsaved; ids includes them")
+    func keysWithUnsavedChanges() async throws {
+        let run = try await run(["update Recipe where name == 'Pad Thai' set rating=5",
+                                 "fetch Recipe where name == 'Pad Thai' keys name, rating",
+                                 "fetch Recipe where rating == 5 AND name == 'Pad Thai' ids",
+                                 ".mode json", "fetch Recipe where name == 'Pad Thai' keys rating",
+                                 ".mode table", "save", "fetch Recipe where name == 'Pad Thai' keys rating"])
+        #expect(run.standardError == "")
+        #expect(run.standardOutput == """
+            updated 1 Recipe object (unsaved)
+            name      rating
+            --------  ------
+            Pad Thai
+            (1 row)
+            (saved values only: 'keys' reads the store, without this context's unsaved changes; save to include them)
+            objectID
+            ----------
+            Recipe/p66
+            (1 object ID)
+            {"rating": null}
+            saved 1 change
+            rating
+            ------
+            5.0
+            (1 row)
+
+            """)
+    }
+
     @Test("distinct returns each different row once")
     func distinct() async throws {
         let run = try await run([".mode json", "fetch Recipe where rating >= 4.5 keys course distinct sort course desc limit 4",

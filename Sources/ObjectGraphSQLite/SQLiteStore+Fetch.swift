@@ -152,6 +152,23 @@ extension SQLiteStore {
         }
     }
 
+    /// Hands the full row of one object to `body`, read from the statement in place; false
+    /// when the table has no row with its key.
+    package func readRow(_ id: ObjectID, _ body: (any StoreRow) throws -> Void) throws -> Bool {
+        let index = Int(id.entityIndex), layout = layout(for: model.entities[index])
+        return try performRead(.recent) { connection in
+            let statement = try selectRowStatement(ofEntityAt: index, connection)
+            try statement.bind(.integer(id.key), at: 1)
+            let row = SQLiteStoreRow(statement, layout)
+            var found = false
+            try statement.forEachRow { _ in
+                found = true
+                try body(row)
+            }
+            return found
+        }
+    }
+
     /// The IDs of the destinations of a to-many relationship of the object with key `key`.
     package func fetchDestinations(of relationship: RelationshipDescription, key: Int64) throws -> [ObjectID] {
         let sole = layout(for: relationship.destination).soleEntityIndex

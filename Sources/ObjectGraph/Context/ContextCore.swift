@@ -322,13 +322,12 @@ final class ContextCore {
             cache.withRow(for: id) { _, value in fillValues(object, layout: layout, reading: value) } != nil
         }
         if !isCached {
-            guard let row = try store.fetchRow(id) else {
+            guard try store.readRow(id, { row in fillValues(object, layout: layout, from: row) }) else {
                 object.headerPointer.pointee.needsValues = false
                 object.headerPointer.pointee.isInaccessible = true
                 if object.state == .fault { object.state = .clean }
                 throw Self.inaccessible(id, model: model)
             }
-            fillValues(object, layout: layout) { row[$0] }
         }
         linkToOnes(object)
         if let parentState, applyParentState(to: object, parentState) || !parentState.isEmpty { linkToOnes(object) }
@@ -379,6 +378,19 @@ final class ContextCore {
     func fill(_ object: ManagedObject, from row: RowCache.Row, layout: TableLayout) {
         fillValues(object, layout: layout) { row[$0] }
         linkToOnes(object)
+    }
+
+    /// Loads a fault's values from a store's row, read in place, as
+    /// ``fillValues(_:layout:reading:)`` does from values.
+    private func fillValues(_ object: ManagedObject, layout: TableLayout, from row: any StoreRow) {
+        if object.state == .fault {
+            layout.fill(object) { row.slot(at: $0) }
+            object.state = .clean
+        } else {
+            object.fillPreservingChanges(layout) { row.slot(at: $0) }
+        }
+        object.headerPointer.pointee.rowVersion = row.version(at: layout.versionColumn) ?? -1
+        object.headerPointer.pointee.needsValues = false
     }
 
     /// Loads a fault's values from a full row read column by column, keeping any slot

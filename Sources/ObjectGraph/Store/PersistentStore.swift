@@ -49,6 +49,9 @@ package protocol StoreRequestHandler: PersistentStore {
     func fetchJoinPairs(of relationship: RelationshipDescription, sourceKeys: [Int64]) throws -> [(source: Int64, destination: Int64)]
     /// The full row of one object, or nil when the store has none.
     func fetchRow(_ id: ObjectID) throws -> [StoredValue]?
+    /// Hands the full row of one object to `body`, read in place where the store can (a
+    /// fault's load: no array of values made and freed); false when the store has none.
+    func readRow(_ id: ObjectID, _ body: (any StoreRow) throws -> Void) throws -> Bool
     /// The IDs of the destinations of a to-many relationship of the object with key `key`, in order.
     func fetchDestinations(of relationship: RelationshipDescription, key: Int64) throws -> [ObjectID]
     /// Runs `body`, whose reads on this thread all see one committed state of the store,
@@ -96,6 +99,15 @@ extension StoreRequestHandler {
     /// (the SQLite store's `faultSnapshotLifetime`); conflict checks and explicit reads use this.
     package func fetchLatestRow(_ id: ObjectID) throws -> [StoredValue]? {
         try readingOneState { try fetchRow(id) }
+    }
+
+    /// ``fetchRow(_:)``'s values, handed on as a row: for stores whose rows are values already.
+    package func readRow(_ id: ObjectID, _ body: (any StoreRow) throws -> Void) throws -> Bool {
+        guard let values = try fetchRow(id) else { return false }
+        let row = ValuesRow()
+        row.values = values
+        try body(row)
+        return true
     }
 }
 

@@ -29,6 +29,33 @@ struct FaultFulfilmentTests {
         return fault
     }
 
+    @Test("A fault reads its row from the store in one statement: every value and the row's version, in a table of its own and in one shared with sibling entities")
+    func faultReadsItsRow() throws {
+        let tag = try writer.insert("Tag")
+        tag["label"] = "spicy"
+        let video = try writer.insert("Video")
+        video["caption"] = "clip"
+        video["seconds"] = 12.5
+        try writer.save()
+        tag["label"] = "mild"  // a second version of the tag's row
+        try writer.save()
+        coordinator.rowCache.removeAll()
+        let tagFault = reader.object(with: tag.objectID), videoFault = reader.object(with: video.objectID)
+        #expect(tagFault.isFault && videoFault.isFault)
+        let before = reader.statistics
+        #expect(tagFault["label"] as? String == "mild")
+        #expect(videoFault["caption"] as? String == "clip")
+        #expect(videoFault["seconds"] as? Double == 12.5)
+        let cost = reader.statistics - before
+        #expect(cost.faultsFired == 2 && cost.statements == 2)
+        #expect(videoFault.entity.name == "Video")
+        #expect(tagFault.headerPointer.pointee.rowVersion == tag.headerPointer.pointee.rowVersion)
+        #expect(videoFault.headerPointer.pointee.rowVersion == video.headerPointer.pointee.rowVersion)
+        // The version read is the row's: the reader's change saves without a conflict.
+        tagFault["label"] = "hot"
+        try reader.save()
+    }
+
     @Test("fulfill() throws objectNotFound naming the object when its row was deleted")
     func fulfillThrowsForMissingRow() throws {
         let fault = try faultOnDeletedRow()

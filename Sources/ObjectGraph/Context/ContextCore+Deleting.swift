@@ -91,7 +91,7 @@ extension ContextCore {
             for relationship in entity.relationships where Self.propagatesDelete(relationship) {
                 if relationship.isToMany {
                     // The realized relationships hold what this loads.
-                    _ = try? prefetchToMany(relationship, for: objects)
+                    try? realizeToMany(relationship, of: objects)
                 } else {
                     for object in objects {
                         if let id = object.slots[relationship.slot].value.destinationID, needsLoading(id) { toOneIDs.append(id) }

@@ -44,9 +44,20 @@ extension ContextCore {
         return destinations
     }
 
-    func prefetchToMany(_ relationship: RelationshipDescription, for sources: [ManagedObject]) throws -> [ManagedObject] {
+    /// Realizes the to-many `relationship` of `sources` (``realizeToMany(_:of:)``) and
+    /// returns every destination.
+    private func prefetchToMany(_ relationship: RelationshipDescription, for sources: [ManagedObject]) throws -> [ManagedObject] {
+        try realizeToMany(relationship, of: sources)
+        return sources.count == 1 ? sources[0].objects(of: relationship) : sources.flatMap { $0.objects(of: relationship) }
+    }
+
+    /// Realizes the to-many `relationship` of each of `sources` not realized yet, loading
+    /// the destinations populated in one statement (two for a many-to-many). Callers that
+    /// only need the relationships realized (a delete rule, a deny check) skip building
+    /// the list of destinations ``prefetchToMany(_:for:)`` returns.
+    func realizeToMany(_ relationship: RelationshipDescription, of sources: [ManagedObject]) throws {
         let pending = sources.filter { !$0.objectID.isTemporary && !$0.isRealized(relationship) }
-        guard !pending.isEmpty else { return sources.flatMap { $0.objects(of: relationship) } }
+        guard !pending.isEmpty else { return }
         relationshipFaultsFired += pending.count
         let keys = pending.map(\.objectID.key)
         var groups: [Int64: [ManagedObject]] = [:]
@@ -72,7 +83,7 @@ extension ContextCore {
                 func pointsHere(_ destination: ManagedObject) -> Bool { destination.slots[inverseSlot].value.destinationID?.key == key }
                 let stored = destinations.allSatisfy(pointsHere) ? destinations : destinations.filter(pointsHere)
                 pending[0].storage(of: relationship).realize(stored: stored)
-                return sources.count == 1 ? pending[0].objects(of: relationship) : sources.flatMap { $0.objects(of: relationship) }
+                return
             }
             for destination in destinations {
                 guard let owner = destination.slots[inverseSlot].value.destinationID else { continue }
@@ -83,7 +94,6 @@ extension ContextCore {
             let stored = groups[source.objectID.key] ?? []
             source.storage(of: relationship).realize(stored: stored)
         }
-        return sources.flatMap { $0.objects(of: relationship) }
     }
 
     /// Fetches the rows with `keys` of `entity`'s table, populated, in one query.

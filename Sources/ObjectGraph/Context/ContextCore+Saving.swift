@@ -304,7 +304,7 @@ extension ContextCore {
             }
         }
         for group in groups where group.objects.count > 1 {
-            _ = try? prefetchToMany(group.relationship, for: group.objects)
+            try? realizeToMany(group.relationship, of: group.objects)
         }
     }
 

@@ -135,21 +135,19 @@ extension SQLiteStore {
         }
     }
 
-    /// The full row of one object, or nil when it is not in the store.
+    /// The full row of one object, or nil when it is not in the store: ``readRow(_:_:)``'s
+    /// row copied into values.
     package func fetchRow(_ id: ObjectID) throws -> [StoredValue]? {
-        let index = Int(id.entityIndex), layout = layout(for: model.entities[index])
-        return try performRead(.recent) { connection in
-            let statement = try selectRowStatement(ofEntityAt: index, connection)
-            try statement.bind(.integer(id.key), at: 1)
-            var result: [StoredValue]?
-            try statement.forEachRow { row in
-                // A table of one entity has no entity column to read: its index goes in.
-                var values = (0..<statement.columnCount).map { row.value(at: $0) }
-                if layout.soleEntityIndex != nil { values.insert(.integer(Int64(index)), at: 1) }
-                result = values
+        let layout = layout(for: model.entities[Int(id.entityIndex)])
+        let sole = layout.soleEntityIndex != nil
+        var values: [StoredValue]?
+        _ = try readRow(id) { row in
+            values = (0..<layout.rowWidth).map { column in
+                // A table of one entity has no entity column to read: the ID's index goes in.
+                sole && column < 2 ? .integer(column == 0 ? id.key : Int64(id.entityIndex)) : row.value(at: column)
             }
-            return result
         }
+        return values
     }
 
     /// Hands the full row of one object to `body`, read from the statement in place; false

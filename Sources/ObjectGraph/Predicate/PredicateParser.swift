@@ -458,16 +458,29 @@ struct PredicateParser {
         try expect(")", context: "to close the CAST")
         let span = start.through(end)
         let value: PredicateValue?
+        /// What the string of a supported CAST must be, for the error when it is not.
+        var expected: (what: String, note: String)?
         switch (valueToken.kind, typeName) {
         case (.integer(let v), "NSDate"): value = .date(Date(timeIntervalSinceReferenceDate: Double(v)))
         case (.double(let v), "NSDate"): value = .date(Date(timeIntervalSinceReferenceDate: v))
-        case (.string(let s), "UUID"), (.string(let s), "NSUUID"): value = UUID(uuidString: s).map { .uuid($0) }
-        case (.string(let s), "NSURL"), (.string(let s), "URL"): value = URL(string: s).map { .url($0) }
-        case (.string(let s), "NSData"), (.string(let s), "Data"): value = Data(base64Encoded: s).map { .data($0) }
-        case (.string(let s), "ObjectID"): value = Self.objectID(from: s).map { .objectID($0) }
+        case (.string(let s), "UUID"), (.string(let s), "NSUUID"):
+            value = UUID(uuidString: s).map { .uuid($0) }
+            expected = ("a UUID", "such as \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"")
+        case (.string(let s), "NSURL"), (.string(let s), "URL"):
+            value = URL(string: s).map { .url($0) }
+            expected = ("a URL", "such as \"https://example.com/a\"")
+        case (.string(let s), "NSData"), (.string(let s), "Data"):
+            value = Data(base64Encoded: s).map { .data($0) }
+            expected = ("base64 data", "such as \"AQID\" for the bytes 1, 2, 3")
+        case (.string(let s), "ObjectID"):
+            value = Self.objectID(from: s).map { .objectID($0) }
+            expected = ("an ObjectID", "write it as an ObjectID prints itself: \"#2/p42\" is key 42 of the model's entity at index 2, \"#2/t3.7\" a temporary ID")
         default: value = nil
         }
         guard let value else {
+            if let expected, case .string(let text) = valueToken.kind {
+                throw error("'\(text)' is not \(expected.what)", at: span, note: expected.note)
+            }
             throw error("unsupported CAST to \"\(typeName)\"", at: span,
                         note: "CAST takes a number and \"NSDate\", or a string and \"UUID\", \"NSURL\", \"NSData\" or \"ObjectID\"")
         }

@@ -59,6 +59,26 @@ struct PredicateParserTests {
         #expect(try FetchPredicate(printed) == predicate)
     }
 
+    @Test("A CAST names what its value should have been, or the casts there are", arguments: [
+        (#"SELF == CAST("Recipe/p1", "ObjectID")"#, "'Recipe/p1' is not an ObjectID", "#2/p42"),
+        (##"SELF == CAST("#x/p1", "ObjectID")"##, "'#x/p1' is not an ObjectID", "#2/t3.7"),
+        (#"u == CAST("not-a-uuid", "UUID")"#, "'not-a-uuid' is not a UUID", "E621E1F8"),
+        (#"d == CAST("***", "NSData")"#, "'***' is not base64 data", "AQID"),
+        (#"d == CAST("AQID", "NSNumber")"#, #"unsupported CAST to "NSNumber""#, #"a string and "UUID""#),
+        (#"d == CAST(3, "UUID")"#, #"unsupported CAST to "UUID""#, #"a number and "NSDate""#),
+    ])
+    func castErrors(source: String, message: String, note: String) {
+        do {
+            _ = try FetchPredicate(source)
+            Issue.record("expected an error for \(source)")
+        } catch let error as PredicateSyntaxError {
+            #expect(error.message == message)
+            #expect(error.note?.contains(note) == true, "\(error.note ?? "no note")")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
     @Test("Format arguments: %@, %K, %d, %f, nil, arrays and sets")
     func formatArguments() throws {
         let none: String? = nil

@@ -121,6 +121,9 @@ struct RecipeFileReaderTests {
         (#"{"id": "a", "name": 012}"#, #"recipes.jsonl:2: malformed JSON at column 22: numbers may not have leading zeros"#),
         (#"{"id": "a", "name": "x""#, #"recipes.jsonl:2: malformed JSON at column 24: line ends in the middle of the object"#),
         (#"["id", "a"]"#, #"recipes.jsonl:2: expected a JSON object, found array"#),
+        ("null", "recipes.jsonl:2: expected a JSON object, found null"),
+        ("not json", "recipes.jsonl:2: malformed JSON at column 1: invalid literal; expected a value"),
+        ("hello world", "recipes.jsonl:2: malformed JSON at column 1: expected a value"),
     ])
     func badLine(line: String, message: String) throws {
         let batch = try read(#"{"id": "ok", "name": "fine"}"# + "\n" + line + "\n" + #"{"id": "ok2", "name": "also fine"}"# + "\n")

@@ -32,7 +32,9 @@ struct RecipeLineParser {
         skipWhitespace()
         guard index < bytes.count else { throw truncated() }
         guard bytes[index] == UInt8(ascii: "{") else {
-            throw LineProblem(message: "expected a JSON object, found \(kindAhead())")
+            let found = kindAhead()
+            try skipValue(depth: 0)  // text that is not JSON at all is reported as malformed, with its column
+            throw LineProblem(message: "expected a JSON object, found \(found)")
         }
         index += 1
         var sourceID: String?

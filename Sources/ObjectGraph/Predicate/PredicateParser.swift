@@ -458,7 +458,7 @@ struct PredicateParser {
         try expect(")", context: "to close the CAST")
         let span = start.through(end)
         let value: PredicateValue?
-        /// What the string of a supported CAST must be, for the error when it is not.
+        // What the string of a supported CAST must be, for the error when it is not.
         var expected: (what: String, note: String)?
         switch (valueToken.kind, typeName) {
         case (.integer(let v), "NSDate"): value = .date(Date(timeIntervalSinceReferenceDate: Double(v)))

@@ -32,14 +32,14 @@ package enum PredicateSQLCompiler {
     /// The WHERE condition for `predicate` over the row aliased `alias`; parts the dialect
     /// cannot answer are written as false (see ``compileExactly(_:alias:dialect:)``).
     package static func compile(_ predicate: CheckedPredicate, alias: String, dialect: SQLDialect) -> SQLFragment {
-        var compiler = Compiler(scopeCount: predicate.scopeCount, alias: alias, dialect: dialect)
+        var compiler = Compiler(scopeCount: predicate.scopeCount, alias: alias, dialect: dialect, entity: predicate.entity)
         return compiler.node(predicate.root)
     }
 
     /// The WHERE condition for `predicate` over the row aliased `alias`, or nil when the
     /// dialect cannot answer it exactly.
     package static func compileExactly(_ predicate: CheckedPredicate, alias: String, dialect: SQLDialect) -> SQLFragment? {
-        var compiler = Compiler(scopeCount: predicate.scopeCount, alias: alias, dialect: dialect)
+        var compiler = Compiler(scopeCount: predicate.scopeCount, alias: alias, dialect: dialect, entity: predicate.entity)
         let condition = compiler.node(predicate.root)
         return compiler.needsEvaluator ? nil : condition
     }
@@ -77,11 +77,15 @@ package enum PredicateSQLCompiler {
         /// where NULL and false differ. Elsewhere (a WHERE clause, an `EXISTS` body) they do not.
         private var twoValued = false
         let dialect: SQLDialect
+        /// The entity of the evaluated rows (scope 0), when known: a table that holds no
+        /// other entity needs no test of its rows' entity column.
+        let entity: EntityDescription?
 
-        init(scopeCount: Int, alias: String, dialect: SQLDialect) {
+        init(scopeCount: Int, alias: String, dialect: SQLDialect, entity: EntityDescription? = nil) {
             aliases = [String](repeating: "", count: scopeCount)
             aliases[0] = alias
             self.dialect = dialect
+            self.entity = entity
         }
 
         /// The dialect's false, for a part that selects nothing.
@@ -269,8 +273,14 @@ package enum PredicateSQLCompiler {
             var parts: [SQLFragment] = []
             guard let last = reference.hops.last else {
                 let alias = aliases[reference.scope]
+                // The only entity of its table: its rows' keys alone say which they are.
+                let sole = reference.scope == 0 ? entity.flatMap { $0.root.selfAndDescendants.count == 1 ? $0.index : nil } : nil
                 for group in groups {
-                    parts.append("(\(raw: alias).\(raw: SchemaNaming.primaryKey) \(keyList(group.keys)) AND \(raw: alias).\(raw: SchemaNaming.entityColumn) = \(raw: String(group.entity)))")
+                    if let sole {
+                        if group.entity == sole { parts.append("(\(raw: alias).\(raw: SchemaNaming.primaryKey) \(keyList(group.keys)))") }
+                    } else {
+                        parts.append("(\(raw: alias).\(raw: SchemaNaming.primaryKey) \(keyList(group.keys)) AND \(raw: alias).\(raw: SchemaNaming.entityColumn) = \(raw: String(group.entity)))")
+                    }
                 }
                 if parts.isEmpty { return none }
                 return parts.count == 1 ? parts[0] : "(" + SQLFragment.joined(parts, separator: " OR ") + ")"

@@ -11,7 +11,7 @@
 /// destination objects to a scope number of its own.
 package struct CheckedPredicate: Sendable {
     /// The entity the predicate was checked for.
-    let entity: EntityDescription
+    package let entity: EntityDescription
     /// The resolved tree.
     package let root: CheckedNode
     /// How many scopes the tree uses (1 + the number of collections).

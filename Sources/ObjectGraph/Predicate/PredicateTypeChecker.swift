@@ -212,7 +212,7 @@ struct PredicateTypeChecker {
     }
 
     private func identity(_ object: Checked, _ candidates: [Checked], negated: Bool) throws(PredicateSyntaxError) -> CheckedNode {
-        guard case .object(let reference, _) = object.operand else { preconditionFailure() }
+        guard case .object(let reference, let compared) = object.operand else { preconditionFailure() }
         var ids: [ObjectID] = []
         var matchesNil = false
         var flat: [Checked] = []
@@ -223,9 +223,19 @@ struct PredicateTypeChecker {
             switch candidate.operand {
             case .value(.objectID(let id)): ids.append(id)
             case .value(.null): matchesNil = true
+            case .value(.string(let text)) where entity.model.objectID(describedAs: text) != nil:
+                // A string literal may spell an ID as ObjectModel.describe(_:) prints it ("Recipe/p42"),
+                // as it may spell a UUID or a URL: text typed by hand has no other way to name an object.
+                let id = entity.model.objectID(describedAs: text)!
+                let named = entity.model.entities[Int(id.entityIndex)]
+                guard named.isKind(of: compared) else {
+                    throw error(.type, "'\(text)' names a \(named.name), but this compares \(compared.name) objects",
+                                at: candidate.span)
+                }
+                ids.append(id)
             default:
                 throw error(.type, "an object can only be compared with an ObjectID or nil", at: candidate.span,
-                            note: "pass the object's objectID as a %@ argument")
+                            note: "pass the object's objectID as a %@ argument, spell it as a string such as \"\(compared.name)/p42\", or compare one of its attributes")
             }
         }
         let node = CheckedNode.identity(reference, ids, matchesNil: matchesNil)

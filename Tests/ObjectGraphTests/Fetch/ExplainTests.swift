@@ -43,6 +43,20 @@ struct ExplainTests {
         #expect(throws: ObjectGraphError.self) { try context.explain(request, resultType: .dictionaries) }
     }
 
+    @Test func objectIDsAreKeysAloneInATableOfOneEntityAndKeysWithTheEntityInAShared() throws {
+        let recipe = try context.model.requireEntity(named: "Recipe").index
+        let media = try context.model.requireEntity(named: "Media").index
+        let ids = [ObjectID(entityIndex: recipe, key: 3), ObjectID(entityIndex: recipe, key: 5)]
+        var request = FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("SELF IN %@", ids))
+        #expect(try sql(request, .objectIDs).hasSuffix(#"WHERE ((t0._pk IN (?, ?)))"#))
+        // An ID of another entity names no row of Recipe's table.
+        request.predicate = try FetchPredicate("SELF == %@", ObjectID(entityIndex: media, key: 3))
+        let none = try sql(request, .objectIDs)
+        #expect(none.hasSuffix("WHERE (0)"), "\(none)")
+        request = FetchRequest(entityName: "Media", predicate: try FetchPredicate("SELF == %@", ObjectID(entityIndex: media, key: 3)))
+        #expect(try sql(request, .objectIDs).hasSuffix("WHERE ((t0._pk = ? AND t0._ent = \(media)))"))
+    }
+
     @Test func withoutSubentitiesOnlyTheEntitysOwnRowsQualify() throws {
         var request = FetchRequest(entityName: "Media")
         #expect(try !sql(request, .objects).contains("WHERE"))

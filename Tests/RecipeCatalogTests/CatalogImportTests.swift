@@ -46,6 +46,23 @@ struct CatalogImportTests {
         #expect(try context.count(for: FetchRequest(entityName: "Recipe")) == first?.imported)
     }
 
+    @Test("The ingredient catalogue imports whole or not at all: a bad line names itself and nothing is inserted")
+    func badIngredientLineImportsNothing() async throws {
+        let header = IngredientCatalogFile.columns.joined(separator: "\t")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ingredients-\(UUID().uuidString).tsv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try [header, "butter\t01001\tButter, salted\tDairy\t717\t\t\t\t\t\t", "salt\t02047\tSalt\tSpices\tlots\t\t\t\t\t\t"]
+            .joined(separator: "\n").appending("\n").write(to: url, atomically: true, encoding: .utf8)
+        let catalog = try Catalog.inMemory()
+        await #expect {
+            _ = try await catalog.importIngredients(from: url)
+        } throws: { error in
+            (error as? ImportLineError)?.description == "\(url.lastPathComponent):3: \"kcal\" must be a number, found \"lots\""
+        }
+        let context = MainContext(coordinator: catalog.coordinator)
+        #expect(try context.count(for: FetchRequest(entityName: "Ingredient")) == 0)
+    }
+
     @Test func importingTwiceAddsNothing() async throws {
         let catalog = try Catalog.inMemory()
         let url = Self.sample.appendingPathComponent("recipes.jsonl")

@@ -77,16 +77,20 @@ struct FetchCommand {
                 guard !clause.isEmpty else { throw CommandError("'where' needs a predicate, such as: where rating >= 4") }
                 request.predicate = try FetchPredicate(clause)
             case "sort":
-                request.sortKeys = try clause.split(separator: ",").map { try Self.sortKey(String($0)) }
+                guard !clause.isEmpty else { throw CommandError("'sort' needs key paths, such as: sort rating desc, name") }
+                request.sortKeys = try clause.split(separator: ",", omittingEmptySubsequences: false).map { try Self.sortKey(String($0)) }
             case "prefetch":
+                guard !clause.isEmpty else { throw CommandError("'prefetch' needs relationship key paths, such as: prefetch chef, cuisine") }
                 request.relationshipKeyPathsForPrefetching = clause.split(separator: ",").map { String($0).trimmed }
                     .filter { !$0.isEmpty }
             case "batch":
-                guard let size = Int(clause), size > 0 else { throw CommandError("'batch' needs a positive number, found '\(clause)'") }
+                guard let size = Int(clause), size > 0 else {
+                    throw CommandError("'batch' needs a positive number, \(Self.found(clause)), such as: batch 50")
+                }
                 request.fetchBatchSize = size
             case "limit", "offset":
                 guard let number = Int(clause), number >= 0 else {
-                    throw CommandError("'\(keyword)' needs a whole number, found '\(clause)'")
+                    throw CommandError("'\(keyword)' needs a whole number, \(Self.found(clause)), such as: \(keyword) 10")
                 }
                 if keyword == "limit" { request.fetchLimit = number } else { request.fetchOffset = number }
             case "keys": keyPaths = try Self.keyPaths(clause)
@@ -118,10 +122,15 @@ struct FetchCommand {
         }
     }
 
+    /// `found 'x'`, or `found nothing` for an empty clause.
+    private static func found(_ clause: String) -> String { clause.isEmpty ? "found nothing" : "found '\(clause)'" }
+
     /// `name`, `rating desc`, `chef.name asc`.
     static func sortKey(_ item: String) throws -> SortKey {
         let words = item.split(separator: " ").map(String.init)
-        guard let key = words.first, words.count <= 2 else { throw CommandError("bad sort key '\(item.trimmed)'") }
+        guard let key = words.first, words.count <= 2 else {
+            throw CommandError("bad sort key '\(item.trimmed)': write a key path, then asc or desc if you like, and a comma before the next")
+        }
         let direction = words.count == 2 ? words[1].lowercased() : "asc"
         guard direction == "asc" || direction == "desc" else {
             throw CommandError("sort direction must be asc or desc, found '\(words[1])'")

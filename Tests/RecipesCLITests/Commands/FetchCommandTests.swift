@@ -58,6 +58,19 @@ struct FetchCommandTests {
         #expect(try parse("Photo ids").result == .objectIDs)
     }
 
+    @Test("A clause keyword with nothing after it is an error that shows the clause, never ignored", arguments: [
+        ("Photo sort", "'sort' needs key paths, such as: sort rating desc, name"),
+        ("Photo prefetch", "'prefetch' needs relationship key paths, such as: prefetch chef, cuisine"),
+        ("Photo limit", "'limit' needs a whole number, found nothing, such as: limit 10"),
+        ("Photo offset -1", "'offset' needs a whole number, found '-1', such as: offset 10"),
+        ("Photo batch", "'batch' needs a positive number, found nothing, such as: batch 50"),
+        ("Photo sort width,", "bad sort key '': write a key path, then asc or desc if you like, and a comma before the next"),
+        ("Photo sort width asc desc", "bad sort key 'width asc desc': write a key path, then asc or desc if you like, and a comma before the next"),
+    ])
+    func emptyClauses(text: String, message: String) {
+        #expect { try parse(text) } throws: { ($0 as? CommandError)?.message == message }
+    }
+
     @Test("--batch is found standing alone outside quotes, and removed")
     func batchFlag() {
         #expect(CommandWords.removingFlag("--batch", from: "Recipe where rating < 2 --batch") == ("Recipe where rating < 2", true))

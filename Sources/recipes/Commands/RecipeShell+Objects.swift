@@ -11,8 +11,10 @@ extension RecipeShell {
         case "insert": try insert(rest, context)
         case "update": try update(rest, context)
         case "delete": try delete(rest, context)
-        case "save": try save(context)
-        case "rollback": context.print(discardUnsavedChanges())
+        case "save", "rollback":
+            // Like refresh, undo and redo: a word after them is a mistake, not something to ignore.
+            guard rest.trimmed.isEmpty else { throw CommandError("\(word) takes no arguments") }
+            if word == "save" { try save(context) } else { context.print(discardUnsavedChanges()) }
         case "search": try search(rest, context)
         case "import": try await importFile(rest, context)
         case "demo": try await demo(rest, context)

@@ -80,6 +80,15 @@ struct ShellCommandTests {
         #expect(run.standardOutput.hasSuffix("2\n"))  // unsaved, and nothing was lost
     }
 
+    @Test func saveAndRollbackTakeNoArguments() async throws {
+        let run = try await run(["--memory", "-c", "insert Chef name=Ana", "-c", "save now", "-c", "rollback all",
+                                 "-c", "count Chef", "-c", "save", "-c", "count Chef"])
+        #expect(run.standardError.contains("-c:2: error: save takes no arguments"), "\(run.standardError)")
+        #expect(run.standardError.contains("-c:3: error: rollback takes no arguments"), "\(run.standardError)")
+        // Neither mistake saved or discarded anything: the insert waits for the plain save.
+        #expect(run.standardOutput == "inserted Chef/t1.1 (unsaved; save to keep it)\n1\nsaved 1 change\n1\n", "\(run.standardOutput)")
+    }
+
     @Test func aStorePathKeepsItsDataAcrossRuns() async throws {
         let directory = try TemporaryDirectory()
         let store = directory.url.appendingPathComponent("mine.sqlite").path

@@ -223,17 +223,18 @@ struct PredicateTypeChecker {
             switch candidate.operand {
             case .value(.objectID(let id)): ids.append(id)
             case .value(.null): matchesNil = true
-            case .value(.string(let text)) where entity.model.objectID(describedAs: text) != nil:
+            default:
                 // A string literal may spell an ID as ObjectModel.describe(_:) prints it ("Recipe/p42"),
                 // as it may spell a UUID or a URL: text typed by hand has no other way to name an object.
-                let id = entity.model.objectID(describedAs: text)!
-                let named = entity.model.entities[Int(id.entityIndex)]
-                guard named.isKind(of: compared) else {
-                    throw error(.type, "'\(text)' names a \(named.name), but this compares \(compared.name) objects",
-                                at: candidate.span)
+                if case .value(.string(let text)) = candidate.operand, let id = entity.model.objectID(describedAs: text) {
+                    let named = entity.model.entities[Int(id.entityIndex)]
+                    guard named.isKind(of: compared) else {
+                        throw error(.type, "'\(text)' names a \(named.name), but this compares \(compared.name) objects",
+                                    at: candidate.span)
+                    }
+                    ids.append(id)
+                    continue
                 }
-                ids.append(id)
-            default:
                 throw error(.type, "an object can only be compared with an ObjectID or nil", at: candidate.span,
                             note: "pass the object's objectID as a %@ argument, spell it as a string such as \"\(compared.name)/p42\", or compare one of its attributes")
             }

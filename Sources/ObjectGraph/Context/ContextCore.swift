@@ -380,29 +380,28 @@ final class ContextCore {
         linkToOnes(object)
     }
 
-    /// Loads a fault's values from a store's row, read in place, as
-    /// ``fillValues(_:layout:reading:)`` does from values.
+    /// Loads a fault's values from a store's row, read in place.
     private func fillValues(_ object: ManagedObject, layout: TableLayout, from row: any StoreRow) {
-        if object.state == .fault {
-            layout.fill(object) { row.slot(at: $0) }
-            object.state = .clean
-        } else {
-            object.fillPreservingChanges(layout) { row.slot(at: $0) }
-        }
-        object.headerPointer.pointee.rowVersion = row.version(at: layout.versionColumn) ?? -1
-        object.headerPointer.pointee.needsValues = false
+        fillValues(object, layout: layout, version: row.version(at: layout.versionColumn) ?? -1) { row.slot(at: $0) }
     }
 
-    /// Loads a fault's values from a full row read column by column, keeping any slot
-    /// changed before it loaded; the to-ones are left to the caller (``linkToOnes(_:)``).
+    /// Loads a fault's values from a full row read column by column.
     private func fillValues(_ object: ManagedObject, layout: TableLayout, reading value: (Int) -> StoredValue) {
+        fillValues(object, layout: layout, version: layout.version(reading: value)) { Slot(value($0)) }
+    }
+
+    /// Loads a fault's values and its row's `version`, keeping any slot changed before it
+    /// loaded; the to-ones are left to the caller (``linkToOnes(_:)``). Inlined into each
+    /// caller, so that the column reader specializes as it did when each had its own copy.
+    @inline(__always)
+    private func fillValues(_ object: ManagedObject, layout: TableLayout, version: Int64, column: (Int) -> Slot) {
         if object.state == .fault {
-            layout.fill(object, reading: value)
+            layout.fill(object, column: column)
             object.state = .clean
         } else {
-            object.fillPreservingChanges(layout) { Slot(value($0)) }
-            object.headerPointer.pointee.rowVersion = layout.version(reading: value)
+            object.fillPreservingChanges(layout, column: column)
         }
+        object.headerPointer.pointee.rowVersion = version
         object.headerPointer.pointee.needsValues = false
     }
 

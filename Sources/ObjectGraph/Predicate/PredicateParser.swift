@@ -474,7 +474,7 @@ struct PredicateParser {
             expected = ("base64 data", "such as \"AQID\" for the bytes 1, 2, 3")
         case (.string(let s), "ObjectID"):
             value = Self.objectID(from: s).map { .objectID($0) }
-            expected = ("an ObjectID", "write it as an ObjectID prints itself: \"#2/p42\" is key 42 of the model's entity at index 2, \"#2/t3.7\" a temporary ID")
+            expected = ("an ObjectID", "write it as an ObjectID prints itself: \"#2/p42\" is key 42 of the model's entity at index 2, \"#2/t3.7\" a temporary ID; an ID spelled with its entity's name needs no CAST: compare with the string itself, such as SELF == \"Book/p42\"")
         default: value = nil
         }
         guard let value else {

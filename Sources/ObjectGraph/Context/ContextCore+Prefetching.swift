@@ -13,7 +13,7 @@ extension ContextCore {
         }
         for key in order {
             guard let relationship = entity.relationship(named: key) else {
-                throw ObjectGraphError.unknownKey(key, entity: entity)
+                throw ObjectGraphError.notARelationship(key, entity: entity)
             }
             let sources = objects.filter { $0.entity.isKind(of: relationship.entity) }
             let destinations = relationship.isToMany

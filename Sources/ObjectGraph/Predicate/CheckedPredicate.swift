@@ -165,13 +165,13 @@ extension CheckedExpression {
     /// An attribute of `entity`, or one reached through to-one relationships (`chef.name`),
     /// as sorts and dictionary fetches name them.
     /// - Throws: ``ObjectGraphError`` `unknownKey` for a single key that is not a stored
-    ///   attribute; ``PredicateSyntaxError`` when a key on a longer path is unknown, crosses
+    ///   attribute (saying so when it is a relationship or transient); ``PredicateSyntaxError`` when a key on a longer path is unknown, crosses
     ///   a to-many relationship, or does not end at an attribute.
     package static func attributePath(_ keyPath: String, of entity: EntityDescription) throws -> CheckedExpression {
         let path = keyPath.split(separator: ".").map(String.init)
         if path.count <= 1 {
             guard let attribute = entity.attribute(named: keyPath), !attribute.isTransient else {
-                throw ObjectGraphError.unknownKey(keyPath, entity: entity)
+                throw ObjectGraphError.notAnAttribute(keyPath, entity: entity)
             }
             return .attribute(scope: 0, hops: [], attribute)
         }

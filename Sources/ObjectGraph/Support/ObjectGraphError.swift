@@ -15,7 +15,8 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         public static let invalidModel = Code("invalidModel")
         /// No entity has that name.
         public static let unknownEntity = Code("unknownEntity")
-        /// The entity has no attribute or relationship of that name.
+        /// The entity has no attribute or relationship of that name, or the key names the
+        /// wrong kind of property for its use (a relationship to sort by, an attribute to prefetch).
         public static let unknownKey = Code("unknownKey")
         /// A value does not fit the attribute's type.
         public static let invalidValue = Code("invalidValue")
@@ -76,5 +77,29 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         var message = "unknown key '\(key)' on entity '\(entity.name)'"
         if let guess = key.nearest(in: entity.propertyNames) { message += "; did you mean '\(guess)'?" }
         return ObjectGraphError(.unknownKey, message)
+    }
+
+    /// The error for `key` where a stored attribute is needed (a sort, a dictionary fetch):
+    /// unknown, or a relationship or transient attribute, each said as such.
+    package static func notAnAttribute(_ key: String, entity: EntityDescription) -> ObjectGraphError {
+        if let relationship = entity.relationship(named: key) {
+            let destination: EntityDescription = relationship.destination
+            let example = destination.attributes.first(where: { !$0.isTransient }).map { " such as \(key).\($0.name)" } ?? ""
+            return ObjectGraphError(.unknownKey, relationship.isToMany
+                ? "'\(key)' is a to-many relationship of '\(entity.name)', not an attribute; name an attribute of '\(entity.name)', or of a to-one relationship"
+                : "'\(key)' is a relationship of '\(entity.name)', not an attribute; name one of its attributes,\(example)")
+        }
+        if entity.attribute(named: key)?.isTransient == true {
+            return ObjectGraphError(.unknownKey, "'\(key)' is a transient attribute of '\(entity.name)': it is never stored, so the store cannot read it")
+        }
+        return unknownKey(key, entity: entity)
+    }
+
+    /// The error for `key` where a relationship is needed (prefetching): unknown, or an attribute.
+    package static func notARelationship(_ key: String, entity: EntityDescription) -> ObjectGraphError {
+        guard entity.attribute(named: key) != nil else { return unknownKey(key, entity: entity) }
+        let names = entity.relationships.map(\.name)
+        return ObjectGraphError(.unknownKey, "'\(key)' is an attribute of '\(entity.name)'; only relationships are prefetched"
+            + (names.isEmpty ? ", and it has none" : " (\(names.joined(separator: ", ")))"))
     }
 }

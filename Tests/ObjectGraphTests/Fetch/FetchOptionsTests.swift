@@ -63,6 +63,25 @@ struct FetchOptionsTests {
         #expect(context.registeredObjects.isEmpty)
     }
 
+    @Test("A key of the wrong kind says what it is: sorting by a relationship or a transient, prefetching an attribute")
+    func keysOfTheWrongKind() throws {
+        func message(_ request: FetchRequest) -> String? {
+            do { _ = try context.fetch(request) } catch let error as ObjectGraphError where error.code == .unknownKey { return error.message } catch {}
+            return nil
+        }
+        #expect(message(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("chef")]))
+                == "'chef' is a relationship of 'Recipe', not an attribute; name one of its attributes, such as chef.name")
+        #expect(message(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("lines")]))?
+                    .hasPrefix("'lines' is a to-many relationship of 'Recipe', not an attribute") == true)
+        #expect(message(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("note")]))
+                == "'note' is a transient attribute of 'Recipe': it is never stored, so the store cannot read it")
+        var prefetching = FetchRequest(entityName: "Recipe")
+        prefetching.relationshipKeyPathsForPrefetching = ["name"]
+        #expect(message(prefetching)?.hasPrefix("'name' is an attribute of 'Recipe'; only relationships are prefetched (") == true)
+        prefetching.relationshipKeyPathsForPrefetching = ["chef.nmae"]
+        #expect(message(prefetching) == "unknown key 'nmae' on entity 'Chef'; did you mean 'name'?")
+    }
+
     @Test func withoutPropertyValuesEachFaultCostsAStatement() throws {
         var request = FetchRequest(entityName: "Recipe")
         request.includesPropertyValues = false

@@ -41,7 +41,8 @@ public enum IngredientCatalogFile {
         var entries: [IngredientCatalogEntry] = []
         var seen = Set<String>()
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // A Windows line end is one Character ("\r\n"), which is not "\n".
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
             let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
             let cells = line.split(separator: "\t", omittingEmptySubsequences: false)

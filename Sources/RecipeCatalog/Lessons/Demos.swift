@@ -20,14 +20,21 @@ public enum Demos {
         ("import", "import in batches with and without resetting the context after each save", 20_000),
     ]
 
+    /// The fewest recipes a demo builds: below that its variants have too little to compare.
+    public static let minimumSize = 10
+
     /// Runs the demo called `name`.
-    /// - Throws: an error naming the known demos for an unknown name.
+    /// - Throws: an error naming the known demos for an unknown name, or the minimum for a
+    ///   `size` below ``minimumSize``.
     public static func run(_ name: String, size: Int? = nil, deterministic: Bool = false) async throws -> DemoReport {
         guard let entry = catalogue.first(where: { $0.name == name }) else {
             throw ObjectGraphError(.invalidValue,
                 "unknown demo '\(name)'; the demos are: \(catalogue.map(\.name).joined(separator: ", "))")
         }
-        let count = max(10, size ?? entry.defaultSize)
+        if let size, size < minimumSize {
+            throw ObjectGraphError(.invalidValue, "a size of \(size) is too small: the demo '\(name)' needs at least \(minimumSize) recipes")
+        }
+        let count = size ?? entry.defaultSize
         let workspace = try DemoWorkspace(count: count)
         defer { workspace.remove() }
         switch name {

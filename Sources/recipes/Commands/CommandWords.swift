@@ -5,13 +5,16 @@
 /// gives the clauses `where` → `rating > 4`, `sort` → `name`, `limit` → `5`.
 enum CommandWords {
     /// Whitespace-separated words; quotes group (and are removed), `\` escapes inside quotes.
+    /// An apostrophe inside a word is a letter: `search soupe a l'oignon`, `name=O'Brien`.
     static func split(_ text: String) throws -> [String] {
         var words: [String] = []
         var current = ""
         var quote: Character?
         var inWord = false
+        var previous: Character?
         var iterator = text.makeIterator()
         while let character = iterator.next() {
+            defer { previous = character }
             if let open = quote {
                 if character == "\\", let next = iterator.next() {
                     current.append(next)
@@ -20,7 +23,7 @@ enum CommandWords {
                 } else {
                     current.append(character)
                 }
-            } else if character == "\"" || character == "'" {
+            } else if opensQuote(character, after: previous) {
                 quote = character
                 inWord = true
             } else if character.isWhitespace {
@@ -37,6 +40,16 @@ enum CommandWords {
         return words
     }
 
+    /// Whether `character` opens a quoted part: a double quote, or a single quote that does
+    /// not follow a letter or digit (there it is an apostrophe, as in `l'oignon`).
+    private static func opensQuote(_ character: Character, after previous: Character?) -> Bool {
+        switch character {
+        case "\"": true
+        case "'": !(previous?.isLetter ?? false) && !(previous?.isNumber ?? false)
+        default: false
+        }
+    }
+
     /// Splits `text` at the top-level keywords (outside quotes and parentheses), case-insensitively.
     ///
     /// - Returns: the text before the first keyword, and each keyword's text in order.
@@ -50,7 +63,7 @@ enum CommandWords {
             let character = text[index]
             if let open = quote {
                 if character == "\\" { index = text.index(after: index) } else if character == open { quote = nil }
-            } else if character == "\"" || character == "'" {
+            } else if opensQuote(character, after: index > text.startIndex ? text[text.index(before: index)] : nil) {
                 quote = character
             } else if character == "(" || character == "{" {
                 depth += 1
@@ -111,7 +124,7 @@ enum CommandWords {
                     continue
                 }
                 if character == open { quote = nil }
-            } else if character == "\"" || character == "'" {
+            } else if opensQuote(character, after: index > text.startIndex ? text[text.index(before: index)] : nil) {
                 quote = character
             }
             result.append(character)

@@ -32,8 +32,10 @@ struct FetchCommand {
     var keywords: [String] = []
 
     /// The clause keywords, matched case-insensitively outside quotes and parentheses.
-    static let keywords: Set<String> = ["where", "sort", "limit", "offset", "prefetch", "batch",
-                                        "ids", "keys", "distinct", "faults", "nosub"]
+    static let keywords = Set(orderedKeywords)
+    /// The clause keywords in the order the help lists them.
+    static let orderedKeywords = ["where", "sort", "limit", "offset", "prefetch", "batch", "faults", "nosub",
+                                  "ids", "keys", "distinct"]
     /// The clauses that only `fetch` takes: they choose what a fetch returns.
     static let fetchOnlyKeywords: Set<String> = ["ids", "keys", "distinct", "faults"]
     /// The clauses that are a word alone.
@@ -120,6 +122,16 @@ struct FetchCommand {
         } else if command == "fetch" {
             request.returnsObjectsAsFaults = wantsFaults
         }
+    }
+
+    /// The error for words after the entity that start no clause (`fetch Recipe bogus`):
+    /// names them and the clauses `command` takes, with a guess for a misspelled keyword.
+    static func unexpected(_ words: String, after entity: String, command: String) -> CommandError {
+        let ordered = orderedKeywords.filter { command == "fetch" || !fetchOnlyKeywords.contains($0) }
+        var message = "unexpected '\(words)' after '\(entity)': \(command) takes the clauses \(ordered.joined(separator: ", "))"
+        let first = String(words.prefix { !$0.isWhitespace }).lowercased()
+        if let guess = first.closest(in: ordered) { message += "; did you mean '\(guess)'?" }
+        return CommandError(message)
     }
 
     /// `found 'x'`, or `found nothing` for an empty clause.

@@ -13,7 +13,7 @@ extension RecipeShell {
             words.removeSubrange(flag...(flag + 1))
         }
         guard let name = words.first else {
-            context.print("demos (each builds its own data; --size N scales it):")
+            context.print("demos (each builds its own data; --size N scales it, from \(Demos.minimumSize) recipes):")
             let width = Demos.catalogue.map(\.name.count).max() ?? 0
             for entry in Demos.catalogue {
                 context.print("  demo \(entry.name)" + String(repeating: " ", count: width - entry.name.count)

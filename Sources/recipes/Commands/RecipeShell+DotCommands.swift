@@ -63,8 +63,9 @@ extension RecipeShell {
         }
     }
 
-    private func schema(_ name: String, _ context: CommandContext) throws {
-        let entities = name.isEmpty ? self.context.model.entities : [try entity(named: name)]
+    private func schema(_ names: String, _ context: CommandContext) throws {
+        let entities = names.isEmpty ? self.context.model.entities
+            : try names.split(whereSeparator: \.isWhitespace).map { try entity(named: String($0)) }
         for (index, entity) in entities.enumerated() {
             if index > 0 { context.print("") }
             var title = entity.name
@@ -133,7 +134,17 @@ extension RecipeShell {
         case "fetch":
             let command = try fetchCommand(from: rest, command: "fetch")
             explanation = try self.context.explain(command.request, resultType: command.resultType)
-        case "show": explanation = try self.context.explain(try request(from: rest, command: "show"), resultType: .objects)
+        case "show":
+            // `show ENTITY/pN` loads one row by its key, as this fetch does.
+            var request: FetchRequest
+            if let id = try shownID(rest) {
+                request = FetchRequest(entityName: self.context.model.entities[Int(id.entityIndex)].name,
+                                       predicate: try FetchPredicate("SELF == %@", id))
+            } else {
+                request = try self.request(from: rest, command: "show")
+            }
+            request.fetchLimit = 1
+            explanation = try self.context.explain(request, resultType: .objects)
         case "count": explanation = try self.context.explain(try request(from: rest, command: "count"), resultType: .count)
         case "search":
             explanation = try self.context.explain(Catalog.searchRequest(try CommandWords.split(rest).joined(separator: " ")))

@@ -64,9 +64,13 @@ extension RecipeShell {
             }
             job = running
         } else {
-            let number = Int(text.hasPrefix("#") ? String(text.dropFirst()) : text)
-            guard let number, let found = jobs.first(where: { $0.number == number }) else {
-                throw CommandError(".cancel takes a job number from .jobs, such as .cancel 1")
+            guard let number = Int(text.hasPrefix("#") ? String(text.dropFirst()) : text) else {
+                throw CommandError(".cancel takes a job number from .jobs, such as .cancel 1, found '\(text)'")
+            }
+            guard let found = jobs.first(where: { $0.number == number }) else {
+                let known = jobs.map { "#\($0.number)" }.joined(separator: ", ")
+                throw CommandError("there is no job #\(number)" + (jobs.isEmpty
+                    ? " (no job has run; import FILE --background starts one)" : " (the jobs are \(known); .jobs lists them)"))
             }
             job = found
         }

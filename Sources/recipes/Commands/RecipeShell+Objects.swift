@@ -44,6 +44,10 @@ extension RecipeShell {
     /// - Parameter command: the command the text follows, which decides the clauses it takes.
     func fetchCommand(from text: String, command: String) throws -> FetchCommand {
         let parts = CommandWords.clauses(text, keywords: FetchCommand.keywords)
+        let head = parts.head.split(maxSplits: 1, whereSeparator: \.isWhitespace).map(String.init)
+        if head.count == 2, context.model.entity(named: head[0]) != nil {
+            throw FetchCommand.unexpected(head[1], after: head[0], command: command)
+        }
         return try FetchCommand(entity: try entity(named: parts.head), clauses: parts.clauses, command: command)
     }
 
@@ -142,14 +146,24 @@ extension RecipeShell {
         print(objects, keys: keys, context)
     }
 
+    /// The ID that `show ENTITY/pN` names, or nil for `show ENTITY [where P]`.
+    func shownID(_ text: String) throws -> ObjectID? {
+        let words = text.split(maxSplits: 1, whereSeparator: \.isWhitespace).map(String.init)
+        guard let first = words.first, let slash = first.firstIndex(of: "/") else { return nil }
+        let entity = try entity(named: String(first[..<slash]))
+        guard words.count == 1 else {
+            throw CommandError("unexpected '\(words[1])' after '\(first)': show takes one object ID, such as: show \(entity.name)/p1")
+        }
+        guard let id = context.model.objectID(describedAs: first) else {
+            throw CommandError("expected an object ID such as \(entity.name)/p1, found '\(first)'")
+        }
+        return id
+    }
+
     /// `show Recipe/p42`, or `show ENTITY [where P]` for the first match.
     private func show(_ text: String, _ context: CommandContext) throws {
         let object: ManagedObject
-        if let slash = text.firstIndex(of: "/"), !text.contains(" ") {
-            let entity = try entity(named: String(text[..<slash]))
-            guard let id = self.context.model.objectID(describedAs: text) else {
-                throw CommandError("expected an object ID such as \(entity.name)/p1, found '\(text)'")
-            }
+        if let id = try shownID(text) {
             object = try self.context.existingObject(with: id)
         } else {
             var request = try request(from: text, command: "show")

@@ -84,10 +84,16 @@ enum ShellHelp {
                                 "  Turns every object the context holds back into a fault (refreshAllObjects()), so",
                                 "  the relationships they realized let go and the cycles they formed are broken.",
                                 "  Unsaved changes are kept. Prints the registered and live objects before and after."]
+        case "demo": return ["demo [NAME] [--size N]",
+                             "  Runs one of the performance lessons on a catalogue it generates in a store of its",
+                             "  own, and prints each way of doing the job with its time, statements and faults.",
+                             "  demo alone lists them; --size N sets how many recipes it builds (at least 10).",
+                             "  demo prefetch --size 200"]
         case "search": return ["search TEXT", "  search creme brulee   finds Crème Brûlée (case and accents ignored)"]
         case ".mode": return [".mode table|json|csv|line", "  json prints one object per line; count prints {\"count\": N}"]
         case ".width": return [".width [auto|N|off]",
-                               "  How wide tables print; .width alone shows the setting.",
+                               "  How wide tables print; .width alone shows the setting. A table cuts values",
+                               "  longer than 32 characters unless the width is off.",
                                "  auto  fit the terminal when standard output is one (the default); long text",
                                "        columns shrink first, and rows print as records when even that is too wide",
                                "  N     fit N columns (at least 20), terminal or not: for scripts and tests",
@@ -117,7 +123,7 @@ enum ShellHelp {
                                "  its output; between commands, at once in scripts and after the next command at a",
                                "  terminal. A second .watch replaces the first; .watch alone shows what is watched.",
                                "  .watch fetch Recipe where cuisine.name == 'Thai' sort name"]
-        case ".schema": return [".schema [ENTITY]", "  Attributes, relationships, constraints and indexes."]
+        case ".schema": return [".schema [ENTITY ...]", "  Attributes, relationships, constraints and indexes: of every entity, or of those named."]
         case ".read": return [".read FILE", "  Runs the commands in FILE; errors name FILE:LINE."]
         case ".open": return [".open [--migrate] STORE [--copy-to NEW]",
                               "  Opens another catalogue (a new path creates an empty one; :memory: for a scratch one).",

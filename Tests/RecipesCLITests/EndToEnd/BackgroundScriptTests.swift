@@ -66,7 +66,7 @@ struct BackgroundScriptTests {
             "-c:2: " + busy + "starting another import",
             "-c:3: " + busy + "starting another import",
             "-c:4: " + busy + ".open",
-            "-c:5: error: .cancel takes a job number from .jobs, such as .cancel 1",
+            "-c:5: error: there is no job #2 (the jobs are #1; .jobs lists them)",
             "-c:7: error: no job is running (.jobs lists the ended ones)",
             "-c:8: error: import #1 has already ended (.jobs shows how)",
         ])
@@ -77,11 +77,13 @@ struct BackgroundScriptTests {
     func noJobs() async throws {
         let ingredients = Self.root.appendingPathComponent("SampleData/ingredients.tsv").path
         let run = try await RecipesBinary.run(["--memory", "-c", ".jobs", "-c", ".cancel",
-                                               "-c", "import \(ingredients) --background"])
+                                               "-c", "import \(ingredients) --background", "-c", ".cancel 1", "-c", ".cancel x"])
         #expect(run.standardOutput == "no jobs (import FILE --background starts one)\n")
         #expect(run.standardError == """
             -c:2: error: no job is running (import FILE --background starts one)
             -c:3: error: --background imports recipe files (.jsonl); import the ingredient catalogue without it
+            -c:4: error: there is no job #1 (no job has run; import FILE --background starts one)
+            -c:5: error: .cancel takes a job number from .jobs, such as .cancel 1, found 'x'
 
             """)
     }

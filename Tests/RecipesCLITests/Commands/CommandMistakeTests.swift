@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// Commands typed slightly wrong, or with text that looks like syntax: each gets an error that
+/// names the mistake, or does what the text plainly means.
+struct CommandMistakeTests {
+    func run(_ commands: [String]) async throws -> RecipesBinary.Run {
+        try await RecipesBinary.run(["--memory", "--deterministic"] + commands.flatMap { ["-c", $0] },
+                                    in: ShellCommandTests.root)
+    }
+
+    @Test("Words after the entity that start no clause are named, not read as part of its name")
+    func wordsAfterTheEntity() async throws {
+        let run = try await run(["fetch Recipe bogus", "count Recipe bogus", "fetch Recipe wher rating > 4",
+                                 "delete Recipe bogus where rating < 1", "show Chef/p1 extra", "show Chef bogus"])
+        let errors = run.standardError.split(separator: "\n").map(String.init)
+        let clauses = "where, sort, limit, offset, prefetch, batch, nosub"
+        #expect(errors == [
+            "-c:1: error: unexpected 'bogus' after 'Recipe': fetch takes the clauses where, sort, limit, offset, prefetch, batch, faults, nosub, ids, keys, distinct",
+            "-c:2: error: unexpected 'bogus' after 'Recipe': count takes the clauses \(clauses)",
+            "-c:3: error: unexpected 'wher rating > 4' after 'Recipe': fetch takes the clauses where, sort, limit, offset, prefetch, batch, faults, nosub, ids, keys, distinct; did you mean 'where'?",
+            "-c:4: error: unexpected 'bogus' after 'Recipe': delete takes the clauses \(clauses)",
+            "-c:5: error: unexpected 'extra' after 'Chef/p1': show takes one object ID, such as: show Chef/p1",
+            "-c:6: error: unexpected 'bogus' after 'Chef': show takes the clauses \(clauses)",
+        ], "\(run.standardError)")
+    }
+
+    @Test("An apostrophe inside a word is a letter: names like O'Brien and l'Oignon need no quotes")
+    func apostrophes() async throws {
+        let run = try await run([
+            "insert Chef name=O'Brien", #"insert Recipe "name=Soupe à l'Oignon" sourceID=s-1 chef=O'Brien"#, "save",
+            #"count Chef where name == "O'Brien""#, "search soupe a l'oignon", "search 'unclosed",
+        ])
+        #expect(run.standardError == "-c:6: error: unterminated quote in: 'unclosed\n", "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains("1"), "\(run.standardOutput)")
+        #expect(lines.contains { $0.contains("Recipe/p1") && $0.contains("Soupe à l'Oignon") && $0.contains("O'Brien") },
+                "\(run.standardOutput)")
+    }
+
+    @Test("A sort by a relationship, and a prefetch of an attribute, say what the key is")
+    func keysOfTheWrongKind() async throws {
+        let run = try await run(["fetch Recipe sort chef", "fetch Recipe sort ingredients", "fetch Recipe prefetch name",
+                                 "fetch Recipe sort nmae"])
+        let errors = run.standardError.split(separator: "\n").map(String.init)
+        #expect(errors.count == 4, "\(run.standardError)")
+        #expect(errors[0] == "-c:1: error: 'chef' is a relationship of 'Recipe', not an attribute; name one of its attributes, such as chef.name")
+        #expect(errors[1].hasPrefix("-c:2: error: 'ingredients' is a to-many relationship of 'Recipe', not an attribute"))
+        #expect(errors[2].hasPrefix("-c:3: error: 'name' is an attribute of 'Recipe'; only relationships are prefetched (chef, cuisine"))
+        #expect(errors[3] == "-c:4: error: unknown key 'nmae' on entity 'Recipe'; did you mean 'name'?")
+    }
+
+    @Test(".explain show ENTITY/pN explains the one-row read that show runs; .schema takes several entities")
+    func explainShowAndSchema() async throws {
+        let run = try await run(["insert Chef name=Ana", "save", ".explain show Chef/p1", ".schema Chef Cuisine",
+                                 ".explain show Chef/p1 extra"])
+        #expect(run.standardOutput.contains(#"FROM "Chef" AS t0 WHERE "#), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("t0._pk = ?") && run.standardOutput.contains("USING INTEGER PRIMARY KEY"),
+                "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("values: 1, 1, 0"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("\nChef\n") && run.standardOutput.contains("\nCuisine\n"), "\(run.standardOutput)")
+        #expect(run.standardError == "-c:5: error: unexpected 'extra' after 'Chef/p1': show takes one object ID, such as: show Chef/p1\n")
+    }
+
+    @Test(".help demo explains demos; a size below the minimum is refused, not raised in silence")
+    func demoHelpAndSize() async throws {
+        let run = try await run([".help demo", "demo prefetch --size 5"])
+        #expect(run.standardOutput.contains("--size N sets how many recipes it builds (at least 10)"), "\(run.standardOutput)")
+        #expect(run.standardError == "-c:2: error: a size of 5 is too small: the demo 'prefetch' needs at least 10 recipes\n",
+                "\(run.standardError)")
+    }
+}

@@ -83,7 +83,7 @@ public struct PredicateSyntaxError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         var text = "error: \(message)"
         guard let offset, let (line, column) = location else {
-            if !source.isEmpty { text += "\n  | \(source)" }
+            if !source.isEmpty { text += "\n  | \(Self.excerpt(source, column: 1, carets: 1).text)" }
             if let note { text += "\n  = note: \(note)" }
             return text
         }
@@ -97,11 +97,28 @@ public struct PredicateSyntaxError: Error, Sendable, CustomStringConvertible {
         let spanEnd = min(max(offset, min(offset + length, lineEnd)), scalars.count)
         let spanCharacters = String(String.UnicodeScalarView(scalars[offset..<spanEnd])).count
         let caretCount = max(1, min(spanCharacters, printable.count - (column - 1)))
+        let shown = Self.excerpt(printable, column: column, carets: caretCount)
         text += "\n --> predicate:\(line):\(column)"
-        text += "\n  | \(printable)"
-        text += "\n  | " + String(repeating: " ", count: column - 1) + String(repeating: "^", count: caretCount)
+        text += "\n  | \(shown.text)"
+        text += "\n  | " + String(repeating: " ", count: shown.column - 1) + String(repeating: "^", count: shown.carets)
         if let note { text += " \(note)" }
         return text
+    }
+
+    /// The most characters of a source line a diagnostic shows.
+    static let excerptLimit = 100
+
+    /// `line` as a diagnostic shows it: whole when short, else ``excerptLimit`` characters
+    /// from a little before the span at `column` (1-based) of `carets` characters, with `…`
+    /// where text is left out; and where the span's carets go in that excerpt.
+    static func excerpt(_ line: String, column: Int, carets: Int) -> (text: String, column: Int, carets: Int) {
+        let characters = Array(line)
+        guard characters.count > excerptLimit else { return (line, column, carets) }
+        let spanStart = column - 1, before = 20
+        let start = max(0, min(spanStart - before, characters.count - excerptLimit))
+        let end = min(characters.count, start + excerptLimit)
+        let text = (start > 0 ? "…" : "") + String(characters[start..<end]) + (end < characters.count ? "…" : "")
+        return (text, spanStart - start + 1 + (start > 0 ? 1 : 0), max(1, min(carets, end - spanStart)))
     }
 
     /// A suggestion for `name` among `candidates`, as a note.

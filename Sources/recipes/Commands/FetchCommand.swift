@@ -67,6 +67,9 @@ struct FetchCommand {
         var keyPaths: [String]?
         var isDistinct = false, wantsIDs = false, wantsFaults = false
         for (keyword, clause) in clauses {
+            if keywords.contains(keyword) {
+                throw CommandError("'\(keyword)' is given twice; each clause comes once")
+            }
             keywords.append(keyword)
             if Self.fetchOnlyKeywords.contains(keyword) && command != "fetch" {
                 throw CommandError("'\(keyword)' works only with fetch, not \(command)")

@@ -188,6 +188,37 @@ struct PredicateParserTests {
         #expect(throws: Never.self) { try FetchPredicate(fine) }
     }
 
+    @Test("A long predicate's error shows the part around the problem, its carets in place")
+    func longSourceExcerpt() throws {
+        let deep = String(repeating: "(", count: 20_000) + "a == 1"
+        do {
+            _ = try FetchPredicate(deep)
+            Issue.record("expected an error")
+        } catch let error as PredicateSyntaxError {
+            let lines = error.description.split(separator: "\n").map(String.init)
+            #expect(error.description.count < 400, "\(error.description.count) characters")
+            #expect(lines.count == 4 && lines[2].hasPrefix("  | …(((") && lines[2].hasSuffix("(((…"), "\(lines)")
+            // The caret stands under the character at the reported column.
+            let column = try #require(error.location?.column)
+            let caret = try #require(lines[3].firstIndex(of: "^"))
+            let shown = Array(lines[2].dropFirst(4)), offset = lines[3].distance(from: lines[3].startIndex, to: caret) - 4
+            #expect(shown[offset] == "(" && offset > 0 && offset < shown.count - 1, "column \(column), offset \(offset)")
+        }
+        let tail = (0..<50).map { "servings == \($0)" }.joined(separator: " AND ") + " AND nmae == 1"
+        let recipe = try #require(try TestModel.make().entity(named: "Recipe"))
+        do {
+            _ = try FetchPredicate(tail).checked(for: recipe)
+            Issue.record("expected an error")
+        } catch let error as PredicateSyntaxError {
+            let lines = error.description.split(separator: "\n").map(String.init)
+            #expect(lines.count == 4 && lines[2].hasPrefix("  | …") && lines[2].hasSuffix("servings == 49 AND nmae == 1"),
+                    "\(error.description)")
+            let name = try #require(lines[2].range(of: "nmae")), caret = try #require(lines[3].range(of: "^^^^ "))
+            #expect(lines[2].distance(from: lines[2].startIndex, to: name.lowerBound)
+                    == lines[3].distance(from: lines[3].startIndex, to: caret.lowerBound), "\(error.description)")
+        }
+    }
+
     @Test("Long AND chains are flat, not deep")
     func longChains() throws {
         let text = (0..<5_000).map { "a == \($0)" }.joined(separator: " AND ")

@@ -66,6 +66,8 @@ struct FetchCommandTests {
         ("Photo batch", "'batch' needs a positive number, found nothing, such as: batch 50"),
         ("Photo sort width,", "bad sort key '': write a key path, then asc or desc if you like, and a comma before the next"),
         ("Photo sort width asc desc", "bad sort key 'width asc desc': write a key path, then asc or desc if you like, and a comma before the next"),
+        ("Photo limit 1 limit 2", "'limit' is given twice; each clause comes once"),
+        ("Photo where width > 1 sort width where width < 9", "'where' is given twice; each clause comes once"),
     ])
     func emptyClauses(text: String, message: String) {
         #expect { try parse(text) } throws: { ($0 as? CommandError)?.message == message }

@@ -72,7 +72,7 @@ extension StoreChanges {
         private let model: ObjectModel
 
         /// The keys of `changes`, whose inserts the store gave `ids` (in order).
-        package init(_ changes: StoreChanges, ids: [ObjectID], model: ObjectModel) {
+        package init(_ changes: borrowing StoreChanges, ids: [ObjectID], model: ObjectModel) {
             self.model = model
             guard !changes.references.isEmpty || !changes.joins.isEmpty else { return }
             keys.reserveCapacity(changes.inserts.count)

@@ -1,20 +1,28 @@
 /// Turning changed objects into the rows a store writes.
 extension ContextCore {
+    /// `store`'s layout of `entity`'s table, from `cache` when it holds that table's.
+    @inline(__always)
+    private static func layout(
+        of entity: EntityDescription, in store: any StoreRequestHandler, cache: inout (root: Int, layout: TableLayout)?
+    ) -> TableLayout {
+        if let cache, cache.root == entity.root.index { return cache.layout }
+        let layout = store.layout(for: entity)
+        cache = (entity.root.index, layout)
+        return layout
+    }
+
     /// The rows that saving these objects writes to `store`.
     func storeChanges(
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], store: any StoreRequestHandler
     ) -> StoreChanges {
         var changes = StoreChanges()
+        // The last table's layout: consecutive objects mostly share one. (Kept in a value
+        // passed inout, not captured by a nested function: a captured variable is boxed,
+        // and each access to the box is checked for exclusivity at run time.)
         var lastLayout: (root: Int, layout: TableLayout)?
-        func layout(_ entity: EntityDescription) -> TableLayout {
-            if let lastLayout, lastLayout.root == entity.root.index { return lastLayout.layout }
-            let layout = store.layout(for: entity)
-            lastLayout = (entity.root.index, layout)
-            return layout
-        }
         changes.deletes = deleted.map(\.objectID)
         changes.inserts.reserveCapacity(inserted.count)
-        if let first = inserted.first { changes.values.reserveCapacity(inserted.count * (layout(first.entity).width - 2)) }
+        if let first = inserted.first { changes.values.reserveCapacity(inserted.count * (Self.layout(of: first.entity, in: store, cache: &lastLayout).width - 2)) }
         // Inserted objects come mostly in runs of one entity: its columns are looked up
         // when the entity changes, not for every object.
         var entityIndex = -1
@@ -22,7 +30,7 @@ extension ContextCore {
         inserted.forEachUnretained { object in
             let index = Int(object.objectID.entityIndex)
             if index != entityIndex {
-                let layout = layout(object.entity)
+                let layout = Self.layout(of: object.entity, in: store, cache: &lastLayout)
                 entityIndex = index
                 sources = layout.sources(of: index)
                 width = layout.width - 2
@@ -47,7 +55,7 @@ extension ContextCore {
             }
         }
         for object in updated {
-            let layout = layout(object.entity)
+            let layout = Self.layout(of: object.entity, in: store, cache: &lastLayout)
             var columns: [Int] = []
             let start = changes.values.count
             for source in layout.sources(of: object.entity.index) {

@@ -33,55 +33,28 @@ extension ContextCore {
         let deletedStored = deletedNow.filter {
             $0.headerPointer.pointee.stateBeforeDelete != .inserted
         }
-        // Each store writes inside the transactions of the stores before it, so every store
-        // has written before any commits, and a failure in any one rolls them all back.
-        // (Commits then run last store first; only a failing COMMIT itself, after another
-        // store committed, could leave them apart.) Metadata goes to the first store.
-        // Each store's inserted objects with the IDs it gave them, in the order they were
-        // written (two arrays, not an array of pairs, which Swift copies element by element
-        // through generic code).
-        var permanentIDs: [(objects: [ManagedObject], ids: [ObjectID])] = []
-        var rewritten = Set<ObjectID>()
-        // Writes every store, each inside the transactions of the stores before it.
-        func writeAll() throws {
-            let groups = groupedByStore(insertedNow, updatedNow, deletedStored)
-            permanentIDs.removeAll()
-            rewritten.removeAll()
-            func write(from index: Int) throws {
-                guard index < groups.count else { return }
-                let (store, group) = groups[index]
-                var changes = storeChanges(inserted: group.0, updated: group.1, deleted: group.2, store: store)
-                if index == 0 { changes.metadata = pendingMetadata }
-                let ids = try store.save(changes) { try write(from: index + 1) }
-                permanentIDs.append((group.0, ids))
-                rewritten.formUnion(changes.updates.map(\.id))
-            }
-            try write(from: 0)
-        }
         // Rows changed underneath (optimistic locking) are resolved by the merge policy and
         // the save tried again, holding every store's write lock from the first read of
         // the changed rows to the write, so no other save can slip in between and the
         // retry cannot lose the same race. The error policy reports them instead.
+        let written: StoreWrites
         do {
-            try writeAll()
+            written = try writeAll(insertedNow, updatedNow, deletedStored)
         } catch let conflicts as SaveConflicts {
             guard mergePolicy != .error else { throw try conflictError(conflicts.ids) }
             let stores = groupedByStore(insertedNow, updatedNow, deletedStored).map(\.0)
-            func holdingLocks(from index: Int, _ body: () throws -> Void) throws {
-                guard index < stores.count else { return try body() }
-                try stores[index].holdingWriteLock { try holdingLocks(from: index + 1, body) }
-            }
-            try holdingLocks(from: 0) {
-                var pending = conflicts.ids
-                for attempt in 1... {
+            (written, updatedNow) = try Self.holdingLocks(of: stores[...]) {
+                var pending = conflicts.ids, attempt = 1
+                while true {
                     try resolveConflicts(pending)
-                    updatedNow = updated.filter { $0.state == .updated }
+                    let updatedNow = updated.filter { $0.state == .updated }
                     do {
-                        return try writeAll()
+                        return (try writeAll(insertedNow, updatedNow, deletedStored), updatedNow)
                     } catch let more as SaveConflicts {
                         // Only a store that cannot lock (another context of this process saved) gets here.
                         guard attempt < 5 else { throw try conflictError(more.ids) }
                         pending = more.ids
+                        attempt += 1
                     }
                 }
             }
@@ -94,7 +67,7 @@ extension ContextCore {
         if observed {
             for object in updatedNow { changedKeys[object.objectID] = object.changedKeys }
         }
-        for (objects, ids) in permanentIDs {
+        for (objects, ids) in written.permanentIDs {
             var index = 0
             objects.forEachUnretained { object in
                 if object.objectID.isTemporary { adopt(ids[index], for: object) }
@@ -109,7 +82,7 @@ extension ContextCore {
         }
         for object in updatedNow {
             result.updatedIDs.append(object.objectID)
-            if rewritten.contains(object.objectID), object.headerPointer.pointee.rowVersion >= 0 {
+            if written.rewritten.contains(object.objectID), object.headerPointer.pointee.rowVersion >= 0 {
                 object.headerPointer.pointee.rowVersion += 1
             }
             markSaved(object)
@@ -120,6 +93,49 @@ extension ContextCore {
         }
         if observed { announce(result, changedKeys: changedKeys, reachedStore: true) }
         return result
+    }
+
+    /// What a save wrote: each store's inserted objects with the IDs it gave them, in the
+    /// order they were written (two arrays, not an array of pairs, which Swift copies element
+    /// by element through generic code), and the rows of updated objects it rewrote.
+    private struct StoreWrites {
+        var permanentIDs: [(objects: [ManagedObject], ids: [ObjectID])] = []
+        var rewritten = Set<ObjectID>()
+    }
+
+    /// Writes the changes to every store, each inside the transactions of the stores before
+    /// it, so every store has written before any commits, and a failure in any one rolls them
+    /// all back. (Commits then run last store first; only a failing COMMIT itself, after
+    /// another store committed, could leave them apart.) Metadata goes to the first store.
+    ///
+    /// A method with its results in a value, not a nested function: local variables that
+    /// nested functions capture are boxed, and each access to a box is checked for
+    /// exclusivity at run time.
+    private func writeAll(
+        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]
+    ) throws -> StoreWrites {
+        var written = StoreWrites()
+        try write(groupedByStore(inserted, updated, deleted)[...], into: &written)
+        return written
+    }
+
+    /// Writes the first group's changes to its store, and the other groups' inside its transaction.
+    private func write(
+        _ groups: ArraySlice<(any StoreRequestHandler, ([ManagedObject], [ManagedObject], [ManagedObject]))>,
+        into written: inout StoreWrites
+    ) throws {
+        guard let (store, group) = groups.first else { return }
+        var changes = storeChanges(inserted: group.0, updated: group.1, deleted: group.2, store: store)
+        if groups.startIndex == 0 { changes.metadata = pendingMetadata }
+        let ids = try store.save(changes) { try write(groups.dropFirst(), into: &written) }
+        written.permanentIDs.append((group.0, ids))
+        written.rewritten.formUnion(changes.updates.map(\.id))
+    }
+
+    /// Runs `body` holding the write lock of every store in `stores`, the first one first.
+    private static func holdingLocks<T>(of stores: ArraySlice<any StoreRequestHandler>, _ body: () throws -> T) throws -> T {
+        guard let first = stores.first else { return try body() }
+        return try first.holdingWriteLock { try holdingLocks(of: stores.dropFirst(), body) }
     }
 
     /// Gives an inserted object the permanent ID its store assigned, and registers it under it.

@@ -60,13 +60,20 @@ public struct PersistentStoreType: Sendable, Hashable, CustomStringConvertible {
 
     /// The type among `types` whose files start like the file at `path`, or nil when none
     /// matches (or the file is empty).
-    /// - Throws: ``ObjectGraphError`` (`storeFailure`) when the file cannot be read.
+    /// - Throws: ``ObjectGraphError`` (`storeFailure`) when the file cannot be read, naming
+    ///   the reason (`cannot open the store at 'data': it is a directory`).
     public static func recognize(fileAt path: String, among types: [PersistentStoreType]) throws -> PersistentStoreType? {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ObjectGraphError(.storeFailure, "cannot read '\(path)': no such file, or not readable")
         }
         defer { try? handle.close() }
-        let prefix = [UInt8](try handle.read(upToCount: 512) ?? Data())
+        let prefix: [UInt8]
+        do {
+            prefix = [UInt8](try handle.read(upToCount: 512) ?? Data())
+        } catch {
+            throw ObjectGraphError(.storeFailure, "cannot open the store at '\(path)': \(FileErrorReason.of(error))",
+                                   underlying: error)
+        }
         return types.first { $0.recognizes(prefix) }
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import ObjectGraph
 
 /// Loads the ingredient catalogue TSV (`SampleData/ingredients.tsv`).
 ///
@@ -26,7 +27,7 @@ public enum IngredientCatalogFile {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ImportFileError(path: url.path, message: "cannot read file: \(error.localizedDescription)")
+            throw ImportFileError(path: url.path, message: "cannot read file: \(FileErrorReason.of(error))")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ImportFileError(path: url.path, message: "file is not UTF-8")

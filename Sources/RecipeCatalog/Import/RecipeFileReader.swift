@@ -1,5 +1,6 @@
 public import Foundation
 import Glibc
+import ObjectGraph
 
 /// Reads a JSON Lines recipe file in batches, streaming it from disk.
 ///
@@ -59,7 +60,7 @@ public final class RecipeFileReader {
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
-            throw ImportFileError(path: url.path, message: "cannot open file: \(error.localizedDescription)")
+            throw ImportFileError(path: url.path, message: "cannot open file: \(FileErrorReason.of(error))")
         }
     }
 
@@ -144,7 +145,7 @@ public final class RecipeFileReader {
         do {
             data = try handle.read(upToCount: chunkSize)
         } catch {
-            throw ImportFileError(path: url.path, message: "cannot read file: \(error.localizedDescription)")
+            throw ImportFileError(path: url.path, message: "cannot read file: \(FileErrorReason.of(error))")
         }
         guard let data, !data.isEmpty else {
             reachedEnd = true

@@ -173,10 +173,21 @@ extension RecipeShell {
     private func migrate(_ text: String, _ context: CommandContext) throws {
         let words = try CommandWords.split(text)
         let names = PersistentStoreType.all.map(\.name).joined(separator: ", ")
-        guard let name = words.first, let type = PersistentStoreType(named: name) else {
+        guard let name = words.first else {
             throw CommandError(".migrate needs a store type (\(names)) and a path: .migrate xml catalog.xml")
         }
-        guard words.count == 2 || (type == .memory && words.count == 1) else {
+        guard let type = PersistentStoreType(named: name) else {
+            throw CommandError("unknown store type '\(name)' for .migrate; the types are \(names): .migrate xml catalog.xml")
+        }
+        if type == .memory {
+            guard words.count == 1 else {
+                throw CommandError(".migrate memory takes no path (the new store is in memory), found '\(words[1])': .migrate memory")
+            }
+        } else if words.count > 2 {
+            throw CommandError(".migrate \(type) takes one path for the new store, found \(words.count - 1): "
+                               + words.dropFirst().map { "'\($0)'" }.joined(separator: " ")
+                               + "; quote a path that has spaces: .migrate \(type) \"my catalog\"")
+        } else if words.count < 2 {
             throw CommandError(".migrate \(type) needs one path for the new store: .migrate \(type) PATH")
         }
         guard !hasUnsavedChanges else { throw CommandError("there are unsaved changes: save or rollback before .migrate") }

@@ -22,7 +22,9 @@ extension RecipeShell {
             throw CommandError("import needs one file: import FILE [--batch N] [--background]")
         }
         let path = words[0]
-        guard FileManager.default.fileExists(atPath: path) else { throw CommandError("no such file: \(path)") }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CommandError("no such file: \(path)") }
+        guard !isDirectory.boolValue else { throw CommandError("cannot import '\(path)': it is a directory; name a .jsonl or .tsv file in it") }
         let url = URL(fileURLWithPath: path)
         try requireNoRunningJob(before: "starting another import")
         if isBackground {

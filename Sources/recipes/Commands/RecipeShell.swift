@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ObjectGraph
 import ObjectGraphSQLite
 import RecipeCatalog
 
@@ -75,8 +76,14 @@ import RecipeCatalog
         }
         let path = Catalog.defaultPath
         let isNew = !FileManager.default.fileExists(atPath: path)
-        try FileManager.default.createDirectory(
-            at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            let failed = FileErrorReason.path(of: error).flatMap { $0 == folder ? nil : " (creating \($0))" } ?? ""
+            throw CommandError("cannot create the default catalogue folder \(folder): \(FileErrorReason.of(error))\(failed); "
+                               + "set HOME or XDG_DATA_HOME to a writable folder, or name a store: recipes STORE")
+        }
         let catalog = try Catalog.open(at: path)
         if isNew {
             guard let sample = Catalog.sampleDataDirectory else {

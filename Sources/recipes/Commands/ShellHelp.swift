@@ -129,7 +129,8 @@ enum ShellHelp {
                               "  Opens another catalogue (a new path creates an empty one; :memory: for a scratch one).",
                               "  A store's type (SQLite, XML, binary, HTML) is recognized from its content, whatever its name.",
                               "  --migrate migrates a catalogue made with an older version of the model first (the file is",
-                              "  replaced only when the migration succeeds); --copy-to NEW migrates a copy and keeps STORE."]
+                              "  replaced only when the migration succeeds); --copy-to NEW migrates a copy and keeps STORE",
+                              "  (NEW must be a new path: an existing file, or its -wal or -shm, is refused)."]
         case ".migrate": return [
             ".migrate TYPE PATH   TYPE: sqlite, xml, binary, html or memory (memory takes no path)",
             "  Copies every object and relationship into a new store of that type, written at exactly PATH",

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// Drives a ``CommandHandler``: reads lines, runs them one at a time on the main actor,
 /// prints errors, handles Ctrl-C, and decides the exit status.
@@ -95,10 +96,13 @@ import Foundation
         }
     }
 
-    /// The text printed after `error: ` for `error`.
+    /// The text printed after `error: ` for `error`. A Foundation file error that no command
+    /// worded reads `<path>: <reason>`, not its `Error Domain=NSCocoaErrorDomain …` dump.
     static func message(for error: any Error) -> String {
         let text = switch error {
         case is CancellationError: "interrupted"
+        case let error as NSError where error.domain == NSCocoaErrorDomain:
+            (FileErrorReason.path(of: error).map { "\($0): " } ?? "") + FileErrorReason.of(error)
         case let error as any CustomStringConvertible: error.description
         default: String(describing: error)
         }

@@ -38,20 +38,26 @@ struct StoreTypeTests {
         }
     }
 
-    @Test(".migrate names what is wrong: the type, a missing path, unsaved changes, an existing file")
+    @Test(".migrate names what is wrong: the type, a missing or extra path, unsaved changes, an existing file")
     func migrateErrors() async throws {
         let folder = try TemporaryDirectory()
         let existing = try folder.write("taken", to: "taken.xml")
         let run = try await RecipesBinary.run(["--memory", "--deterministic",
             "-c", ".migrate csv x.csv", "-c", ".migrate xml", "-c", "insert Chef name=Ana",
-            "-c", ".migrate xml \(folder.url.path)/new.xml", "-c", "rollback", "-c", ".migrate xml \(existing)"], timeout: .seconds(60))
+            "-c", ".migrate xml \(folder.url.path)/new.xml", "-c", "rollback", "-c", ".migrate xml \(existing)",
+            "-c", ".migrate", "-c", ".migrate memory x.sqlite", "-c", ".migrate xml my catalog.xml"], timeout: .seconds(60))
         #expect(run.standardError == """
-            -c:1: error: .migrate needs a store type (sqlite, xml, binary, html, memory) and a path: .migrate xml catalog.xml
+            -c:1: error: unknown store type 'csv' for .migrate; the types are sqlite, xml, binary, html, memory: .migrate xml catalog.xml
             -c:2: error: .migrate xml needs one path for the new store: .migrate xml PATH
             -c:4: error: there are unsaved changes: save or rollback before .migrate
             -c:6: error: cannot migrate to '\(existing)': the file exists; remove it or choose another path
+            -c:7: error: .migrate needs a store type (sqlite, xml, binary, html, memory) and a path: .migrate xml catalog.xml
+            -c:8: error: .migrate memory takes no path (the new store is in memory), found 'x.sqlite': .migrate memory
+            -c:9: error: .migrate xml takes one path for the new store, found 2: 'my' 'catalog.xml'; \
+            quote a path that has spaces: .migrate xml "my catalog"
 
             """)
+        #expect(!run.standardOutput.contains("migrated"), "nothing was migrated: \(run.standardOutput)")
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "taken")
     }
 

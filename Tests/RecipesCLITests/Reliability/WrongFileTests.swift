@@ -126,4 +126,32 @@ struct WrongFileTests {
         chmod(orphan + "-wal", 0o666)
         try await expectRefusal(orphan, "error: cannot open the store at '\(orphan)': its write-ahead log '\(orphan)-wal' is there but the database is missing")
     }
+
+    @Test("A directory: named as one wherever a store or a file to import is expected")
+    func directory() async throws {
+        let folder = home.url.appendingPathComponent("shelf").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        try await expectRefusal(folder, "error: cannot open the store at '\(folder)': it is a directory\n")
+        let run = try await run(["--memory", "-c", ".open \(folder)", "-c", "import \(folder)", "-c", "import \(folder) --background"])
+        #expect(run.standardError == """
+            -c:1: error: cannot open the store at '\(folder)': it is a directory
+            -c:2: error: cannot import '\(folder)': it is a directory; name a .jsonl or .tsv file in it
+            -c:3: error: cannot import '\(folder)': it is a directory; name a .jsonl or .tsv file in it
+
+            """)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+
+    @Test("A HOME where the default catalogue's folder cannot be made: the folder and the reason, not a Foundation dump")
+    func unusableHome() async throws {
+        let file = home.url.appendingPathComponent("not-a-folder").path
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        let run = try await RecipesBinary.run(["-c", "count Recipe"], environment: ["HOME": file])
+        #expect(run.status == 1)
+        #expect(run.standardError == """
+            error: cannot create the default catalogue folder \(file)/.local/share/recipes: Not a directory (creating \(file)/.local); \
+            set HOME or XDG_DATA_HOME to a writable folder, or name a store: recipes STORE
+
+            """)
+    }
 }

@@ -114,6 +114,18 @@ struct REPLSessionTests {
         #expect(REPLSession<EchoHandler>.message(for: CancellationError()) == "interrupted")
     }
 
+    @Test("A Foundation file error no command worded reads as its path and the system's reason")
+    func fileErrorMessages() throws {
+        let folder = try TemporaryDirectory()
+        let file = try folder.write("x", to: "file")
+        let error = #expect(throws: (any Error).self) {
+            try FileManager.default.createDirectory(atPath: file + "/sub", withIntermediateDirectories: true)
+        }
+        #expect(REPLSession<EchoHandler>.message(for: try #require(error)) == "\(file)/sub: Not a directory")
+        let made = CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: "shelf", NSUnderlyingErrorKey: POSIXError(.EISDIR)])
+        #expect(REPLSession<EchoHandler>.message(for: made) == "shelf: it is a directory")
+    }
+
     @Test("Comment and blank lines are skipped", arguments: ["", "   ", "-- x", "# x", "  -- x", "\t#x"])
     func comments(line: String) { #expect(ScriptFile.isComment(line)) }
 

@@ -202,6 +202,16 @@ struct AtomicStoreTests {
         #expect(try PersistentStoreType.recognize(fileAt: text) == nil)
         #expect(PersistentStoreType(named: "HTML") == .html && PersistentStoreType(named: "csv") == nil)
     }
+
+    @Test("A directory is refused naming it, not with Foundation's error")
+    func recognitionOfDirectory() throws {
+        let path = try StoreKind.newFile(extension: "dat")
+        defer { StoreKind.removeFolder(of: path) }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        let error = #expect(throws: ObjectGraphError.self) { try PersistentStoreType.recognize(fileAt: path) }
+        #expect(error?.code == .storeFailure)
+        #expect(error?.description == "cannot open the store at '\(path)': it is a directory")
+    }
 }
 
 /// The parts of an atomic store the tests reach without knowing its node type.

@@ -18,8 +18,11 @@ extension RecipeShell {
             options.batchSize = size
             words.removeSubrange(flag...(flag + 1))
         }
+        if let option = words.first(where: { $0.hasPrefix("--") }) {
+            throw CommandError("unknown option '\(option)' for import: import FILE [--batch N] [--background]")
+        }
         guard words.count == 1 else {
-            throw CommandError("import needs one file: import FILE [--batch N] [--background]")
+            throw CommandError("import needs one file\(words.isEmpty ? "" : ", found \(words.count)"): import FILE [--batch N] [--background]")
         }
         let path = words[0]
         var isDirectory: ObjCBool = false

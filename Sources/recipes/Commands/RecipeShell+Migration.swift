@@ -20,8 +20,12 @@ extension RecipeShell {
             copy = words[flag + 1]
             words.removeSubrange(flag...(flag + 1))
         }
+        if let option = words.first(where: { $0.hasPrefix("--") }) {
+            throw CommandError("unknown option '\(option)' for .open: .open [--migrate] STORE [--copy-to NEW]")
+        }
         guard words.count == 1 else {
-            throw CommandError(".open needs a store path (or :memory:): .open [--migrate] STORE [--copy-to NEW]")
+            throw CommandError(words.isEmpty ? ".open needs a store path (or :memory:): .open [--migrate] STORE [--copy-to NEW]"
+                : ".open takes one store path, found \(words.count): \(words.map { "'\($0)'" }.joined(separator: " ")); quote a path that has spaces")
         }
         guard !hasUnsavedChanges else {
             throw CommandError("there are unsaved changes: save or rollback before .open")

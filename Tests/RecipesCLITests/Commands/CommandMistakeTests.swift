@@ -62,6 +62,19 @@ struct CommandMistakeTests {
         #expect(run.standardError == "-c:5: error: unexpected 'extra' after 'Chef/p1': show takes one object ID, such as: show Chef/p1\n")
     }
 
+    @Test("import and .open name an unknown option or a second path")
+    func importAndOpenArguments() async throws {
+        let run = try await run(["import x.jsonl --bogus", "import a.jsonl b.jsonl", "import", ".open o.sqlite extra",
+                                 ".open --force o.sqlite"])
+        #expect(run.standardError.split(separator: "\n").map(String.init) == [
+            "-c:1: error: unknown option '--bogus' for import: import FILE [--batch N] [--background]",
+            "-c:2: error: import needs one file, found 2: import FILE [--batch N] [--background]",
+            "-c:3: error: import needs one file: import FILE [--batch N] [--background]",
+            "-c:4: error: .open takes one store path, found 2: 'o.sqlite' 'extra'; quote a path that has spaces",
+            "-c:5: error: unknown option '--force' for .open: .open [--migrate] STORE [--copy-to NEW]",
+        ], "\(run.standardError)")
+    }
+
     @Test(".help demo explains demos; a size below the minimum is refused, not raised in silence")
     func demoHelpAndSize() async throws {
         let run = try await run([".help demo", "demo prefetch --size 5"])

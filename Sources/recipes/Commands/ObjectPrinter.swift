@@ -93,7 +93,7 @@ struct ObjectPrinter {
             for (index, row) in rows.enumerated() {
                 if index > 0 { lines.append("") }
                 for (key, value) in zip(keys, row) {
-                    lines.append(String(repeating: " ", count: width - key.count) + key + " = " + Self.plain(value))
+                    lines.append(String(repeating: " ", count: width - key.count) + key + " = " + Self.visible(Self.plain(value)))
                 }
             }
             return lines
@@ -102,7 +102,7 @@ struct ObjectPrinter {
             let isCuttable = keys.indices.map { column in
                 keys[column] != "objectID" && rows.contains { if case .text = $0[column] { true } else { false } }
             }
-            let table = TextTable(header: keys, rows: rows.map { $0.map(Self.plain) }, isCuttable: isCuttable,
+            let table = TextTable(header: keys, rows: rows.map { $0.map { Self.visible(Self.plain($0)) } }, isCuttable: isCuttable,
                                   maximumCellWidth: maximumCellWidth)
             return table.lines(fittingIn: fittingWidth)
         }
@@ -119,6 +119,27 @@ struct ObjectPrinter {
         case .date(let v): isoDate(v)
         case .data(let v): "<\(v.count) bytes>"
         }
+    }
+
+    /// `text` with its control characters (but line feeds and tabs) written as `\u{1B}`,
+    /// for the modes a terminal shows: stored text cannot move the cursor, clear the screen
+    /// or change colours. JSON escapes them itself, and CSV keeps the data exact.
+    static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isHidden) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isHidden(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// A control character other than a line feed or a tab.
+    private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control && scalar != "\n" && scalar != "\t"
     }
 
     /// A value as JSON.

@@ -62,6 +62,20 @@ struct CommandMistakeTests {
         #expect(run.standardError == "-c:5: error: unexpected 'extra' after 'Chef/p1': show takes one object ID, such as: show Chef/p1\n")
     }
 
+    @Test("Control characters in stored text print visibly in table and line modes, escaped in JSON, exact in CSV")
+    func controlCharacters() async throws {
+        let name = "\u{1B}[2J\u{1B}[31mRed\u{8}X"
+        let run = try await run(["insert Chef \"name=\(name)\"", "save", "fetch Chef", ".mode line", "fetch Chef",
+                                 ".mode json", "fetch Chef", ".mode csv", "fetch Chef"])
+        let shown = #"\u{1B}[2J\u{1B}[31mRed\u{8}X"#
+        let lines = run.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.contains { $0.hasPrefix("Chef/p1") && $0.hasSuffix(shown) }, "\(lines)")
+        #expect(lines.contains { $0.hasSuffix("name = " + shown) }, "\(lines)")
+        #expect(lines.contains { $0.contains(#""name": "\u001b[2J\u001b[31mRed\u0008X""#) }, "\(lines)")
+        #expect(run.standardOutput.contains("Chef/p1,\(name)"), "\(lines)")
+        #expect(run.standardOutput.filter { $0 == "\u{1B}" }.count == 2, "only CSV keeps the escape characters")
+    }
+
     @Test("import and .open name an unknown option or a second path")
     func importAndOpenArguments() async throws {
         let run = try await run(["import x.jsonl --bogus", "import a.jsonl b.jsonl", "import", ".open o.sqlite extra",

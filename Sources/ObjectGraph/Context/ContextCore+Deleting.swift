@@ -24,8 +24,11 @@ extension ContextCore {
         while !level.isEmpty {
             let loaded = loadRuleDestinations(of: level)
             var next: [ManagedObject] = []
-            /// Applies `relationship`'s rule of the deleted `object` to one destination.
-            func apply(_ relationship: RelationshipDescription, of object: ManagedObject, to destination: ManagedObject) {
+            /// Applies `relationship`'s rule of the deleted `object` to one destination, adding
+            /// it to `next` when it cascades. (`next` goes inout: a variable that a nested
+            /// function captures is a heap box, checked for exclusivity at every access.)
+            func apply(_ relationship: RelationshipDescription, of object: ManagedObject, to destination: ManagedObject,
+                       next: inout [ManagedObject]) {
                 guard destination.state != .deleted else { return }
                 if relationship.deleteRule == .cascade {
                     if markDeleted(destination) { next.append(destination) }
@@ -37,9 +40,11 @@ extension ContextCore {
             for object in level {
                 for relationship in object.entity.relationships where Self.propagatesDelete(relationship) {
                     if relationship.isToMany {
-                        for destination in object.objects(of: relationship) { apply(relationship, of: object, to: destination) }
+                        for destination in object.objects(of: relationship) {
+                            apply(relationship, of: object, to: destination, next: &next)
+                        }
                     } else if let destination = object.object(of: relationship) {
-                        apply(relationship, of: object, to: destination)
+                        apply(relationship, of: object, to: destination, next: &next)
                     }
                 }
             }
@@ -86,8 +91,9 @@ extension ContextCore {
     private func loadRuleDestinations(of level: [ManagedObject]) -> [ManagedObject] {
         guard parent == nil, let first = level.first else { return [] }
         var toOneIDs: [ObjectID] = []
-        /// Loads what the rules of `entity`'s relationships visit from `objects`, all of that entity.
-        func load(_ entity: EntityDescription, _ objects: [ManagedObject]) {
+        /// Loads what the rules of `entity`'s relationships visit from `objects`, all of that
+        /// entity, collecting the to-one destinations still to load in `toOneIDs`.
+        func load(_ entity: EntityDescription, _ objects: [ManagedObject], _ toOneIDs: inout [ObjectID]) {
             for relationship in entity.relationships where Self.propagatesDelete(relationship) {
                 if relationship.isToMany {
                     // The realized relationships hold what this loads.
@@ -104,7 +110,7 @@ extension ContextCore {
         // this context's model, so their IDs' entity indexes tell their entities apart.
         let firstIndex = first.headerPointer.pointee.entityIndex
         if level.allSatisfy({ $0.headerPointer.pointee.entityIndex == firstIndex }) {
-            load(first.entity, level)
+            load(first.entity, level, &toOneIDs)
         } else {
             var groups: [(entity: EntityDescription, objects: [ManagedObject])] = []
             for object in level {
@@ -114,7 +120,7 @@ extension ContextCore {
                     groups.append((object.entity, [object]))
                 }
             }
-            for (entity, objects) in groups { load(entity, objects) }
+            for (entity, objects) in groups { load(entity, objects, &toOneIDs) }
         }
         return loadFaults(toOneIDs)
     }

@@ -240,12 +240,14 @@ extension ContextCore {
             if case .text(let text)? = label { return "\(object.entity.name) '\(text)'" }
             return object.objectID.isTemporary ? "new \(object.entity.name)" : model.describe(object.objectID)
         }
-        func check(_ object: ManagedObject) {
+        // `problems` goes to the checks inout: a variable that nested functions capture is
+        // a heap box, checked for exclusivity at every access.
+        func check(_ object: ManagedObject, _ problems: inout [String]) {
             guard object.needsSaveWork(validatesRelationships ? [.checksAttributes, .hasRelationships] : .checksAttributes)
             else { return }
-            object.withEntity { check(object, $0) }
+            object.withEntity { check(object, $0, &problems) }
         }
-        func check(_ object: ManagedObject, _ entity: EntityDescription) {
+        func check(_ object: ManagedObject, _ entity: EntityDescription, _ problems: inout [String]) {
             let isNew = object.state == .inserted
             let slots = object.slots
             entity.requiredAttributes.forEachUnretained { attribute in
@@ -283,8 +285,8 @@ extension ContextCore {
                 }
             }
         }
-        inserted.forEachUnretained(check)
-        updated.forEachUnretained(check)
+        inserted.forEachUnretained { check($0, &problems) }
+        updated.forEachUnretained { check($0, &problems) }
         loadDenyingRelationships(of: deleted)
         for object in deleted {
             for relationship in object.entity.relationships where relationship.deleteRule == .deny {

@@ -194,9 +194,10 @@ extension RecipeShell {
         let pairs = try CommandWords.split(assignments).map(CommandWords.assignment)
         if isBatch { return try batchUpdate(parts.head, pairs, context) }
         let request = try request(from: parts.head, command: "update")
-        let objects = try self.context.fetch(request)
-        // Every key and value is checked before any object changes, so a mistake changes nothing.
+        // Every key and value is checked before the fetch, so a mistake says the same with or
+        // without matches, and changes nothing.
         let checked = try self.assignments(pairs, for: try entity(named: request.entityName))
+        let objects = try self.context.fetch(request)
         for object in objects {
             for assignment in checked { try assign(assignment, to: object) }
         }

@@ -90,6 +90,28 @@ struct UndoCommandTests {
             """)
     }
 
+    @Test("update checks its keys and values before the fetch: the error is the same with or without matches")
+    func updateChecksKeysBeforeFetching() async throws {
+        let commands = [
+            "import SampleData/recipes.jsonl",
+            "update Recipe where name == 'zzz' set nope=1",
+            "update Recipe where rating > 4 set nope=1",
+            "update Recipe where name == 'zzz' set servings=abc",
+            "update Recipe where name == 'zzz' set chef='Nobody Here'",
+            "update Recipe where name == 'zzz' set rating=1",
+        ]
+        let run = try await RecipesBinary.run(["--memory", "--deterministic"] + commands.flatMap { ["-c", $0] },
+                                              in: Self.root, timeout: .seconds(60))
+        #expect(run.standardError == """
+            -c:2: error: unknown key 'nope' on entity 'Recipe'; did you mean 'name'?
+            -c:3: error: unknown key 'nope' on entity 'Recipe'; did you mean 'name'?
+            -c:4: error: 'abc' is not a valid Int32 for 'servings'
+            -c:5: error: no Chef named 'Nobody Here'
+
+            """)
+        #expect(run.standardOutput == "imported 169 recipes from recipes.jsonl\nupdated 0 Recipe objects (unsaved)\n")
+    }
+
     @Test("A bad key or value in update --batch fails before the store changes, with or without matches")
     func aFailedBatchUpdateChangesNothing() async throws {
         let commands = [

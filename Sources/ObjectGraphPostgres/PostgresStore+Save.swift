@@ -117,7 +117,9 @@ extension PostgresStore {
                 throw constraintError(error, id: row.id, row: row, values: values)
             }
             if let id = current, error.code == .constraintViolation {
-                throw constraintError(error, id: id, row: changes.inserts.first { $0.id == id }, values: values)
+                let row = changes.inserts.first { $0.id == id }
+                throw constraintError(error, id: id, row: row, update: row == nil ? changes.updates.first { $0.id == id } : nil,
+                                      values: values)
             }
             throw error
         }
@@ -202,19 +204,45 @@ extension PostgresStore {
         return rendered.joined(separator: ", ") == key.values
     }
 
-    /// The error for a violated uniqueness constraint, naming the keys and, for an
-    /// inserted row, their values.
-    private func constraintError(_ error: ObjectGraphError, id: ObjectID, row: StoreChanges.Insert?, values: [StoredValue]) -> ObjectGraphError {
+    /// The error for a violated uniqueness constraint, naming the keys and their values:
+    /// an inserted row's, or an updated row's from the update and, for those it leaves as
+    /// they were, from the store (read after the rollback); else as the server printed them.
+    private func constraintError(
+        _ error: ObjectGraphError, id: ObjectID, row: StoreChanges.Insert?, update: StoreChanges.Update? = nil,
+        values: [StoredValue]
+    ) -> ObjectGraphError {
         let entity = model.entities[Int(id.entityIndex)]
         let layout = layout(for: entity)
         let detail = error.message
-        let named = (Self.keyDetail(detail)?.columns ?? []).compactMap { column -> String? in
-            guard let row, let attribute = entity.attribute(named: column), let index = layout.columnIndex[column] else { return nil }
-            let value = attribute.type.swiftValue(from: values[row.start + index - 2])
-            return "\(column) = \(value.map { "\($0)" } ?? "nil")"
+        let key = Self.keyDetail(detail)
+        let columns = key?.columns ?? []
+        var storedRow: [StoredValue]??
+        let named = columns.compactMap { column -> String? in
+            guard let attribute = entity.attribute(named: column), let index = layout.columnIndex[column] else { return nil }
+            let stored: StoredValue
+            if let row {
+                stored = values[row.start + index - 2]
+            } else if let update, let position = update.columns.firstIndex(of: index) {
+                stored = values[update.start + position]
+            } else if update != nil {
+                if storedRow == nil { storedRow = .some(try? fetchRow(id)) }
+                guard let value = storedRow??[index] else { return nil }
+                stored = value
+            } else {
+                return nil
+            }
+            return "\(column) = \(attribute.type.swiftValue(from: stored).map { "\($0)" } ?? "nil")"
+        }
+        let listed: String
+        if !named.isEmpty && named.count == columns.count {
+            listed = named.joined(separator: ", ")
+        } else if let key {
+            listed = columns.count == 1 ? "\(columns[0]) = \(key.values)" : "(\(columns.joined(separator: ", "))) = (\(key.values))"
+        } else {
+            listed = detail
         }
         return ObjectGraphError(.constraintViolation,
-            "cannot save \(entity.name): another \(entity.root.name) already has \(named.isEmpty ? detail : named.joined(separator: ", ")); nothing was saved",
+            "cannot save \(entity.name): another \(entity.root.name) already has \(listed); nothing was saved",
             underlying: error)
     }
 }

@@ -1,6 +1,32 @@
 import ObjectGraph
 /// Scalar expressions, key paths and collections.
 extension PredicateSQLCompiler.Compiler {
+    /// `lhs op rhs` without the parentheses: a left operand that is itself `+`/`-` (under
+    /// `+` or `-`) or `*` (under `*`) is written without its own, `a + b - c`, which SQL reads
+    /// as `(a + b) - c`.
+    ///
+    /// The grouping stays as parsed (floating-point addition is not associative, and the
+    /// result must match the in-memory evaluator's); only the parentheses go, because
+    /// SQLite's parser stack grows with each one still open and overflows at about 100
+    /// ("parser stack overflow"), where a chain without them parses in constant stack. The
+    /// left spine is walked in a loop, so a long chain costs no recursion.
+    private mutating func arithmeticChain(_ op: ArithmeticOperator, _ lhs: CheckedExpression, _ rhs: CheckedExpression) -> SQLFragment {
+        func isAdditive(_ op: ArithmeticOperator) -> Bool { op == .add || op == .subtract }
+        var tail: [(ArithmeticOperator, CheckedExpression)] = [(op, rhs)]
+        var first = lhs
+        while case .arithmetic(let inner, let innerLeft, let innerRight) = first, inner != .divide,
+              isAdditive(inner) == isAdditive(tail[tail.count - 1].0) {
+            tail.append((inner, innerRight))
+            first = innerLeft
+        }
+        var result = self.expression(first)
+        for (op, operand) in tail.reversed() {
+            result.append(SQLFragment(sql: " " + op.rawValue + " "))
+            result.append(self.expression(operand))
+        }
+        return result
+    }
+
     /// A scalar expression.
     mutating func expression(_ expression: CheckedExpression) -> SQLFragment {
         switch expression {
@@ -12,13 +38,11 @@ extension PredicateSQLCompiler.Compiler {
         case .attribute(let scope, let hops, let attribute):
             return column(SchemaNaming.column(for: attribute), of: aliases[scope], through: hops)
         case .arithmetic(let op, let lhs, let rhs):
+            guard op == .divide else { return "(" + arithmeticChain(op, lhs, rhs) + ")" }
             let l = self.expression(lhs), r = self.expression(rhs)
-            if op == .divide {
-                // A division by zero is NULL, as in SQLite (PostgreSQL would raise an error).
-                let divisor: SQLFragment = dialect.guardsDivisionByZero ? "NULLIF(\(r), 0)" : r
-                return "(CAST(\(l) AS \(raw: dialect.realType)) / \(divisor))"
-            }
-            return "(\(l) \(raw: op.rawValue) \(r))"
+            // A division by zero is NULL, as in SQLite (PostgreSQL would raise an error).
+            let divisor: SQLFragment = dialect.guardsDivisionByZero ? "NULLIF(\(r), 0)" : r
+            return "(CAST(\(l) AS \(raw: dialect.realType)) / \(divisor))"
         case .negate(let operand): return "(- \(self.expression(operand)))"
         case .aggregate(let function, let collection, let inner):
             let (from, condition) = source(of: collection)

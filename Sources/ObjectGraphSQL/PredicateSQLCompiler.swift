@@ -67,6 +67,43 @@ package enum PredicateSQLCompiler {
         compile(try CheckedExpression.attributePath(path.joined(separator: "."), of: entity), alias: alias, dialect: dialect)
     }
 
+    /// The most operands an AND or OR chain is written with flat, as people write it:
+    /// `(a OR b OR c)`.
+    package static let flatChainLength = 8
+
+    /// `operands` joined by `separator` (` AND ` or ` OR `), in parentheses: flat up to
+    /// ``flatChainLength`` operands; a longer chain as a balanced tree of flat runs,
+    /// `((a OR b OR …) OR (… OR y OR z))`.
+    ///
+    /// SQLite parses a flat chain of N terms into a tree N deep and refuses one deeper than
+    /// 1,000 ("Expression tree is too large"); the balanced tree is about
+    /// log2(N / ``flatChainLength``) + ``flatChainLength`` deep, so 100,000 ORed comparisons
+    /// run. AND and OR are associative in SQL's three-valued logic, so the grouping changes
+    /// no answer, and the operands keep their order.
+    ///
+    /// - Complexity: O(*n* log *n*) characters copied for *n* operands.
+    package static func chain(_ operands: [SQLFragment], separator: String) -> SQLFragment {
+        var result = SQLFragment()
+        appendChain(operands[...], separator: separator, to: &result)
+        return result
+    }
+
+    private static func appendChain(_ operands: ArraySlice<SQLFragment>, separator: String, to result: inout SQLFragment) {
+        result.append("(")
+        if operands.count <= flatChainLength {
+            for (position, operand) in zip(operands.indices, operands) {
+                if position > operands.startIndex { result.append(SQLFragment(sql: separator)) }
+                result.append(operand)
+            }
+        } else {
+            let middle = operands.startIndex + operands.count / 2
+            appendChain(operands[..<middle], separator: separator, to: &result)
+            result.append(SQLFragment(sql: separator))
+            appendChain(operands[middle...], separator: separator, to: &result)
+        }
+        result.append(")")
+    }
+
     /// The state of one compilation: aliases of scopes and a counter for fresh aliases.
     package struct Compiler {
         var aliases: [String]
@@ -122,8 +159,8 @@ package enum PredicateSQLCompiler {
             switch node {
             case .constant(let value): return SQLFragment(sql: value ? dialect.trueLiteral : dialect.falseLiteral)
             case .not(let operand): return "NOT (\(self.node(operand, twoValued: true)))"
-            case .and(let operands): return "(" + SQLFragment.joined(operands.map { self.node($0) }, separator: " AND ") + ")"
-            case .or(let operands): return "(" + SQLFragment.joined(operands.map { self.node($0) }, separator: " OR ") + ")"
+            case .and(let operands): return PredicateSQLCompiler.chain(operands.map { self.node($0) }, separator: " AND ")
+            case .or(let operands): return PredicateSQLCompiler.chain(operands.map { self.node($0) }, separator: " OR ")
             case .compare(let op, let options, let lhs, let rhs, let kind):
                 return compare(op, options, lhs, rhs, kind)
             case .string(let op, let options, let lhs, let rhs):
@@ -241,7 +278,7 @@ package enum PredicateSQLCompiler {
             for candidate in candidates {
                 guard let value = candidate.constantValue else {
                     let parts = candidates.map { compare(.equal, options, element, $0, kind) }
-                    return "(" + SQLFragment.joined(parts, separator: " OR ") + ")"
+                    return PredicateSQLCompiler.chain(parts, separator: " OR ")
                 }
                 if value.isNull { matchesNull = true } else { values.append(PredicateEvaluator.fold(value, folding)) }
             }

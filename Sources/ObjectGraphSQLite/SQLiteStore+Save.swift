@@ -65,7 +65,7 @@ extension SQLiteStore {
             return ids
         } catch let error as SQLiteError {
             if error.result == .constraint, let id = current {
-                throw constraintError(error, id: id, row: changes.inserts.first { $0.id == id }, values: values)
+                throw constraintError(error, id: id, changes: changes, values: values)
             }
             throw translate(error)
         }
@@ -259,22 +259,39 @@ extension SQLiteStore {
         try statement.run()
     }
 
-    /// The error for a violated uniqueness constraint, naming the keys and, for an
-    /// inserted row, their values.
-    private func constraintError(_ error: SQLiteError, id: ObjectID, row: StoreChanges.Insert?, values: [StoredValue]) -> ObjectGraphError {
+    /// The error for a violated uniqueness constraint of the row of `id`, inserted or
+    /// updated, naming the keys and their values.
+    ///
+    /// An updated row's values come from the update, and those it leaves as they were (one
+    /// column of a constraint over two) from the store, read after the rollback.
+    private func constraintError(_ error: SQLiteError, id: ObjectID, changes: StoreChanges, values: [StoredValue]) -> ObjectGraphError {
         let entity = model.entities[Int(id.entityIndex)]
         let layout = layout(for: entity)
+        let insert = changes.inserts.first { $0.id == id }
+        let update = insert == nil ? changes.updates.first { $0.id == id } : nil
+        var storedRow: [StoredValue]??
+        func value(atColumn index: Int) -> StoredValue? {
+            if let insert { return values[insert.start + index - 2] }
+            guard let update else { return nil }
+            if let position = update.columns.firstIndex(of: index) { return values[update.start + position] }
+            if storedRow == nil { storedRow = .some(try? fetchRow(id)) }
+            return storedRow??[index]
+        }
         // SQLite says "UNIQUE constraint failed: Chef.name"; name the keys and their values.
         let columns = error.message.components(separatedBy: ": ").last?
             .split(separator: ",").map { $0.split(separator: ".").last.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? "" } ?? []
         let named = columns.compactMap { column -> String? in
-            guard let row, let attribute = entity.attribute(named: column), let index = layout.columnIndex[column] else { return nil }
-            let value = attribute.type.swiftValue(from: values[row.start + index - 2])
-            return "\(column) = \(value.map { "\($0)" } ?? "nil")"
+            guard let attribute = entity.attribute(named: column), let index = layout.columnIndex[column],
+                  let stored = value(atColumn: index) else { return nil }
+            return "\(column) = \(attribute.type.swiftValue(from: stored).map { "\($0)" } ?? "nil")"
         }
-        let detail = named.isEmpty ? error.message : named.joined(separator: ", ")
+        guard !named.isEmpty, named.count == columns.count else {
+            // Not a constraint of the entity's attributes (a join table's pair): SQLite's words.
+            return ObjectGraphError(.constraintViolation,
+                "cannot save \(entity.name): \(error.message); nothing was saved", underlying: error)
+        }
         return ObjectGraphError(.constraintViolation,
-            "cannot save \(entity.name): another \(entity.root.name) already has \(detail); nothing was saved",
+            "cannot save \(entity.name): another \(entity.root.name) already has \(named.joined(separator: ", ")); nothing was saved",
             underlying: error)
     }
 }

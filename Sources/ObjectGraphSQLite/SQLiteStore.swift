@@ -290,8 +290,22 @@ public final class SQLiteStore: StoreRequestHandler {
             return ObjectGraphError(.storeFailure,
                 "the disk holding the store at '\(path)' is full; free some space and try again", underlying: error)
         default:
+            if isTooComplex(error) {
+                return ObjectGraphError(.predicateTooComplex,
+                    "the predicate is too complex for the store '\(path)' (SQLite: \(error.message)); "
+                    + "nest it less deeply, or split the fetch into smaller ones", underlying: error)
+            }
             return ObjectGraphError(.storeFailure, "store '\(path)': \(error.message)", underlying: error)
         }
+    }
+
+    /// Whether SQLite refused a statement for one of its size limits, which only a fetch's
+    /// predicate can reach: an expression deeper than 1,000 (`SQLITE_MAX_EXPR_DEPTH`), more
+    /// parentheses open than its parser's stack holds, or more bound values than it takes.
+    private static func isTooComplex(_ error: SQLiteError) -> Bool {
+        guard error.result == .generic else { return false }
+        return error.message.hasPrefix("Expression tree is too large") || error.message == "parser stack overflow"
+            || error.message == "too many SQL variables"
     }
 
     /// Statistics counted by the store's connections, the writer and every reader.

@@ -31,6 +31,25 @@ extension MainContext {
     public func beginUndoGroup(named name: String? = nil) { core.beginUndoGroup(named: name) }
     /// Closes the group opened last.
     public func endUndoGroup() { core.endUndoGroup() }
+    /// Closes the outermost group instead of ``endUndoGroup()`` and puts back every change
+    /// made since it opened, leaving no undo step: for an edit that failed halfway.
+    ///
+    /// ```swift
+    /// context.beginUndoGroup(named: "rename")
+    /// do {
+    ///     try edit(context)
+    ///     context.endUndoGroup()
+    /// } catch {
+    ///     context.discardUndoGroup()  // nothing of the failed edit is left to save
+    ///     throw error
+    /// }
+    /// ```
+    ///
+    /// Only recorded changes come back: with ``isUndoEnabled`` off nothing is put back, and
+    /// after a save inside the group only the changes since the save are. The redo history
+    /// that the group's first change ended comes back too. Calling it inside a nested group
+    /// traps: a nested group's changes belong to the outermost one.
+    public func discardUndoGroup() { core.discardUndoGroup() }
     /// Forgets every undo and redo group.
     public func removeAllUndoActions() { core.undo.removeAll() }
 }
@@ -61,6 +80,9 @@ extension PrivateContext {
     public func beginUndoGroup(named name: String? = nil) { core.beginUndoGroup(named: name) }
     /// Closes the group opened last.
     public func endUndoGroup() { core.endUndoGroup() }
+    /// Closes the outermost group and puts back every change made since it opened, leaving
+    /// no undo step (see ``MainContext/discardUndoGroup()``).
+    public func discardUndoGroup() { core.discardUndoGroup() }
     /// Forgets every undo and redo group.
     public func removeAllUndoActions() { core.undo.removeAll() }
     /// Ends the implicit group of the job that opened it.

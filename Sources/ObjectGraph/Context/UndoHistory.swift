@@ -23,6 +23,8 @@ struct UndoHistory {
         var records: [Record] = []
         /// The objects ``records`` holds, so a change checks "already recorded" in one lookup.
         var recorded: Set<ObjectIdentifier> = []
+        /// The redo groups the group's first change ended, put back if the group is discarded.
+        var replacedRedoGroups: [Group] = []
     }
 
     /// Whether changes are recorded (``MainContext/isUndoEnabled``).
@@ -55,6 +57,7 @@ struct UndoHistory {
         open = nil
         guard !group.records.isEmpty else { return }
         group.recorded = []  // only the open group looks objects up
+        group.replacedRedoGroups = []  // a kept group ends the redo history for good
         undoGroups.append(group)
         if levels > 0, undoGroups.count > levels { undoGroups.removeFirst(undoGroups.count - levels) }
     }
@@ -91,7 +94,11 @@ extension ContextCore {
             if undo.explicitDepth == 0 { undo.scheduleImplicitEnd?() }
         }
         guard undo.open!.recorded.insert(ObjectIdentifier(object)).inserted else { return }
-        if undo.open!.records.isEmpty { undo.redoGroups.removeAll() }  // a new change: the redo history is gone
+        if undo.open!.records.isEmpty {
+            // A new change: the redo history is gone, unless the group is discarded.
+            undo.open!.replacedRedoGroups = undo.redoGroups
+            undo.redoGroups.removeAll()
+        }
         if inserted {
             // Undoing the insertion discards the object; its own values need not come back.
             undo.open!.records.append(UndoHistory.Record(
@@ -132,6 +139,22 @@ extension ContextCore {
         if undo.explicitDepth == 0 { undo.close() }
     }
 
+    /// Closes the outermost explicit group and puts back every change it recorded, keeping no
+    /// undo step and bringing back the redo history its first change ended.
+    func discardUndoGroup() {
+        precondition(undo.explicitDepth > 0, "discardUndoGroup() without beginUndoGroup()")
+        precondition(undo.explicitDepth == 1, """
+            discardUndoGroup() inside a nested group, whose changes belong to the outermost one; \
+            end the nested groups with endUndoGroup() and discard the outermost
+            """)
+        undo.explicitDepth = 0
+        guard let group = undo.open else { return }
+        undo.open = nil
+        guard !group.records.isEmpty else { return }
+        restore(group.records)
+        undo.redoGroups = group.replacedRedoGroups
+    }
+
     /// Undoes the latest group; returns its name (or "" when it had none), nil when there was nothing to undo.
     func undoLastGroup() -> String? {
         if undo.explicitDepth == 0 { undo.close() }
@@ -151,11 +174,16 @@ extension ContextCore {
     /// Puts the group's recorded states back and returns a group of the states it replaced.
     private func swap(_ group: UndoHistory.Group) -> UndoHistory.Group {
         let reverse = UndoHistory.Group(name: group.name, records: group.records.map { undoRecord(of: $0.object) })
-        withoutUndo {
-            for record in group.records { apply(record) }
-            relist(group.records.map(\.object))
-        }
+        restore(group.records)
         return reverse
+    }
+
+    /// Puts the recorded states back, without recording that.
+    private func restore(_ records: [UndoHistory.Record]) {
+        withoutUndo {
+            for record in records { apply(record) }
+            relist(records.map(\.object))
+        }
     }
 
     private func undoRecord(of object: ManagedObject) -> UndoHistory.Record {
@@ -175,6 +203,12 @@ extension ContextCore {
     private func apply(_ record: UndoHistory.Record) {
         let object = record.object
         for (index, slot) in record.slots.enumerated() { object.slots[index].value = slot }
+        if record.slots.isEmpty && record.stateBeforeDelete == .inserted {
+            // An undone insertion: its values need not come back, but its relationships must
+            // be empty as when it was inserted, or a save's delete rules would find the
+            // objects it was linked to (whose own records unlink them) still held.
+            for relationship in object.entity.relationships { object.slots[relationship.slot].value = .null }
+        }
         object.headerPointer.pointee.state = record.state
         object.headerPointer.pointee.stateBeforeDelete = record.stateBeforeDelete
         object.changedSlotMask = record.changedSlots

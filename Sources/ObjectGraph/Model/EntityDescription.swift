@@ -145,6 +145,47 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         propertyKeys.relationship(name) ?? relationshipsByName[name]
     }
 
+    /// The value that ``ManagedObject/setValue(parsing:forKey:)`` would give the attribute
+    /// `key` of this entity's objects, without changing any.
+    ///
+    /// A command that sets several keys on many objects checks them all first, so that a
+    /// mistake in the last one changes nothing:
+    ///
+    /// ```swift
+    /// for (key, text) in assignments { _ = try entity.value(parsing: text, forKey: key) }
+    /// for object in objects {
+    ///     for (key, text) in assignments { try object.setValue(parsing: text, forKey: key) }
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``ObjectGraphError`` for an unknown key, a relationship, a derived
+    ///   attribute, or text that does not parse as the attribute's type.
+    @discardableResult
+    public func value(parsing text: String, forKey key: String) throws -> StoredValue {
+        try settableAttribute(key).type.parse(text, key: key)
+    }
+
+    /// The attribute `key`, which a person's text may set.
+    ///
+    /// - Throws: ``ObjectGraphError`` for an unknown key, a relationship or a derived attribute.
+    func settableAttribute(_ key: String) throws -> AttributeDescription {
+        guard let attribute = attribute(named: key) else {
+            if relationship(named: key) != nil {
+                throw ObjectGraphError(.invalidValue, "'\(key)' is a relationship; set it to an object, not text")
+            }
+            throw ObjectGraphError.unknownKey(key, entity: self)
+        }
+        try checkSettable(attribute)
+        return attribute
+    }
+
+    /// Refuses to set a derived attribute: the framework computes it.
+    func checkSettable(_ attribute: AttributeDescription) throws {
+        guard let derivation = attribute.derivation else { return }
+        throw ObjectGraphError(.invalidValue,
+            "'\(name).\(attribute.name)' is derived (\(derivation)) and computed by the framework; change '\(derivation.source)' instead")
+    }
+
     /// Whether `other` is this entity or one of its descendants.
     public func isKind(of other: EntityDescription) -> Bool {
         var entity: EntityDescription? = self

@@ -40,7 +40,7 @@ extension ManagedObject {
     public func setValue(_ value: Any?, forKey key: String) throws {
         let entity = self.entity
         if let attribute = entity.attribute(named: key) {
-            try checkSettable(attribute)
+            try entity.checkSettable(attribute)
             guard let stored = attribute.type.storedValue(from: value) else {
                 throw ObjectGraphError(.invalidValue,
                     "\(type(of: value!)) value \(value!) does not fit '\(entity.name).\(key)' of type \(attribute.type.displayName)")
@@ -70,22 +70,10 @@ extension ManagedObject {
 
     /// Sets an attribute from text typed by a person (`prepMinutes=20`, `published=2024-03-01`).
     /// - Throws: ``ObjectGraphError`` for an unknown key, a relationship, or text that does not parse.
+    /// - SeeAlso: ``EntityDescription/value(parsing:forKey:)``, which checks text without an object.
     public func setValue(parsing text: String, forKey key: String) throws {
-        guard let attribute = entity.attribute(named: key) else {
-            if entity.relationship(named: key) != nil {
-                throw ObjectGraphError(.invalidValue, "'\(key)' is a relationship; set it to an object, not text")
-            }
-            throw ObjectGraphError.unknownKey(key, entity: entity)
-        }
-        try checkSettable(attribute)
+        let attribute = try entity.settableAttribute(key)
         setStoredValue(try attribute.type.parse(text, key: key), of: attribute)
-    }
-
-    /// Refuses to set a derived attribute: the framework computes it.
-    private func checkSettable(_ attribute: AttributeDescription) throws {
-        guard let derivation = attribute.derivation else { return }
-        throw ObjectGraphError(.invalidValue,
-            "'\(entity.name).\(attribute.name)' is derived (\(derivation)) and computed by the framework; change '\(derivation.source)' instead")
     }
 
     /// The changed properties and their new values since the last save.
@@ -169,7 +157,7 @@ extension ManagedObject {
 
     @inline(never)
     private func refuseDerived(_ attribute: AttributeDescription) -> Never {
-        do { try checkSettable(attribute) } catch { preconditionFailure("\(error)") }
+        do { try entity.checkSettable(attribute) } catch { preconditionFailure("\(error)") }
         preconditionFailure("'\(attribute.name)' is derived")
     }
 

@@ -45,6 +45,10 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         public static let migrationFailed = Code("migrationFailed")
         /// The operation was cancelled by the caller.
         public static let cancelled = Code("cancelled")
+        /// The store refused a fetch's predicate as too large or too deeply nested for its
+        /// limits (SQLite's expression depth, parser stack or bound values); the message
+        /// gives the store's words. Make the predicate shallower, or split the fetch.
+        public static let predicateTooComplex = Code("predicateTooComplex")
 
         /// The code's name.
         public var description: String { name }

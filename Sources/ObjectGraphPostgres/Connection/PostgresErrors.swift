@@ -27,6 +27,13 @@ enum PostgresErrors {
         case (_, "23505"):
             // The save names the entity and the values; the detail names the columns.
             return ObjectGraphError(.constraintViolation, psql.serverInfo?[.detail] ?? message, underlying: psql)
+        case (.tooManyParameters, _), (_, "54001"), (_, "54023"):
+            // More bound values than a statement takes (65,535), or an expression deeper than
+            // the server's stack (statement_too_complex), or a function with too many arguments.
+            let detail = message.isEmpty ? "\(psql.code)" : message
+            return ObjectGraphError(.predicateTooComplex,
+                "the predicate is too complex for PostgreSQL at \(server) (\(detail)); nest it less deeply, or split the fetch into smaller ones",
+                underlying: psql)
         case (_, "3D000"):
             return ObjectGraphError(.storeFailure,
                 "the PostgreSQL server at \(server) has no database '\(location.database)'; create it (createdb \(location.database)) or name another")

@@ -40,6 +40,9 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
         static let interrupt = ResultCode(rawValue: SQLITE_INTERRUPT)
         /// The database is read-only (`SQLITE_READONLY`).
         static let readOnly = ResultCode(rawValue: SQLITE_READONLY)
+        /// A generic error: SQL that does not prepare, one of SQLite's size limits among
+        /// the causes (`SQLITE_ERROR`).
+        static let generic = ResultCode(rawValue: SQLITE_ERROR)
     }
 
     var description: String {

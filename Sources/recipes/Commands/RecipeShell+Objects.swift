@@ -193,16 +193,9 @@ extension RecipeShell {
         guard !entity.isAbstract else {
             throw CommandError("'\(entity.name)' is abstract; insert one of: \(entity.subentities.map(\.name).joined(separator: ", "))")
         }
+        let assignments = try self.assignments(try words.dropFirst().map(CommandWords.assignment), for: entity)
         let object = self.context.insert(entity)
-        do {
-            for word in words.dropFirst() {
-                let (key, value) = try CommandWords.assignment(word)
-                try assign(value, to: key, of: object)
-            }
-        } catch {
-            self.context.delete(object)
-            throw error
-        }
+        for assignment in assignments { try assign(assignment, to: object) }
         context.print("inserted \(context.isDeterministic ? entity.name : self.context.model.describe(object.objectID)) (unsaved; save to keep it)")
     }
 
@@ -215,9 +208,12 @@ extension RecipeShell {
         let pairs = try CommandWords.split(assignments).map(CommandWords.assignment)
         if isBatch { return try batchUpdate(parts.head, pairs, context) }
         let request = try request(from: parts.head, command: "update")
+        // Every key and value is checked before the fetch, so a mistake says the same with or
+        // without matches, and changes nothing.
+        let checked = try self.assignments(pairs, for: try entity(named: request.entityName))
         let objects = try self.context.fetch(request)
         for object in objects {
-            for (key, value) in pairs { try assign(value, to: key, of: object) }
+            for assignment in checked { try assign(assignment, to: object) }
         }
         context.print("updated \(objects.count) \(request.entityName) object\(objects.count == 1 ? "" : "s") (unsaved)")
     }
@@ -240,26 +236,44 @@ extension RecipeShell {
         context.print("saved \(count) change\(count == 1 ? "" : "s")")
     }
 
-    /// Sets a property from text: attributes parse by type; a to-one takes a name or an ID.
-    private func assign(_ text: String, to key: String, of object: ManagedObject) throws {
-        guard let relationship = object.entity.relationship(named: key) else {
-            try object.setValue(parsing: text, forKey: key)
-            return
+    /// One `key=value` of `insert` or `update`, checked against the entity before any object
+    /// changes.
+    enum Assignment {
+        /// An attribute and text that parses as its type.
+        case attribute(key: String, text: String)
+        /// A to-one relationship and the object it is to point to, nil to clear it.
+        case relationship(key: String, object: ManagedObject?)
+    }
+
+    /// Checks every `key=value` against `entity` and looks up the objects that relationships
+    /// name, once for all the objects a command changes, so a mistake fails before anything
+    /// changes: attributes parse by type; a to-one takes a name, an ID, or nil.
+    ///
+    /// - Throws: the framework's error for an unknown key, a derived attribute or text that
+    ///   does not parse; ``CommandError`` for a to-many relationship or an object not found.
+    func assignments(_ pairs: [(key: String, value: String)], for entity: EntityDescription) throws -> [Assignment] {
+        try pairs.map { key, text in
+            guard let relationship = entity.relationship(named: key) else {
+                try entity.value(parsing: text, forKey: key)
+                return .attribute(key: key, text: text)
+            }
+            return .relationship(key: key, object: try destination(named: text, for: relationship))
         }
+    }
+
+    /// The object a to-one `relationship` is to point to, from a name or an ID; nil for `nil`.
+    private func destination(named text: String, for relationship: RelationshipDescription) throws -> ManagedObject? {
+        let key = relationship.name
         guard !relationship.isToMany else {
             throw CommandError("'\(key)' is a to-many relationship; set the inverse '\(relationship.inverseName)' on the \(relationship.destination.name) objects instead")
         }
-        if text.lowercased() == "nil" || text.lowercased() == "null" {
-            try object.setValue(nil, forKey: key)
-            return
-        }
+        if text.lowercased() == "nil" || text.lowercased() == "null" { return nil }
         let destination = relationship.destination!
         if let id = context.model.objectID(describedAs: text) {
             guard context.model.entities[Int(id.entityIndex)].isKind(of: destination) else {
                 throw CommandError("'\(key)' holds a \(destination.name), not \(text)")
             }
-            try object.setValue(try context.existingObject(with: id), forKey: key)
-            return
+            return try context.existingObject(with: id)
         }
         guard destination.attribute(named: "name") != nil else {
             throw CommandError("'\(key)' points to \(destination.name), which has no name to look it up by; give an ID such as \(destination.name)/p1")
@@ -267,6 +281,14 @@ extension RecipeShell {
         let matches = try context.fetch(FetchRequest(entityName: destination.name,
                                                      predicate: try FetchPredicate("name == %@", text)))
         guard let match = matches.first else { throw CommandError("no \(destination.name) named '\(text)'") }
-        try object.setValue(match, forKey: key)
+        return match
+    }
+
+    /// Sets one checked assignment on `object`.
+    private func assign(_ assignment: Assignment, to object: ManagedObject) throws {
+        switch assignment {
+        case .attribute(let key, let text): try object.setValue(parsing: text, forKey: key)
+        case .relationship(let key, let destination): try object.setValue(destination, forKey: key)
+        }
     }
 }

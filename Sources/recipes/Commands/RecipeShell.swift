@@ -157,11 +157,17 @@ import RecipeCatalog
             try undoOrRedo(word.lowercased(), rest, commandContext)
             result = .ok
         } else {
-            // Each command is one undo group, named by what was typed.
+            // Each command is one undo group, named by what was typed. A command that fails
+            // changes nothing: what it changed before failing is put back, and it is no step.
             let editing = context
             editing.beginUndoGroup(named: line.trimmed)
-            defer { editing.endUndoGroup() }
-            try await runObjectCommand(word.lowercased(), rest, commandContext)
+            do {
+                try await runObjectCommand(word.lowercased(), rest, commandContext)
+            } catch {
+                editing.discardUndoGroup()
+                throw error
+            }
+            editing.endUndoGroup()
             result = .ok
         }
         if showsTimer && !isDeterministic {

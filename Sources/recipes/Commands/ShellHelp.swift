@@ -56,7 +56,8 @@ enum ShellHelp {
                                "  Derived values (hasPhoto, ingredientCount, nameCanonical) are computed on save."]
         case "update": return ["update ENTITY [where PREDICATE] set key=value ... [--batch]",
                                "  update Recipe where sourceID == 'x-1' set rating=4.5",
-                               "  Changes the objects in the context; save writes them.",
+                               "  Changes the objects in the context; save writes them. Every key and value is",
+                               "  checked first: a command that fails changes nothing.",
                                "  With --batch, one UPDATE runs straight in the store (a batch update request):",
                                "  no objects are loaded, nothing is left to save, and the context's objects are",
                                "  refreshed. It sets attributes only, to values (not nil), and takes only 'where'.",
@@ -69,8 +70,9 @@ enum ShellHelp {
         case "undo", "redo": return ["undo | redo",
                                      "  undo takes back the changes of the last command that made any (values,",
                                      "  relationships, insertions, deletions); redo makes them again. Each command is",
-                                     "  one step. save, rollback and .open clear the history: a saved change is undone",
-                                     "  by editing it back. Batch requests (--batch) work in the store and are not undone."]
+                                     "  one step; a command that fails changes nothing and is no step. save, rollback and",
+                                     "  .open clear the history: a saved change is undone by editing it back. Batch",
+                                     "  requests (--batch) work in the store and are not undone."]
         case "save", "rollback": return ["save writes every unsaved change in one transaction; rollback discards them."]
         case "import": return ["import FILE [--batch N] [--background]",
                                "  Imports recipes in batches of N (default 1000), saving and resetting after each,",

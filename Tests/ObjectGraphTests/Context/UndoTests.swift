@@ -163,6 +163,88 @@ struct UndoTests {
         #expect(!context.hasChanges)
     }
 
+    @Test("Discarding a group puts back its values, insertions and relationships, and leaves no undo step")
+    func discardAGroupThatFailedHalfway() throws {
+        let ana = try context.insert("Chef")
+        ana["name"] = "Ana"
+        let soup = try insertRecipe("Soup", chef: ana, lines: ["leek"])
+        try context.save()
+        context.beginUndoGroup(named: "rate")
+        soup["rating"] = 4.0
+        context.endUndoGroup()
+
+        context.beginUndoGroup(named: "failed edit")
+        soup["name"] = "Stew"
+        soup["rating"] = 1.0
+        let ben = try context.insert("Chef")
+        ben["name"] = "Ben"
+        soup["chef"] = ben
+        context.discardUndoGroup()
+
+        #expect(soup["name"] as? String == "Soup")
+        #expect(soup["rating"] as? Double == 4.0, "the earlier group's change stays")
+        #expect((soup["chef"] as? ManagedObject) === ana)
+        #expect(try ana.objects(forKey: "recipes").count == 1)
+        #expect(context.insertedObjects.isEmpty && context.updatedObjects.count == 1)
+        #expect(context.undo() == "rate", "the discarded group is no step; the one before it is the latest")
+        #expect(!context.hasChanges)
+        try context.save()
+        #expect(try TestModel.rowCount("Chef", in: coordinator) == 1, "the discarded insertion never reaches the store")
+    }
+
+    @Test("Undoing the insertion of an object that a saved one was linked to leaves nothing for the save to refuse")
+    func undoAnInsertionLinkedToASavedObject() throws {
+        let ana = try context.insert("Chef")
+        ana["name"] = "Ana"
+        let soup = try insertRecipe("Soup", chef: ana)
+        try context.save()
+        context.beginUndoGroup(named: "new chef")
+        let ben = try context.insert("Chef")
+        ben["name"] = "Ben"
+        soup["chef"] = ben
+        context.endUndoGroup()
+        #expect(context.undo() == "new chef")
+        #expect((soup["chef"] as? ManagedObject) === ana)
+        try context.save()  // Chef.recipes denies deletion: the discarded Ben must not still hold Soup
+        #expect(try TestModel.rowCount("Chef", in: coordinator) == 1)
+        #expect(context.redo() == nil)
+    }
+
+    @Test("Discarding a group keeps the redo history its first change ended, and an empty group changes nothing")
+    func discardKeepsTheRedoHistory() throws {
+        let soup = try insertRecipe("Soup")
+        try context.save()
+        context.beginUndoGroup(named: "rename")
+        soup["name"] = "Stew"
+        context.endUndoGroup()
+        #expect(context.undo() == "rename")
+
+        context.beginUndoGroup(named: "failed edit")
+        soup["rating"] = 2.0
+        context.discardUndoGroup()
+        #expect(soup["rating"] == nil && !context.hasChanges)
+        #expect(context.canRedo && !context.canUndo)
+
+        context.beginUndoGroup(named: "nothing")
+        context.discardUndoGroup()
+        #expect(context.redo() == "rename")
+        #expect(soup["name"] as? String == "Stew")
+        #expect(context.undo() == "rename", "the redone group is the latest step")
+    }
+
+    @Test("Text is checked against an entity without an object, with the errors that setting it would give")
+    func valueParsingChecksWithoutAnObject() throws {
+        let recipe = try #require(context.model.entity(named: "Recipe"))
+        #expect(try recipe.value(parsing: "4.5", forKey: "rating") == .real(4.5))
+        #expect(try recipe.value(parsing: "nil", forKey: "rating") == .null)
+        #expect(throws: ObjectGraphError.self) { try recipe.value(parsing: "many", forKey: "rating") }
+        let unknown = #expect(throws: ObjectGraphError.self) { try recipe.value(parsing: "1", forKey: "ratng") }
+        #expect(unknown?.message == "unknown key 'ratng' on entity 'Recipe'; did you mean 'rating'?")
+        let relationship = #expect(throws: ObjectGraphError.self) { try recipe.value(parsing: "Ana", forKey: "chef") }
+        #expect(relationship?.message == "'chef' is a relationship; set it to an object, not text")
+        #expect(!context.hasChanges)
+    }
+
     @Test func changesOfOneMainActorTurnFormOneGroup() async throws {
         let soup = try insertRecipe("Soup")
         try context.save()

@@ -154,12 +154,63 @@ struct PredicateSQLTests {
          #"NOT EXISTS (SELECT 1 FROM "Line" AS p1 WHERE p1."recipe" = t0._pk AND NOT ((p1."quantity" > ? AND p1."quantity" IS NOT NULL)))"#,
          [.integer(1)]),
         ("prepMinutes / 0 == nil", #"((CAST(t0."prepMinutes" AS REAL) / ?) IS NULL)"#, [.integer(0)]),
+        // A chain of + and - keeps its grouping without parentheses inside: SQL reads it left to right.
+        ("rating + rating - rating > 3", #"((t0."rating" + t0."rating" - t0."rating") > ?)"#, [.integer(3)]),
+        ("rating + (rating - rating) * 2 > 3", #"((t0."rating" + ((t0."rating" - t0."rating") * ?)) > ?)"#,
+         [.integer(2), .integer(3)]),
+        // Up to eight terms an OR is flat; a longer one is a balanced tree of flat runs.
+        ("rating == 1 OR rating == 2 OR rating == 3", #"((t0."rating" IS ?) OR (t0."rating" IS ?) OR (t0."rating" IS ?))"#,
+         [.integer(1), .integer(2), .integer(3)]),
     ])
     func exactSQL(format: String, sql: String, arguments: [StoredValue]) throws {
         let checked = try FetchPredicate(format).checked(for: graph.model.entity(named: "Recipe")!)
         let fragment = PredicateSQLCompiler.compile(checked, alias: "t0", dialect: .sqlite)
         #expect(fragment.sql == sql)
         #expect(fragment.arguments == arguments)
+    }
+
+    @Test("An AND or OR chain longer than eight terms is a balanced tree of flat runs, its terms in order")
+    func longChainSQL() throws {
+        let entity = graph.model.entity(named: "Recipe")!
+        let term = #"(t0."rating" IS ?)"#
+        func runs(_ counts: [Int], _ separator: String) -> [String] {
+            counts.map { "(" + Array(repeating: term, count: $0).joined(separator: separator) + ")" }
+        }
+        for separator in [" OR ", " AND "] {
+            let nine = try FetchPredicate((1...9).map { "rating == \($0)" }.joined(separator: separator)).checked(for: entity)
+            var fragment = PredicateSQLCompiler.compile(nine, alias: "t0", dialect: .sqlite)
+            #expect(fragment.sql == "(" + runs([4, 5], separator).joined(separator: separator) + ")")
+            #expect(fragment.arguments == (1...9).map { StoredValue.integer(Int64($0)) })
+            let twenty = try FetchPredicate((1...20).map { "rating == \($0)" }.joined(separator: separator)).checked(for: entity)
+            fragment = PredicateSQLCompiler.compile(twenty, alias: "t0", dialect: .sqlite)
+            let halves = runs([5, 5, 5, 5], separator)
+            #expect(fragment.sql == "((" + halves[0] + separator + halves[1] + ")" + separator + "(" + halves[2] + separator + halves[3] + "))")
+            #expect(fragment.arguments == (1...20).map { StoredValue.integer(Int64($0)) })
+        }
+    }
+
+    @Test("2,000 ORed or ANDed comparisons and 200-term sums run in SQLite and match the in-memory evaluator")
+    func longChainsMatchTheEvaluator() throws {
+        let backEnds = try BothBackEnds(graph)
+        func run(_ format: String) throws -> (memory: Set<Int64>, sql: Set<Int64>) {
+            let result = try backEnds.run(FetchPredicate(format), on: "Recipe")
+            return (result.memory, result.sql)
+        }
+        let misses = (0..<2_000).map { "name == 'x\($0)'" }
+        var result = try run((misses + ["name == 'Toast'", "rating > 4.6"]).joined(separator: " OR "))
+        #expect(RecipeDataset.letters(result.memory, in: graph) == "DGJ" && result.sql == result.memory)
+        result = try run((0..<2_000).map { "name != 'x\($0)'" }.joined(separator: " AND ") + " AND rating >= 4")
+        #expect(RecipeDataset.letters(result.memory, in: graph) == "ADFG" && result.sql == result.memory)
+        result = try run(Array(repeating: "rating", count: 200).joined(separator: " + ") + " > 700")
+        #expect(RecipeDataset.letters(result.memory, in: graph) == "ADFG" && result.sql == result.memory)
+        // Summed left to right in both, as written: 0.1 added 200 times is not 20, and a
+        // regrouped sum would miss the one value the evaluator's order gives.
+        let sum = (0..<200).reduce(0.0) { total, _ in total + 0.1 }
+        #expect(sum != 20)
+        result = try run(Array(repeating: "prepMinutes * 0.1", count: 200).joined(separator: " + ") + " == \(sum)")
+        #expect(RecipeDataset.letters(result.memory, in: graph) == "J" && result.sql == result.memory)
+        result = try run(Array(repeating: "rating", count: 200).joined(separator: " - ") + " < -700")
+        #expect(RecipeDataset.letters(result.memory, in: graph) == "ADFG" && result.sql == result.memory)
     }
 
     @Test("Key paths for sorting compile to scalar SQL and read in memory")

@@ -75,6 +75,52 @@ struct MemoryStoreTests {
         try Self.expectFileMatches(coordinator, kind)
     }
 
+    @Test("A uniqueness violation names the attribute and the value, from an insert and from an update",
+          arguments: StoreKind.allCases)
+    func uniquenessViolationsNameTheValue(kind: StoreKind) throws {
+        let (coordinator, context) = try Self.fixture(kind).pair
+        defer { StoreKind.removeFiles(of: coordinator) }
+        let expected = "cannot save Chef: another Chef already has name = Ana; nothing was saved"
+        let duplicate = try context.insert("Chef")
+        duplicate["name"] = "Ana"
+        let inserting = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(inserting.code == .constraintViolation && inserting.message == expected, "\(inserting.message)")
+        duplicate["name"] = "Bea"
+        try context.save()
+        duplicate["name"] = "Ana"
+        let updating = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(updating.code == .constraintViolation && updating.message == expected, "\(updating.message)")
+        context.rollback()
+        #expect(try MainContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Chef", predicate: try FetchPredicate("name == 'Bea'"))) == 1)
+    }
+
+    @Test("An update that repeats a two-attribute key names both values, the one it left as it was too",
+          arguments: StoreKind.allCases)
+    func compositeUniquenessViolationFromAnUpdate(kind: StoreKind) throws {
+        let model = try ObjectModel(entities: [
+            EntityDescription("Edition",
+                attributes: [AttributeDescription("title", .string), AttributeDescription("number", .integer32)],
+                uniquenessConstraints: [["title", "number"]]),
+        ])
+        let coordinator = PersistentStoreCoordinator(model: model)
+        try kind.addStore(to: coordinator)
+        defer { StoreKind.removeFiles(of: coordinator) }
+        let context = MainContext(coordinator: coordinator)
+        var editions: [ManagedObject] = []
+        for number in [1, 2] {
+            let edition = try context.insert("Edition")
+            edition["title"] = "Dune"
+            edition["number"] = Int32(number)
+            editions.append(edition)
+        }
+        try context.save()
+        editions[1]["number"] = Int32(1)
+        let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .constraintViolation)
+        #expect(error.message == "cannot save Edition: another Edition already has title = Dune, number = 1; nothing was saved",
+                "\(error.message)")
+    }
+
     @Test("Optimistic locking works the same: a second context's stale save conflicts", arguments: StoreKind.allCases)
     func conflicts(kind: StoreKind) throws {
         let (coordinator, context) = try Self.fixture(kind).pair

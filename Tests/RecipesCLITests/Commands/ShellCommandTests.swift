@@ -80,6 +80,16 @@ struct ShellCommandTests {
         #expect(run.standardOutput.hasSuffix("2\n"))  // unsaved, and nothing was lost
     }
 
+    @Test("An update that repeats a unique name is refused with the attribute and value, as an insert is")
+    func uniquenessViolationsFromAnUpdateNameTheValue() async throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.url.appendingPathComponent("unique.sqlite").path
+        let run = try await run([store, "-c", "insert Chef name=Ana", "-c", "insert Chef name=Bea", "-c", "save",
+                                 "-c", "update Chef where name == 'Bea' set name=Ana", "-c", "save"])
+        #expect(run.standardError.contains(
+            "-c:5: error: cannot save Chef: another Chef already has name = Ana; nothing was saved"), "\(run.standardError)")
+    }
+
     @Test func saveAndRollbackTakeNoArguments() async throws {
         let run = try await run(["--memory", "-c", "insert Chef name=Ana", "-c", "save now", "-c", "rollback all",
                                  "-c", "count Chef", "-c", "save", "-c", "count Chef"])

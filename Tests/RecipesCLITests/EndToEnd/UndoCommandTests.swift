@@ -53,4 +53,82 @@ struct UndoCommandTests {
 
             """)
     }
+
+    @Test("A command that fails changes nothing, leaves no undo step, and the next save writes nothing")
+    func aFailedCommandChangesNothing() async throws {
+        let commands = [
+            "import SampleData/recipes.jsonl",
+            "update Recipe where sourceID == 'r-000020' set rating=2",
+            "update Recipe where rating > 4 set rating=1 chef='Nobody Here'",
+            "update Recipe where rating > 4 set rating=1 servings=abc",
+            "update Recipe where rating > 4 set name=X hasPhoto=true",
+            "update Recipe where rating > 4 set course=x ingredients='egg'",
+            "insert Chef name=Bob nope=1",
+            "count Recipe where rating == 1", "count Recipe where name == 'X'", "count Chef where name == 'Bob'",
+            "undo", "undo", "save",
+        ]
+        let run = try await RecipesBinary.run(["--memory", "--deterministic"] + commands.flatMap { ["-c", $0] },
+                                              in: Self.root, timeout: .seconds(60))
+        #expect(run.standardError == """
+            -c:3: error: no Chef named 'Nobody Here'
+            -c:4: error: 'abc' is not a valid Int32 for 'servings'
+            -c:5: error: 'Recipe.hasPhoto' is derived (photo != nil) and computed by the framework; change 'photo' instead
+            -c:6: error: 'ingredients' is a to-many relationship; set the inverse 'recipe' on the RecipeIngredient objects instead
+            -c:7: error: unknown key 'nope' on entity 'Chef'; did you mean 'name'?
+
+            """)
+        #expect(run.standardOutput == """
+            imported 169 recipes from recipes.jsonl
+            updated 1 Recipe object (unsaved)
+            5
+            0
+            0
+            undid: update Recipe where sourceID == 'r-000020' set rating=2
+            nothing to undo
+            saved 0 changes
+
+            """)
+    }
+
+    @Test("update checks its keys and values before the fetch: the error is the same with or without matches")
+    func updateChecksKeysBeforeFetching() async throws {
+        let commands = [
+            "import SampleData/recipes.jsonl",
+            "update Recipe where name == 'zzz' set nope=1",
+            "update Recipe where rating > 4 set nope=1",
+            "update Recipe where name == 'zzz' set servings=abc",
+            "update Recipe where name == 'zzz' set chef='Nobody Here'",
+            "update Recipe where name == 'zzz' set rating=1",
+        ]
+        let run = try await RecipesBinary.run(["--memory", "--deterministic"] + commands.flatMap { ["-c", $0] },
+                                              in: Self.root, timeout: .seconds(60))
+        #expect(run.standardError == """
+            -c:2: error: unknown key 'nope' on entity 'Recipe'; did you mean 'name'?
+            -c:3: error: unknown key 'nope' on entity 'Recipe'; did you mean 'name'?
+            -c:4: error: 'abc' is not a valid Int32 for 'servings'
+            -c:5: error: no Chef named 'Nobody Here'
+
+            """)
+        #expect(run.standardOutput == "imported 169 recipes from recipes.jsonl\nupdated 0 Recipe objects (unsaved)\n")
+    }
+
+    @Test("A bad key or value in update --batch fails before the store changes, with or without matches")
+    func aFailedBatchUpdateChangesNothing() async throws {
+        let commands = [
+            "import SampleData/recipes.jsonl",
+            "update Recipe where rating > 4 set rating=1 nope=1 --batch",
+            "update Recipe where rating > 4 set rating=1 servings=abc --batch",
+            "update Recipe where name == 'zzz' set rating=1 nope=1 --batch",
+            "count Recipe where rating == 1",
+        ]
+        let run = try await RecipesBinary.run(["--memory", "--deterministic"] + commands.flatMap { ["-c", $0] },
+                                              in: Self.root, timeout: .seconds(60))
+        #expect(run.standardError == """
+            -c:2: error: unknown key 'nope' on entity 'Recipe'; did you mean 'name'?
+            -c:3: error: 'abc' is not a valid Int32 for 'servings'
+            -c:4: error: unknown key 'nope' on entity 'Recipe'; did you mean 'name'?
+
+            """)
+        #expect(run.standardOutput == "imported 169 recipes from recipes.jsonl\n5\n")
+    }
 }

@@ -71,7 +71,7 @@ struct HugeInputTests {
         print("huge inputs: a \(lines)-line script, peak resident set \(peak / 1_048_576) MB")
     }
 
-    @Test("A predicate nested 10,000 deep is refused naming the depth; 10,000 terms reach SQLite's limit, named")
+    @Test("A predicate nested 10,000 deep is refused naming the depth; 10,000 ORed terms run in SQLite")
     func deepPredicate() async throws {
         let store = home.url.appendingPathComponent("deep.sqlite").path
         let nested = String(repeating: "(", count: 10_000) + "name == 'x'" + String(repeating: ")", count: 10_000)
@@ -80,7 +80,8 @@ struct HugeInputTests {
         let run = try await RecipesBinary.run([store, "-f", script])
         #expect(run.status == 1)
         #expect(run.standardError.contains("deep.recipes:1: error: the predicate is nested too deeply (more than 100 levels)"))
-        #expect(run.standardError.contains("deep.recipes:2: error: store '\(store)': Expression tree is too large (maximum depth 1000)"),
-                "\(run.standardError.prefix(500))")
+        // The SQL compiler writes the chain as a balanced tree, well inside SQLite's 1,000 levels.
+        #expect(!run.standardError.contains("deep.recipes:2:"), "\(run.standardError.prefix(500))")
+        #expect(run.standardOutput == "0\n")
     }
 }

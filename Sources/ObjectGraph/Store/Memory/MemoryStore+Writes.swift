@@ -234,7 +234,11 @@ extension MemoryStore {
                         let values = columns.map { row[$0] }
                         guard !values.contains(where: \.isNull) else { continue }
                         if !seen.insert(values).inserted {
-                            let detail = zip(constraint, values).map { "\($0) = \($1)" }.joined(separator: ", ")
+                            // As the SQL stores name them: `name = Ana`, not the SQL literal `'Ana'`.
+                            let detail = zip(constraint, values).map { name, value in
+                                let shown = entity.attribute(named: name)?.type.swiftValue(from: value).map { "\($0)" }
+                                return "\(name) = \(shown ?? (value.isNull ? "nil" : "\(value)"))"
+                            }.joined(separator: ", ")
                             throw ObjectGraphError(.constraintViolation,
                                 "cannot save \(entity.name): another \(entity.root.name) already has \(detail); nothing was saved")
                         }

@@ -7,7 +7,8 @@ import Foundation
 /// arithmetic expression; the parser decides after reading it, without backtracking.
 /// Nesting deeper than ``maximumDepth`` is an error, so no input can overflow the stack.
 struct PredicateParser {
-    /// The deepest nesting of parentheses, braces, `NOT` and unary minus accepted.
+    /// The deepest nesting of parentheses, braces, `NOT` and unary minus accepted, each
+    /// operator of an arithmetic chain counting as a level.
     static let maximumDepth = 100
 
     /// What a parenthesized or top-level piece turned out to be.
@@ -91,11 +92,14 @@ struct PredicateParser {
         advance()
     }
 
-    private mutating func enter() throws(PredicateSyntaxError) {
+    /// One level deeper; `chained` for an operator of an arithmetic chain, which deepens
+    /// the tree that the checker, the evaluator and the stores walk as a parenthesis does.
+    private mutating func enter(chained: Bool = false) throws(PredicateSyntaxError) {
         depth += 1
         if depth > Self.maximumDepth {
-            throw error("the predicate is nested too deeply (more than \(Self.maximumDepth) levels)", at: current.span,
-                        note: "split it into smaller predicates and combine them")
+            throw error(chained ? "the arithmetic expression is too long (more than \(Self.maximumDepth) operators and levels of nesting)"
+                                : "the predicate is nested too deeply (more than \(Self.maximumDepth) levels)",
+                        at: current.span, note: "split it into smaller predicates and combine them")
         }
     }
 
@@ -242,8 +246,11 @@ struct PredicateParser {
     }
 
     private mutating func continueAdditive(after first: PredicateExpression) throws(PredicateSyntaxError) -> PredicateExpression {
-        var lhs = first
+        var lhs = first, operators = 0
+        defer { depth -= operators }
         while isPunctuation("+") || isPunctuation("-") {
+            try enter(chained: true)
+            operators += 1
             let op: ArithmeticOperator = isPunctuation("+") ? .add : .subtract
             advance()
             let rhs = try parseMultiplicative()
@@ -257,8 +264,11 @@ struct PredicateParser {
     }
 
     private mutating func continueMultiplicative(after first: PredicateExpression) throws(PredicateSyntaxError) -> PredicateExpression {
-        var lhs = first
+        var lhs = first, operators = 0
+        defer { depth -= operators }
         while isPunctuation("*") || isPunctuation("/") {
+            try enter(chained: true)
+            operators += 1
             let op: ArithmeticOperator = isPunctuation("*") ? .multiply : .divide
             advance()
             let rhs = try parseUnary()

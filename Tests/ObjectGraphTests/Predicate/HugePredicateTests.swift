@@ -70,18 +70,32 @@ struct HugePredicateTests {
                 + "nest it less deeply, or split the fetch into smaller ones", "\(String(describing: error))")
     }
 
-    /// 2,000 ORed comparisons, 2,000 ANDed ones, and sums of 200 terms.
+    /// 2,000 ORed comparisons, 2,000 ANDed ones, and sums of 90 terms (the parser takes up
+    /// to ``PredicateParser/maximumDepth`` operators in a chain; SQLite's parser overflowed
+    /// at about 70 nested parentheses).
     static let longChains: [String] = [
         ((0..<2_000).map { "name == 'x\($0)'" } + ["name == 'r1'", "rating > 4.5"]).joined(separator: " OR "),
         (0..<2_000).map { "name != 'x\($0)'" }.joined(separator: " AND ") + " AND rating >= 2.5",
-        Array(repeating: "rating", count: 200).joined(separator: " + ") + " > 700",
-        // 0.1 summed 200 times from the left is not 20: a regrouped sum would miss it.
-        Array(repeating: "servings * 0.1", count: 200).joined(separator: " + ")
-            + " == \((0..<200).reduce(0.0) { total, _ in total + 0.1 })",
-        Array(repeating: "rating", count: 200).joined(separator: " - ") + " < -700",
+        Array(repeating: "rating", count: 90).joined(separator: " + ") + " > 320",
+        // 0.1 summed 90 times from the left is not 9: a regrouped sum would miss it.
+        Array(repeating: "servings * 0.1", count: 90).joined(separator: " + ")
+            + " == \((0..<90).reduce(0.0) { total, _ in total + 0.1 })",
+        Array(repeating: "rating", count: 90).joined(separator: " - ") + " < -320",
     ]
 
-    @Test("2,000 ORed comparisons and 200-term sums: every store gives the in-memory evaluator's answer",
+    @Test("A chain of more operators than the parser's depth is an error, not a stack overflow")
+    func tooLongArithmetic() {
+        for op in [" + ", " * "] {
+            let text = Array(repeating: "rating", count: 5_000).joined(separator: op) + " > 0"
+            #expect {
+                try FetchPredicate(text)
+            } throws: { error in
+                (error as? PredicateSyntaxError)?.message == "the arithmetic expression is too long (more than 100 operators and levels of nesting)"
+            }
+        }
+    }
+
+    @Test("2,000 ORed comparisons and 90-term sums: every store gives the in-memory evaluator's answer",
           arguments: StoreKind.allCases)
     @MainActor
     func longChainsOnEveryStore(kind: StoreKind) throws {

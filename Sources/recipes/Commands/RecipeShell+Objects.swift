@@ -163,15 +163,23 @@ extension RecipeShell {
     /// `show Recipe/p42`, or `show ENTITY [where P]` for the first match.
     private func show(_ text: String, _ context: CommandContext) throws {
         let object: ManagedObject
+        var others = false
         if let id = try shownID(text) {
             object = try self.context.existingObject(with: id)
         } else {
             var request = try request(from: text, command: "show")
-            request.fetchLimit = 1
-            guard let first = try self.context.fetch(request).first else {
+            request.fetchLimit = 2  // the second says whether the shown one was the only match
+            let matches = try self.context.fetch(request)
+            guard let first = matches.first else {
                 throw CommandError("no \(request.entityName) matches")
             }
             object = first
+            others = matches.count > 1
+        }
+        defer {
+            if others && mode != .json {
+                context.print("(the first of several matches; 'fetch' lists them all, 'show \(object.entity.name)/pN' shows one)")
+            }
         }
         // One object reads best vertically: table mode shows it as lines.
         let printer = ObjectPrinter(mode: mode == .table ? .line : mode)
@@ -252,7 +260,11 @@ extension RecipeShell {
     /// - Throws: the framework's error for an unknown key, a derived attribute or text that
     ///   does not parse; ``CommandError`` for a to-many relationship or an object not found.
     func assignments(_ pairs: [(key: String, value: String)], for entity: EntityDescription) throws -> [Assignment] {
-        try pairs.map { key, text in
+        var keys = Set<String>()
+        for (key, _) in pairs where !keys.insert(key).inserted {
+            throw CommandError("'\(key)' is set twice; give each key once")
+        }
+        return try pairs.map { key, text in
             guard let relationship = entity.relationship(named: key) else {
                 try entity.value(parsing: text, forKey: key)
                 return .attribute(key: key, text: text)

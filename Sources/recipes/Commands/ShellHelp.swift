@@ -48,7 +48,8 @@ enum ShellHelp {
             "  .explain shows the SQL each runs; .stats what it cost."]
         case "count": return ["count ENTITY [where PREDICATE]", "  Counts without loading objects: count Chef"]
         case "show": return ["show ENTITY/pN | show ENTITY where PREDICATE",
-                             "  One object, its to-one relationships and the first ten of each to-many one."]
+                             "  One object, its to-one relationships and the first ten of each to-many one.",
+                             "  With where, the first match; a note says when there are others."]
         case "insert": return ["insert ENTITY key=value ...",
                                "  insert Cuisine name=\"Georgian\"",
                                "  insert Recipe name=\"Khachapuri\" sourceID=x-1 cuisine=\"Georgian\" servings=4",

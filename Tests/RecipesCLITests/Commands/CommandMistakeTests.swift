@@ -76,6 +76,24 @@ struct CommandMistakeTests {
         #expect(run.standardOutput.filter { $0 == "\u{1B}" }.count == 2, "only CSV keeps the escape characters")
     }
 
+    @Test("A key set twice is an error that changes nothing; show says when it picked the first of several")
+    func twiceAndSeveral() async throws {
+        let run = try await run(["insert Chef name=Bo name=Cy", "insert Chef name=Ana", "insert Chef name=Ben", "save",
+                                 "update Chef where name == 'Ana' set name=A name=B", "show Chef where name BEGINSWITH 'A'",
+                                 "show Chef where name BEGINSWITH 'B'", "count Chef where name == 'A' OR name == 'B'"])
+        #expect(run.standardError.split(separator: "\n").map(String.init) == [
+            "-c:1: error: 'name' is set twice; give each key once",
+            "-c:5: error: 'name' is set twice; give each key once",
+        ], "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        let note = "(the first of several matches; 'fetch' lists them all, 'show Chef/pN' shows one)"
+        #expect(lines.filter { $0 == note }.isEmpty, "one match each: \(lines)")
+        #expect(lines.last == "0" && lines.contains("saved 2 changes"), "\(lines)")
+        let several = try await self.run(["insert Chef name=Ana", "insert Chef name=Abe", "save",
+                                          "show Chef where name BEGINSWITH 'A'"])
+        #expect(several.standardOutput.hasSuffix(note + "\n"), "\(several.standardOutput)")
+    }
+
     @Test("import and .open name an unknown option or a second path")
     func importAndOpenArguments() async throws {
         let run = try await run(["import x.jsonl --bogus", "import a.jsonl b.jsonl", "import", ".open o.sqlite extra",

@@ -114,12 +114,10 @@ extension PostgresStore {
                 // Which of the statement's rows: the one holding the values the server names.
                 let inserts = currentInserts.map { changes.inserts[$0] }
                 let row = inserts.first { constraintDetail(error, matches: $0, values: values) } ?? inserts[0]
-                throw constraintError(error, id: row.id, row: row, values: values)
+                throw constraintError(error, id: row.id, changes: changes, values: values)
             }
             if let id = current, error.code == .constraintViolation {
-                let row = changes.inserts.first { $0.id == id }
-                throw constraintError(error, id: id, row: row, update: row == nil ? changes.updates.first { $0.id == id } : nil,
-                                      values: values)
+                throw constraintError(error, id: id, changes: changes, values: values)
             }
             throw error
         }
@@ -208,8 +206,7 @@ extension PostgresStore {
     /// an inserted row's, or an updated row's from the update and, for those it leaves as
     /// they were, from the store (read after the rollback); else as the server printed them.
     private func constraintError(
-        _ error: ObjectGraphError, id: ObjectID, row: StoreChanges.Insert?, update: StoreChanges.Update? = nil,
-        values: [StoredValue]
+        _ error: ObjectGraphError, id: ObjectID, changes: StoreChanges, values: [StoredValue]
     ) -> ObjectGraphError {
         let entity = model.entities[Int(id.entityIndex)]
         let layout = layout(for: entity)
@@ -220,11 +217,9 @@ extension PostgresStore {
         let named = columns.compactMap { column -> String? in
             guard let attribute = entity.attribute(named: column), let index = layout.columnIndex[column] else { return nil }
             let stored: StoredValue
-            if let row {
-                stored = values[row.start + index - 2]
-            } else if let update, let position = update.columns.firstIndex(of: index) {
-                stored = values[update.start + position]
-            } else if update != nil {
+            if let written = changes.writtenValue(ofColumn: index, of: id, in: values) {
+                stored = written
+            } else if changes.updates.contains(where: { $0.id == id }) {
                 if storedRow == nil { storedRow = .some(try? fetchRow(id)) }
                 guard let value = storedRow??[index] else { return nil }
                 stored = value

@@ -267,13 +267,10 @@ extension SQLiteStore {
     private func constraintError(_ error: SQLiteError, id: ObjectID, changes: StoreChanges, values: [StoredValue]) -> ObjectGraphError {
         let entity = model.entities[Int(id.entityIndex)]
         let layout = layout(for: entity)
-        let insert = changes.inserts.first { $0.id == id }
-        let update = insert == nil ? changes.updates.first { $0.id == id } : nil
         var storedRow: [StoredValue]??
         func value(atColumn index: Int) -> StoredValue? {
-            if let insert { return values[insert.start + index - 2] }
-            guard let update else { return nil }
-            if let position = update.columns.firstIndex(of: index) { return values[update.start + position] }
+            if let written = changes.writtenValue(ofColumn: index, of: id, in: values) { return written }
+            guard changes.updates.contains(where: { $0.id == id }) else { return nil }
             if storedRow == nil { storedRow = .some(try? fetchRow(id)) }
             return storedRow??[index]
         }

@@ -91,6 +91,17 @@ extension StoreChanges {
         }
     }
 
+    /// The value this save writes to column `column` (a table column, from 2) of the row of
+    /// `id`, taken from `values` (``values`` or their resolved copy): an insert's, or an
+    /// update's for a column it changes; nil for a column the update leaves as it was, or a
+    /// row the save does not write. For the messages of a violated uniqueness constraint.
+    package func writtenValue(ofColumn column: Int, of id: ObjectID, in values: [StoredValue]) -> StoredValue? {
+        if let insert = inserts.first(where: { $0.id == id }) { return values[insert.start + column - 2] }
+        guard let update = updates.first(where: { $0.id == id }),
+              let position = update.columns.firstIndex(of: column) else { return nil }
+        return values[update.start + position]
+    }
+
     /// ``values`` with every reference written as the key of its row.
     package func resolvedValues(_ keys: Keys) throws -> [StoredValue] {
         var resolved = values

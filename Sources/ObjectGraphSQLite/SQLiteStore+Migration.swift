@@ -69,8 +69,7 @@ extension SQLiteStore {
         removeStoreFiles(result)
         do {
             try checkpoint(path)
-            try manager.copyItem(atPath: path, toPath: copy)
-            if manager.fileExists(atPath: path + "-wal") { try manager.copyItem(atPath: path + "-wal", toPath: copy + "-wal") }
+            try copyStore(at: path, to: copy)
             let metadata = try metadata(ofStoreAt: copy)
             let hashes = decode(metadata[MetadataKey.versionHashes] ?? "")
             guard hashes == mapping.sourceModel.versionHashes else {

@@ -1,5 +1,6 @@
 import ObjectGraph
 import Foundation
+import Glibc
 
 /// Checks made on a store's path before SQLite opens it, so that a file SQLite would
 /// silently open read-only, a journal it would replay into a new empty database, or a
@@ -50,5 +51,55 @@ enum StoreFile {
                 + "store needs to create its journal files there (\(missing.map { "'\($0)'" }.joined(separator: ", "))); "
                 + "it was not changed")
         }
+    }
+
+    /// Throws ``ObjectGraph/ObjectGraphError`` (`storeFailure`) when a copy of the store at
+    /// `source` cannot be made at `destination` without losing or mixing data: the two are
+    /// one file; something is already at `destination`; a `-wal`, `-shm` or `-journal` left
+    /// from another store is beside it (SQLite would read it into the copy); its folder is
+    /// missing, not a folder, or not writable.
+    static func checkCopyDestination(_ destination: String, source: String) throws {
+        func refuse(_ reason: String) -> ObjectGraphError {
+            ObjectGraphError(.storeFailure, "cannot copy to '\(destination)': \(reason)")
+        }
+        if isSameFile(destination, source) {
+            throw refuse("it is the store being copied ('\(source)'); choose a new path for the copy")
+        }
+        if exists(destination) {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder), isFolder.boolValue {
+                let name = URL(fileURLWithPath: source).lastPathComponent
+                throw refuse("it is a directory; choose a new path for the copy, such as \(destination)/\(name)")
+            }
+            throw refuse("the file exists; choose a new path or remove it first")
+        }
+        for file in ["-wal", "-shm", "-journal"].map({ destination + $0 }) where exists(file) {
+            throw refuse("'\(file)' exists, left from another store, and would corrupt the copy; choose a new path or remove it first")
+        }
+        let parent = (destination as NSString).deletingLastPathComponent
+        let folder = parent.isEmpty ? "." : parent
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
+            throw refuse("the folder '\(folder)' does not exist; create it or choose another path")
+        }
+        guard isFolder.boolValue else { throw refuse("'\(folder)' is not a folder; choose another path") }
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            throw refuse("the folder '\(folder)' is not writable by this user; choose another path")
+        }
+    }
+
+    /// Whether `a` and `b` name the same file: the same path once `.`, `..` and symlinks are
+    /// resolved, or, when both exist, the same device and inode (a hard link).
+    static func isSameFile(_ a: String, _ b: String) -> Bool {
+        func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+        if resolved(a) == resolved(b) { return true }
+        var first = stat(), second = stat()
+        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+
+    /// Whether anything is at `path`, a dangling symlink included.
+    static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
     }
 }

@@ -158,6 +158,20 @@ final class SQLiteConnection {
         }
     }
 
+    /// Copies this connection's database into `destination`'s, replacing what it held, as one
+    /// read transaction sees it (SQLite's online backup): saves other connections or programs
+    /// make meanwhile are in the copy entirely or not at all.
+    func backup(into destination: SQLiteConnection) throws(SQLiteError) {
+        guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
+            throw SQLiteError(code: sqlite3_extended_errcode(destination.handle), message: destination.errorMessage(), sql: nil)
+        }
+        let step = sqlite3_backup_step(backup, -1), finish = sqlite3_backup_finish(backup)
+        guard step == SQLITE_DONE, finish == SQLITE_OK else {
+            let code = step == SQLITE_DONE ? finish : step
+            throw SQLiteError(code: code, message: String(cString: sqlite3_errstr(code)), sql: nil)
+        }
+    }
+
     /// Whether a transaction (or a read transaction) is open on this connection.
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

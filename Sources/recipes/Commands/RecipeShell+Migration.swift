@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Glibc
 import ObjectGraph
 import ObjectGraphSQLite
 import RecipeCatalog
@@ -41,27 +40,18 @@ extension RecipeShell {
         let version = FileManager.default.fileExists(atPath: path) ? try? CatalogMigration.version(ofStoreAt: path) : nil
         if migrates {
             guard let version else { throw CommandError("\(path) is not a catalogue that can be migrated") }
-            var target = path
             if let copy {
-                try Self.checkCopyTarget(copy, source: path, openNow: location)
-                // The write-ahead log holds the latest saves until a checkpoint (those of the
-                // catalogue open now, say): the copy needs it as much as the file.
-                for suffix in ["", "-wal"] where suffix.isEmpty || Self.exists(path + suffix) {
-                    do {
-                        try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
-                    } catch {
-                        for made in ["", "-wal"] { try? FileManager.default.removeItem(atPath: copy + made) }
-                        throw CommandError("cannot copy '\(path + suffix)' to '\(copy + suffix)': \(FileErrorReason.of(error))")
-                    }
-                }
-                target = copy
+                // The store layer refuses a copy that would replace or mix with anything, and
+                // takes the saves still in the write-ahead log along.
+                try await Self.onThread { try SQLiteStore.copyStore(at: path, to: copy) }
             }
+            let target = copy ?? path
             let progress = context.makeProgressBar(label: "migrate", total: 100)
             let catalog: Catalog
             do {
                 catalog = try await Self.openMigrating(target, progress: progress)
             } catch {
-                // The copy (checked above not to exist before) is of no use unmigrated, and would block a retry.
+                // The copy, new, is of no use unmigrated, and would block a retry.
                 if copy != nil { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: target + suffix) } }
                 throw error
             }
@@ -88,59 +78,18 @@ extension RecipeShell {
                       + (wasWatching ? "; the watch of the previous catalogue stopped" : ""))
     }
 
-    /// Refuses a `--copy-to` path whose use would lose data or fail halfway: the store being
-    /// migrated itself (by any spelling: `./x`, an absolute path, a symlink, a hard link), the
-    /// catalogue open now, any existing file or folder, a leftover `-wal` or `-shm` beside it
-    /// (SQLite would read another store's journal into the copy), or a folder that does not exist.
-    static func checkCopyTarget(_ copy: String, source: String, openNow location: String) throws(CommandError) {
-        if isSameFile(copy, source) {
-            throw CommandError("--copy-to \(copy) is the store being migrated (\(source)); choose a new path for the copy")
-        }
-        if isSameFile(copy, location) { throw CommandError("\(copy) is the catalogue open now; choose another path") }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: copy, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw CommandError("cannot copy to '\(copy)': it is a directory; choose a new path for the copy, such as \(copy)/catalog.sqlite")
-        }
-        for file in [copy, copy + "-wal", copy + "-shm"] where exists(file) {
-            throw CommandError("cannot copy to '\(copy)': " + (file == copy ? "the file exists"
-                : "'\(file)' exists, left from another store, and would corrupt the copy")
-                + "; choose a new path or remove it first")
-        }
-        let parent = (copy as NSString).deletingLastPathComponent
-        let folder = parent.isEmpty ? "." : parent
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
-            throw CommandError("cannot copy to '\(copy)': the folder '\(folder)' does not exist; create it or choose another path")
-        }
-        guard isDirectory.boolValue else {
-            throw CommandError("cannot copy to '\(copy)': '\(folder)' is not a folder; choose another path")
-        }
-    }
-
-    /// Whether `a` and `b` name the same file: the same path once `.`, `..` and symlinks are
-    /// resolved, or, when both exist, the same device and inode (a hard link).
-    static func isSameFile(_ a: String, _ b: String) -> Bool {
-        func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
-        if resolved(a) == resolved(b) { return true }
-        var first = stat(), second = stat()
-        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev && first.st_ino == second.st_ino
-    }
-
-    /// Whether anything is at `path`, a dangling symlink included.
-    private static func exists(_ path: String) -> Bool {
-        var status = stat()
-        return lstat(path, &status) == 0
-    }
-
     /// Opens the catalogue at `path`, migrating it from an older model version first, on a
     /// thread of its own (a migration blocks while it copies rows).
     static func openMigrating(_ path: String, progress: ProgressBar) async throws -> Catalog {
         defer { progress.finish() }
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    try Catalog.open(at: path, migrating: true) { progress.update(done: Int($0 * 100)) }
-                })
-            }
+        return try await onThread { try Catalog.open(at: path, migrating: true) { progress.update(done: Int($0 * 100)) } }
+    }
+
+    /// Runs `body`, which blocks on files, on a Dispatch thread: neither the shell's main
+    /// thread nor Swift's cooperative pool waits on it.
+    private static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
         }
     }
 }

@@ -49,7 +49,7 @@ struct MigrationTests {
         let run = try await RecipesBinary.run(["--memory"] + spellings.flatMap { ["-c", ".open --migrate old.sqlite --copy-to \($0)"] },
                                               in: directory.url)
         #expect(run.standardError == spellings.enumerated().map { index, spelling in
-            "-c:\(index + 1): error: --copy-to \(spelling) is the store being migrated (old.sqlite); choose a new path for the copy\n"
+            "-c:\(index + 1): error: cannot copy to '\(spelling)': it is the store being copied ('old.sqlite'); choose a new path for the copy\n"
         }.joined())
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
@@ -77,7 +77,7 @@ struct MigrationTests {
             .flatMap { ["-c", ".open --migrate old.sqlite --copy-to \($0)"] }, in: directory.url)
         #expect(run.standardError == """
             -c:1: error: cannot copy to 'notes.txt': the file exists; choose a new path or remove it first
-            -c:2: error: cannot copy to 'shelf': it is a directory; choose a new path for the copy, such as shelf/catalog.sqlite
+            -c:2: error: cannot copy to 'shelf': it is a directory; choose a new path for the copy, such as shelf/old.sqlite
             -c:3: error: cannot copy to 'stale.sqlite': 'stale.sqlite-wal' exists, left from another store, and would corrupt the copy; \
             choose a new path or remove it first
             -c:4: error: cannot copy to 'other.sqlite': 'other.sqlite-shm' exists, left from another store, and would corrupt the copy; \

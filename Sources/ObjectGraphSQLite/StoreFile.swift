@@ -10,8 +10,8 @@ enum StoreFile {
     /// Throws ``ObjectGraph/ObjectGraphError`` (`storeFailure`) when the store at `path`
     /// cannot be opened for writing, naming the reason:
     /// - the folder does not exist, or a new store cannot be created in it;
-    /// - a write-ahead log (`path-wal`) is there but its database is missing or empty:
-    ///   opening would start a new store and lose what the log holds;
+    /// - a write-ahead log (`path-wal`) or rollback journal (`path-journal`) is there but its
+    ///   database is missing or empty: opening would start a new store and lose what it holds;
     /// - the file, or the folder its journal files go in, is read-only for this user.
     static func checkBeforeOpening(_ path: String) throws {
         let files = FileManager.default
@@ -24,12 +24,14 @@ enum StoreFile {
         }
         let size = (try? files.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         let journal = path + "-wal"
-        let journalSize = (try? files.attributesOfItem(atPath: journal)[.size] as? Int) ?? nil
-        if (size ?? 0) == 0, let journalSize, journalSize > 0 {
+        // A log or rollback journal without its database: SQLite would start a new store and
+        // drop the log, or roll another store's pages into the new one.
+        for (file, kind) in [(journal, "write-ahead log"), (path + "-journal", "rollback journal")] where (size ?? 0) == 0 {
+            guard let fileSize = (try? files.attributesOfItem(atPath: file)[.size] as? Int) ?? nil, fileSize > 0 else { continue }
             throw ObjectGraphError(.storeFailure,
-                "cannot open the store at '\(path)': its write-ahead log '\(journal)' is there but the database "
-                + "\(size == nil ? "is missing" : "is empty"); restore the database next to it, or move the log away "
-                + "to start a new store (opening now would lose what the log holds)")
+                "cannot open the store at '\(path)': its \(kind) '\(file)' is there but the database "
+                + "\(size == nil ? "is missing" : "is empty"); restore the database next to it, or move the \(kind) away "
+                + "to start a new store (opening now would lose what the \(kind) holds)")
         }
         guard size != nil else {
             if !files.isWritableFile(atPath: folder) {

@@ -199,7 +199,7 @@ extension RecipeShell {
         reopen(migrated, location: path)
         let objects = try self.context.model.entities.filter { $0.parent == nil }
             .reduce(0) { $0 + (try self.context.count(for: FetchRequest(entityName: $1.name))) }
-        var message = "migrated \(objects) objects to \(Self.describe(type)) at \(path)"
+        var message = "migrated \(objects) object\(objects == 1 ? "" : "s") to \(Self.describe(type)) at \(path)"
         // A SQLite store's rows may still be in its write-ahead log.
         let size = [path, path + "-wal"].compactMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }.reduce(0, +)
         if type != .memory, !isDeterministic {

@@ -68,6 +68,20 @@ struct StoreFileTests {
         #expect(try openError(file).message.contains("but the database is empty"))
     }
 
+    @Test("A rollback journal without its database is refused, and the journal kept")
+    func aJournalWithoutItsDatabase() throws {
+        let file = path("journalled.sqlite")
+        let journal = Data(repeating: 0xD9, count: 512)
+        try journal.write(to: URL(fileURLWithPath: file + "-journal"))
+        let error = try openError(file)
+        #expect(error.code == .storeFailure)
+        #expect(error.message == "cannot open the store at '\(file)': its rollback journal '\(file)-journal' is there but the "
+                + "database is missing; restore the database next to it, or move the rollback journal away to start a new "
+                + "store (opening now would lose what the rollback journal holds)")
+        #expect(FileManager.default.contents(atPath: file + "-journal") == journal)
+        #expect(!FileManager.default.fileExists(atPath: file))
+    }
+
     @Test("A SQLite database of another program is refused and left exactly as it was")
     func anotherProgramsDatabaseIsNotChanged() throws {
         let file = path("other.sqlite")

@@ -7,6 +7,20 @@ struct StoreTypeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
+    @Test(".migrate counts one object in the singular, and refuses a path with another store's journal beside it")
+    func migrateOneObjectAndLeftovers() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("journal", to: "left.sqlite-journal")
+        let run = try await RecipesBinary.run(["--memory", "--deterministic", "-c", "insert Chef name=Ana", "-c", "save",
+                                               "-c", ".migrate sqlite left.sqlite", "-c", ".migrate sqlite one.sqlite"],
+                                              in: folder.url)
+        #expect(run.standardError == "-c:3: error: cannot open the store at 'left.sqlite': its rollback journal "
+                + "'left.sqlite-journal' is there but the database is missing; restore the database next to it, or move the "
+                + "rollback journal away to start a new store (opening now would lose what the rollback journal holds)\n")
+        #expect(run.standardOutput.hasSuffix("migrated 1 object to a SQLite store at one.sqlite\n"), "\(run.standardOutput)")
+        #expect(try String(contentsOf: folder.url.appendingPathComponent("left.sqlite-journal"), encoding: .utf8) == "journal")
+    }
+
     @Test(".migrate writes exactly the path given; `recipes STORE` recognizes each type by content")
     func migrateAndReopen() async throws {
         let folder = try TemporaryDirectory()

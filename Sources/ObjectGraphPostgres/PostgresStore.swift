@@ -227,7 +227,7 @@ extension PersistentStoreCoordinator {
     public func addPostgresStore(at location: PostgresLocation, configuration: [String]? = nil) throws -> PostgresStore {
         let store = try PostgresStore(location: location, model: model)
         try store.startListening { [weak self] note in self?.storeDidChangeElsewhere(note) }
-        add(store, configuration: configuration)
+        try addOnce(store, at: location.description, configuration: configuration)
         return store
     }
 }

@@ -48,10 +48,33 @@ extension SQLiteStore {
                 guard !ids.isEmpty else { return [] }
                 let statement = try connection.cachedStatement(SchemaSQL.updateRows(table: layout.table, columns: assignments.map(\.0)))
                 try statement.bind(assignments.map(\.1) + [FetchSQL.keyList(ids.map(\.key), dialect: .sqlite)])
-                try statement.run()
+                do {
+                    try statement.run()
+                } catch let error as SQLiteError where error.result == .constraint {
+                    throw Self.uniquenessError(error, entity: entity, values: values)
+                }
                 return ids
             }
         }
+    }
+
+    /// A batch update that would give two rows the same unique values, said with the keys
+    /// and values it set (SQLite says "UNIQUE constraint failed: Author.name").
+    private static func uniquenessError(_ error: SQLiteError, entity: EntityDescription, values: [String: StoredValue]) -> ObjectGraphError {
+        let columns = error.message.components(separatedBy: ": ").last?.split(separator: ",")
+            .compactMap { $0.split(separator: ".").last.map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+        let named = columns.compactMap { column in
+            values[column].map { value in
+                "\(column) = \(entity.attribute(named: column)?.type.swiftValue(from: value).map { "\($0)" } ?? "nil")"
+            }
+        }
+        guard !named.isEmpty else {
+            return ObjectGraphError(.constraintViolation, "cannot update \(entity.name): \(error.message); nothing was updated",
+                                    underlying: error)
+        }
+        return ObjectGraphError(.constraintViolation,
+            "cannot update \(entity.name): another \(entity.root.name) would have \(named.joined(separator: ", ")) too, "
+            + "and \(columns.count == 1 ? "it is" : "they are") unique; nothing was updated", underlying: error)
     }
 
     /// Deletes the rows `plan` selects and what the delete rules reach from them

@@ -17,7 +17,7 @@ extension PersistentStoreCoordinator {
     ) throws -> SQLiteStore {
         try SQLiteStore.migrateIfNeeded(at: path, to: model, options: options)
         let store = try SQLiteStore(path: path, model: model, options: options)
-        add(store, configuration: configuration)
+        try addOnce(store, at: path, configuration: configuration)
         return store
     }
 

@@ -8,6 +8,13 @@ extension SQLiteStore {
     /// (starting with `_`).
     /// - Throws: ``ObjectGraph/ObjectGraphError`` (`storeFailure`, `notADatabase`).
     public static func metadata(ofStoreAt path: String) throws -> [String: String] {
+        var isFolder: ObjCBool = false
+        guard isFile(path), FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw ObjectGraphError(.storeFailure, "cannot read the store at '\(path)': there is no file there")
+        }
+        guard !isFolder.boolValue else {
+            throw ObjectGraphError(.storeFailure, "cannot read the store at '\(path)': it is a directory")
+        }
         let connection: SQLiteConnection
         do {
             // Without a log beside it, the file is all there is: read it without making one.

@@ -2,6 +2,7 @@
 extension ContextCore {
     func execute(_ request: BatchInsertRequest) throws -> BatchResult {
         let entity = try model.requireEntity(named: request.entityName)
+        try coordinator.requireStores()
         guard !entity.isAbstract else {
             throw ObjectGraphError(.invalidValue, "entity '\(entity.name)' is abstract: insert one of its sub-entities")
         }
@@ -13,10 +14,20 @@ extension ContextCore {
 
     func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
         let entity = try model.requireEntity(named: request.entityName)
+        try coordinator.requireStores()
         var values: [String: StoredValue] = [:]
         for (key, value) in request.propertiesToUpdate {
-            guard let attribute = entity.attribute(named: key), !attribute.isTransient, attribute.derivation == nil else {
+            guard let attribute = entity.attribute(named: key) else {
+                if entity.relationship(named: key) != nil {
+                    throw ObjectGraphError(.invalidValue,
+                        "'\(entity.name).\(key)' is a relationship: a batch update sets attributes only; change it through a context")
+                }
                 throw ObjectGraphError.unknownKey(key, entity: entity)
+            }
+            try entity.checkSettable(attribute)
+            guard !attribute.isTransient else {
+                throw ObjectGraphError(.invalidValue,
+                    "'\(entity.name).\(key)' is transient: it is never stored, so a batch update cannot set it")
             }
             guard let stored = attribute.type.storedValue(from: value) else {
                 throw ObjectGraphError(.invalidValue, "\(value) is not a \(attribute.type.displayName) for '\(entity.name).\(key)'")
@@ -37,6 +48,7 @@ extension ContextCore {
 
     func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
         let entity = try model.requireEntity(named: request.entityName)
+        try coordinator.requireStores()
         let store = coordinator.store(for: entity)
         let listsIDs = request.resultType == .objectIDs
         var result = try store.batchDelete(entity, plan: try keysPlan(request.entityName, request.predicate, entity), listingIDs: listsIDs)

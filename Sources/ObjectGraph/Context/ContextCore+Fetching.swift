@@ -6,6 +6,7 @@ extension ContextCore {
     /// related objects that save gave them).
     func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
         let entity = try model.requireEntity(named: request.entityName)
+        try coordinator.requireStores()
         guard !request.relationshipKeyPathsForPrefetching.isEmpty else { return try fetch(request, entity: entity) }
         return try coordinator.store(for: entity).readingOneState { try fetch(request, entity: entity) }
     }
@@ -173,9 +174,8 @@ extension ContextCore {
             keys.relationshipKeyPathsForPrefetching = []
             return try fetch(keys).count
         }
-        let store = coordinator.store(for: entity)
         let plan = try plan(request, entity: entity, output: .count)
-        var count = try store.count(plan)
+        var count = try coordinator.store(for: entity).count(plan)
         if request.includesPendingChanges {
             let pending = pendingChanges(in: entity, request, predicate: plan.predicate)
             if !pending.isEmpty {

@@ -11,6 +11,7 @@ extension ContextCore {
     func plan(
         _ request: FetchRequest, entity: EntityDescription, output: FetchPlan.Output, windowInStore: Bool = true
     ) throws -> FetchPlan {
+        try coordinator.requireStores()
         let distinct: Bool
         if case .values = output { distinct = request.returnsDistinctResults } else { distinct = false }
         return FetchPlan(

@@ -25,6 +25,7 @@ extension ContextCore {
         guard !(insertedNow.isEmpty && updatedNow.isEmpty && deletedNow.isEmpty && pendingMetadata.isEmpty) else {
             return SaveResult()
         }
+        try coordinator.requireStores()
         updateRelationshipDerivedAttributes(insertedNow)
         updateRelationshipDerivedAttributes(updatedNow)
         try validate(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)

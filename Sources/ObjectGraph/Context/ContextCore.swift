@@ -455,11 +455,19 @@ final class ContextCore {
 extension ContextCore {
     /// The registered object for `id`, with its values loaded, or an error when the store has none.
     func existingObject(with id: ObjectID) throws -> ManagedObject {
-        if let object = registeredObject(for: id), !object.isFault { return object }
+        if let object = registeredObject(for: id), !object.isFault {
+            // A fault that found its row gone is no object of the store's any more.
+            if object.isInaccessible {
+                throw ObjectGraphError(.objectNotFound,
+                    "the store has no object \(model.describe(id)); another context or process deleted it")
+            }
+            return object
+        }
         guard !id.isTemporary, model.entities.indices.contains(Int(id.entityIndex)) else {
             throw ObjectGraphError(.objectNotFound, "no object \(model.describe(id)) in this context")
         }
         let entity = model.entities[Int(id.entityIndex)]
+        try coordinator.requireStores()
         let store = coordinator.store(for: entity)
         guard let row = try store.fetchLatestRow(id),
               case .integer(let index) = row[1], index == Int64(id.entityIndex) else {

@@ -29,7 +29,8 @@ extension MainContext {
     /// Opens a group that every change joins until the matching ``endUndoGroup()``
     /// (groups nest; the outermost one counts).
     public func beginUndoGroup(named name: String? = nil) { core.beginUndoGroup(named: name) }
-    /// Closes the group opened last.
+    /// Closes the group opened last. Calling it with no group open is a programming error
+    /// and traps, as `UndoManager.endUndoGrouping()` raises.
     public func endUndoGroup() { core.endUndoGroup() }
     /// Closes the outermost group instead of ``endUndoGroup()`` and puts back every change
     /// made since it opened, leaving no undo step: for an edit that failed halfway.
@@ -48,7 +49,8 @@ extension MainContext {
     /// Only recorded changes come back: with ``isUndoEnabled`` off nothing is put back, and
     /// after a save inside the group only the changes since the save are. The redo history
     /// that the group's first change ended comes back too. Calling it inside a nested group
-    /// traps: a nested group's changes belong to the outermost one.
+    /// traps (a nested group's changes belong to the outermost one), and so does calling it
+    /// with no group open.
     public func discardUndoGroup() { core.discardUndoGroup() }
     /// Forgets every undo and redo group.
     public func removeAllUndoActions() { core.undo.removeAll() }
@@ -78,7 +80,8 @@ extension PrivateContext {
     @discardableResult public func redo() -> String? { core.redoLastGroup() }
     /// Opens a group that every change joins until the matching ``endUndoGroup()``.
     public func beginUndoGroup(named name: String? = nil) { core.beginUndoGroup(named: name) }
-    /// Closes the group opened last.
+    /// Closes the group opened last. Calling it with no group open is a programming error
+    /// and traps, as `UndoManager.endUndoGrouping()` raises.
     public func endUndoGroup() { core.endUndoGroup() }
     /// Closes the outermost group and puts back every change made since it opened, leaving
     /// no undo step (see ``MainContext/discardUndoGroup()``).

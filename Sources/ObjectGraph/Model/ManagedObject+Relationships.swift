@@ -21,7 +21,10 @@ extension ManagedObject {
 
     private func toManyRelationship(_ key: String) throws -> RelationshipDescription {
         guard let relationship = entity.relationship(named: key) else {
-            throw ObjectGraphError.unknownKey(key, entity: entity)
+            guard entity.attribute(named: key) != nil else { throw ObjectGraphError.unknownKey(key, entity: entity) }
+            let names = entity.relationships.filter(\.isToMany).map { "'\($0.name)'" }
+            throw ObjectGraphError(.invalidValue, "'\(entity.name).\(key)' is an attribute, not a to-many relationship"
+                + (names.isEmpty ? "; '\(entity.name)' has none" : "; its to-many relationships: \(names.joined(separator: ", "))"))
         }
         guard relationship.isToMany else {
             throw ObjectGraphError(.invalidValue, "'\(entity.name).\(key)' is a to-one relationship")

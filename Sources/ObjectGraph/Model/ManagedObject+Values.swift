@@ -234,7 +234,8 @@ extension ManagedObject {
     }
 
     /// Checks that `object` may be a destination of `relationship` on this object: of the
-    /// destination entity, and registered in the same context (a mismatch is a programming error).
+    /// destination entity, and registered in the same context.
+    /// - Throws: ``ObjectGraphError`` `invalidValue` naming both objects.
     func checkDestination(_ object: ManagedObject, of relationship: RelationshipDescription) throws {
         guard object.entity.isKind(of: relationship.destination) else {
             throw ObjectGraphError(.invalidValue,
@@ -242,13 +243,13 @@ extension ManagedObject {
         }
         guard object.contextCore === contextCore else {
             if object.contextCore == nil {
-                preconditionFailure("""
+                throw ObjectGraphError(.invalidValue, """
                     \(object.entity.describe(object.objectID)) no longer belongs to a context (reset() \
                     detached it, or its context is gone): keep its objectID instead and call object(with:) \
                     on the context to link it to \(entity.describe(objectID)).
                     """)
             }
-            preconditionFailure("""
+            throw ObjectGraphError(.invalidValue, """
                 \(object.entity.describe(object.objectID)) belongs to another context than \
                 \(entity.describe(objectID)). Pass its objectID across contexts and call \
                 object(with:) on the receiving context instead.

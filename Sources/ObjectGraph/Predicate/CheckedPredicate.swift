@@ -178,12 +178,17 @@ extension CheckedExpression {
         let span = SourceSpan(start: 0, length: keyPath.unicodeScalars.count)
         var checker = PredicateTypeChecker(entity: entity, source: keyPath)
         var slot = PredicateTypeChecker.QuantifierSlot(isAllowed: false)
-        let checked = try checker.operand(.keyPath(base: nil, path, span), &slot)
-        guard case .scalar(let expression, _) = checked.operand, case .attribute = expression else {
-            throw PredicateSyntaxError(.type, "'\(keyPath)' is not an attribute", note: "name an attribute, such as \(keyPath).name",
-                                       source: keyPath, span: span)
+        do {
+            let checked = try checker.operand(.keyPath(base: nil, path, span), &slot)
+            guard case .scalar(let expression, _) = checked.operand, case .attribute = expression else {
+                throw PredicateSyntaxError(.type, "'\(keyPath)' is not an attribute", note: "name an attribute, such as \(keyPath).name",
+                                           source: keyPath, span: span)
+            }
+            return expression
+        } catch var error as PredicateSyntaxError {
+            error.origin = "key path"
+            throw error
         }
-        return expression
     }
 
     /// The attribute at the end of a path made by ``attributePath(_:of:)``.

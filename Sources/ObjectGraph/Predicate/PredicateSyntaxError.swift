@@ -45,6 +45,9 @@ public struct PredicateSyntaxError: Error, Sendable, CustomStringConvertible {
     public let offset: Int?
     /// How many Unicode scalars the offending text spans (at least 1 when ``offset`` is known).
     public let length: Int
+    /// What ``source`` is, as the diagnostic's location names it: a predicate, or a key path
+    /// (a sort key or a section key path checked on its own).
+    var origin = "predicate"
 
     init(_ kind: Kind, _ message: String, note: String? = nil, source: String, span: SourceSpan) {
         self.kind = kind
@@ -98,7 +101,7 @@ public struct PredicateSyntaxError: Error, Sendable, CustomStringConvertible {
         let spanCharacters = String(String.UnicodeScalarView(scalars[offset..<spanEnd])).count
         let caretCount = max(1, min(spanCharacters, printable.count - (column - 1)))
         let shown = Self.excerpt(printable, column: column, carets: caretCount)
-        text += "\n --> predicate:\(line):\(column)"
+        text += "\n --> \(origin):\(line):\(column)"
         text += "\n  | \(shown.text)"
         text += "\n  | " + String(repeating: " ", count: shown.column - 1) + String(repeating: "^", count: shown.carets)
         if let note { text += " \(note)" }

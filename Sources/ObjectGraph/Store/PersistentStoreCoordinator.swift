@@ -54,6 +54,21 @@ public final class PersistentStoreCoordinator: Sendable {
         storeList.withLock { $0.update(model) { $0.append((store, configuration.map(Set.init))) } }
     }
 
+    /// Adds a store opened from `location` unless a store with its identifier (its UUID) is
+    /// already added: the same file again, by any spelling, or a copy of it. Two such stores
+    /// would hand out the same object IDs, and their connections would wait on each other.
+    /// - Throws: ``ObjectGraphError`` `storeFailure` naming the location.
+    package func addOnce(_ store: any StoreRequestHandler, at location: String, configuration: [String]?) throws {
+        try storeList.withLock { list in
+            guard !list.entries.contains(where: { $0.store.identifier == store.identifier }) else {
+                throw ObjectGraphError(.storeFailure,
+                    "the store at '\(location)' is already added to this coordinator (store \(store.identifier)); add each "
+                    + "store once (a copy of a store has its UUID too: open a copy with a coordinator of its own)")
+            }
+            list.update(model) { $0.append((store, configuration.map(Set.init))) }
+        }
+    }
+
     /// Puts `new` where `old` was, with its configuration.
     /// - Returns: false when `old` is not one of the stores.
     func replace(_ old: any PersistentStore, with new: any StoreRequestHandler) -> Bool {
@@ -69,6 +84,14 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// The stores as contexts use them, in the order they were added.
     var handlers: [any StoreRequestHandler] { storeList.withLock { $0.entries.map(\.store) } }
+
+    /// Throws unless a store has been added: what every fetch, save and batch request
+    /// checks first, so that none traps or (a save) reports success having written nothing.
+    func requireStores() throws {
+        guard storeList.withLock({ $0.byEntity.isEmpty }) else { return }
+        throw ObjectGraphError(.storeFailure,
+            "the coordinator has no store: add one with addStore(at:) (or addStore(type:at:)) before fetching or saving")
+    }
 
     /// The store that keeps `entity`'s objects.
     func store(for entity: EntityDescription) -> any StoreRequestHandler {

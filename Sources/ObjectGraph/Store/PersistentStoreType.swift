@@ -88,7 +88,7 @@ extension PersistentStoreCoordinator {
     @discardableResult
     public func addStore(type: PersistentStoreType, at path: String, configuration: [String]? = nil) throws -> any PersistentStore {
         let store = try type.make(model, path)
-        add(store, configuration: configuration)
+        try addOnce(store, at: path, configuration: configuration)
         return store
     }
 }

@@ -16,7 +16,7 @@ extension PersistentStoreCoordinator {
     public func addStore<Node, Store: AtomicStore<Node>>(_ storeClass: Store.Type, at path: String, configuration: [String]? = nil) throws -> Store {
         let store = storeClass.init(path: path, model: model)
         try store.open()
-        add(store, configuration: configuration)
+        try addOnce(store, at: path, configuration: configuration)
         return store
     }
 }

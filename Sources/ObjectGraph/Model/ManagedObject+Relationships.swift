@@ -8,6 +8,7 @@ extension ManagedObject {
     /// Adds `object` to a to-many relationship and sets the inverse, without loading the
     /// relationship if it is still a fault.
     public func add(_ object: ManagedObject, toKey key: String) throws {
+        try requireContext()
         let relationship = try toManyRelationship(key)
         try checkDestination([object], of: relationship)
         addObject(object, to: relationship)
@@ -15,6 +16,7 @@ extension ManagedObject {
 
     /// Removes `object` from a to-many relationship and clears the inverse.
     public func remove(_ object: ManagedObject, fromKey key: String) throws {
+        try requireContext()
         let relationship = try toManyRelationship(key)
         removeObject(object, from: relationship)
     }

@@ -38,6 +38,7 @@ extension ManagedObject {
     /// - Throws: ``ObjectGraphError`` with code ``ObjectGraphError/Code/unknownKey`` or
     ///   ``ObjectGraphError/Code/invalidValue``.
     public func setValue(_ value: Any?, forKey key: String) throws {
+        try requireContext()
         let entity = self.entity
         if let attribute = entity.attribute(named: key) {
             try entity.checkSettable(attribute)
@@ -72,6 +73,7 @@ extension ManagedObject {
     /// - Throws: ``ObjectGraphError`` for an unknown key, a relationship, or text that does not parse.
     /// - SeeAlso: ``EntityDescription/value(parsing:forKey:)``, which checks text without an object.
     public func setValue(parsing text: String, forKey key: String) throws {
+        try requireContext()
         let attribute = try entity.settableAttribute(key)
         setStoredValue(try attribute.type.parse(text, key: key), of: attribute)
     }
@@ -227,6 +229,17 @@ extension ManagedObject {
             preconditionFailure("'\(entity.name)' has no \(toMany ? "to-many" : "to-one") relationship '\(key)'")
         }
         return relationship
+    }
+
+    /// Throws when the object belongs to no context any more (a reset, a saved delete or
+    /// its context's end detached it): no context would record a change, and it would be lost.
+    func requireContext() throws {
+        guard contextCore == nil else { return }
+        throw ObjectGraphError(.invalidValue, """
+            \(entity.describe(objectID)) no longer belongs to a context (reset() detached it, a saved delete \
+            removed it, or its context is gone): a change to it would be lost; fetch it again, or call \
+            object(with:) on a context
+            """)
     }
 
     func checkDestination(_ objects: [ManagedObject], of relationship: RelationshipDescription) throws {

@@ -52,6 +52,12 @@ struct APIMistakeTests {
         let tag = try first.insert("Tag")
         let detached = try #require(throws: ObjectGraphError.self) { try tag.setValue([recipe], forKey: "recipes") }
         #expect(detached.message.contains("no longer belongs to a context"), "\(detached.message)")
+        // A change to a detached object would be recorded nowhere: it throws instead of being lost.
+        let lost = try #require(throws: ObjectGraphError.self) { try recipe.setValue("Lost", forKey: "name") }
+        #expect(lost.message.hasPrefix("Recipe/t"), "\(lost.message)")
+        #expect(lost.message.contains("no longer belongs to a context (reset() detached it"), "\(lost.message)")
+        #expect(throws: ObjectGraphError.self) { try recipe.setValue(parsing: "5", forKey: "servings") }
+        #expect(throws: ObjectGraphError.self) { try recipe.add(tag, toKey: "tags") }
     }
 
     @Test("The same SQLite file added twice, by any spelling, is refused; the coordinator keeps working")

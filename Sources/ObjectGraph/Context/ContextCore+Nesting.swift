@@ -81,13 +81,19 @@ extension ContextCore {
 
     // MARK: Changes as values
 
-    /// This context's unsaved changes as values (derived attributes left out: the receiver
-    /// derives them again).
+    /// This context's unsaved changes as values.
+    ///
+    /// Attributes derived from another attribute are left out: the receiver derives them
+    /// again as it sets their sources. Those derived from a relationship (`books.@count`,
+    /// `publisher != nil`) travel with the rest: they hold what this context's last save
+    /// computed (or an insert's defaults), which the receiver could only compute again by
+    /// loading to-many relationships, and without which it would read them as nil.
     func nestedChanges(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) -> NestedChanges {
         var changes = NestedChanges()
         func record(_ object: ManagedObject, all: Bool) {
             var values: [Int: NestedValue] = [:]
-            for attribute in object.entity.storedAttributes where attribute.derivation == nil {
+            for attribute in object.entity.storedAttributes
+            where attribute.derivation == nil || attribute.sourceRelationship != nil {
                 guard all || object.hasChangedSlot(attribute.slot) else { continue }
                 values[attribute.slot] = .stored(object.slots[attribute.slot].value.storedValue)
             }
@@ -164,8 +170,9 @@ extension ContextCore {
         adopted[object.objectID] = Unmanaged.passUnretained(object)
     }
 
-    /// Saves a nested context: validates, then pushes every change into the parent, where
-    /// temporary IDs stay temporary until the root saves. Nothing reaches the store.
+    /// Saves a nested context: computes relationship-derived attributes and validates, as a
+    /// root's save does, then pushes every change into the parent, where temporary IDs stay
+    /// temporary until the root saves. Nothing reaches the store.
     func saveIntoParent(_ parent: ParentContext) throws -> SaveResult {
         let insertedNow = inserted.filter { $0.state == .inserted }
         let updatedNow = updated.filter { $0.state == .updated }
@@ -175,6 +182,8 @@ extension ContextCore {
             throw error
         }
         guard !(insertedNow.isEmpty && updatedNow.isEmpty && deletedNow.isEmpty) else { return SaveResult() }
+        updateRelationshipDerivedAttributes(insertedNow)
+        updateRelationshipDerivedAttributes(updatedNow)
         try validate(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
         let changes = nestedChanges(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
         _ = withParent { $0.applyChildChanges(changes) }

@@ -187,8 +187,9 @@ extension ContextCore {
     /// Computes `ingredients.@count` and `photo != nil` attributes of objects about to be
     /// written, from the relationships in memory, where the relationship changed (or the
     /// object is new); the write then stores them with the object's other changes. Counting
-    /// a changed to-many relationship that is still a fault loads its object IDs.
-    private func updateRelationshipDerivedAttributes(_ objects: [ManagedObject]) {
+    /// a changed to-many relationship that is still a fault loads its object IDs. A nested
+    /// context's save computes them too, and hands them to its parent with its changes.
+    func updateRelationshipDerivedAttributes(_ objects: [ManagedObject]) {
         objects.forEachUnretained { object in
             guard object.needsSaveWork(.derivesFromRelationships) else { return }
             let derived = object.entity.relationshipDerivedAttributes

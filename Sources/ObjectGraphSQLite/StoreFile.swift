@@ -17,11 +17,7 @@ enum StoreFile {
         let files = FileManager.default
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard files.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw ObjectGraphError(.storeFailure,
-                "cannot open the store at '\(path)': the folder '\(folder)' does not exist; create it or choose another path")
-        }
+        try StorePath.checkFolder(of: path)  // worded as the atomic stores word it
         let size = (try? files.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         let journal = path + "-wal"
         // A log or rollback journal without its database: SQLite would start a new store and

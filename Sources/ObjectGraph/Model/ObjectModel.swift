@@ -320,8 +320,14 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
 
     /// FNV-1a over the entity's storage description.
     private static func versionHash(of entity: EntityDescription) -> String {
+        versionHash(ofDescription: storageDescription(of: entity))
+    }
+
+    /// The version hash of an entity with this storage description (FNV-1a over its UTF-8),
+    /// to check that a store's recorded hashes and descriptions belong together.
+    static func versionHash(ofDescription description: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in storageDescription(of: entity).utf8 {
+        for byte in description.utf8 {
             hash ^= UInt64(byte)
             hash &*= 0x100_0000_01b3
         }

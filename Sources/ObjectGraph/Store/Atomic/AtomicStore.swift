@@ -116,7 +116,8 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
     /// The store's UUID, kept in its metadata; object URIs name it.
     public var identifier: String { engine.metadata[Self.uuidKey] ?? "" }
 
-    /// The store's metadata: `_storeUUID`, and the keys callers set.
+    /// The store's metadata: `_storeUUID`, the model the file was written with
+    /// (`_versionHashes` and `_entityDescriptions`), and the keys callers set.
     public var metadata: [String: String] { engine.metadata }
 
     /// Sets (or, with nil, removes) a metadata value; the file is written at once.
@@ -128,33 +129,45 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
 
     // MARK: Opening
 
-    /// Checks the customization points, creates the file if there is none, and loads it.
-    /// - Throws: ``ObjectGraphError``: `storeFailure` for a missing override or a file that
-    ///   cannot be read or created; `notADatabase` for a file the reader rejects.
+    /// Checks the customization points and the path, creates the file if there is none, and
+    /// loads it after checking the model it records.
+    /// - Throws: ``ObjectGraphError``: `storeFailure` for a missing override, a directory, a
+    ///   missing folder, or a file that cannot be read or created; `modelMismatch` for a file
+    ///   that records another model; `notADatabase` for a file the reader rejects.
     func open() throws {
         try checkCustomizationPoints()
+        try StorePath.checkOpenable(path)
         if !FileManager.default.fileExists(atPath: path) {
-            try engine.write(self) { $0.metadata[Self.uuidKey] = UUID().uuidString }
+            try engine.write(self) { contents in
+                contents.metadata[Self.uuidKey] = UUID().uuidString
+                contents.metadata.merge(RecordedModel.metadata(of: model)) { $1 }
+            }
         }
         fileVersion.withLock { $0 = FileVersion(of: path) }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw ObjectGraphError(.storeFailure, "cannot read the store at '\(path)': \(error.localizedDescription)")
+            throw ObjectGraphError(.storeFailure, "cannot read the store at '\(path)': \(FileErrorReason.of(error))", underlying: error)
         }
         var objects: [StoredObject] = []
         var metadata: [String: String] = [:]
         do {
             try load(from: data, into: &objects, metadata: &metadata)
-        } catch let error as StoreFileError {
-            throw invalidFile(error)
-        } catch let error as ObjectGraphError {
-            throw error
         } catch {
-            throw invalidFile(StoreFileError(nil, "\(error)"))
+            // A file of another model can fail to read (a property the model no longer has);
+            // the model is the problem then, if the metadata read before the error says so.
+            try checkModel(recordedIn: metadata)
+            switch error {
+            case let error as StoreFileError: throw invalidFile(error)
+            case let error as ObjectGraphError: throw error
+            default: throw invalidFile(StoreFileError(nil, "\(error)"))
+            }
         }
+        try checkModel(recordedIn: metadata)
         if metadata[Self.uuidKey] == nil { metadata[Self.uuidKey] = UUID().uuidString }
+        // Saves record the model from now on (files written before stores recorded one).
+        metadata.merge(RecordedModel.metadata(of: model)) { $1 }
         let contents = try makeContents(objects, metadata: metadata)
         var loadedNodes: [ObjectID: Node] = [:]
         for object in objects { loadedNodes[object.objectID] = try newCacheNode(for: object) }
@@ -163,6 +176,17 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
             for (root, table) in contents.tables { keys[root] = table.keys.max() ?? 0 }
         }
         engine.contents.withLock { $0 = contents }
+    }
+
+    /// Throws `modelMismatch`, naming what differs, when `metadata` records a model other
+    /// than this store's (see ``RecordedModel``); a file that records none is read as before.
+    private func checkModel(recordedIn metadata: [String: String]) throws {
+        guard let differences = RecordedModel.differences(between: metadata, and: model) else { return }
+        throw ObjectGraphError(.modelMismatch, """
+            the store at '\(path)' was made with a different model: \(differences.summary). Open it with the model \
+            it was made with, or open a new path (to migrate it, move it to a SQLite store with \
+            migrateStore(_:to:type:) and migrate that).
+            """)
     }
 
     /// The error for a file the reader rejected: `notADatabase`, naming the file and the place.

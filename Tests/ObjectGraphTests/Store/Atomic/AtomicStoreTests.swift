@@ -212,6 +212,30 @@ struct AtomicStoreTests {
         #expect(error?.code == .storeFailure)
         #expect(error?.description == "cannot open the store at '\(path)': it is a directory")
     }
+
+    @Test("A directory, or a file in a missing folder, is refused in the SQLite store's words, and nothing is created",
+          arguments: StoreKind.atomic)
+    func unusablePaths(kind: StoreKind) throws {
+        let path = try StoreKind.newFile(extension: kind.rawValue)
+        defer { StoreKind.removeFolder(of: path) }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        let model = try TestModel.make()
+        func error(_ path: String) throws -> ObjectGraphError {
+            try #require(throws: ObjectGraphError.self) { try PersistentStoreCoordinator(model: model).addStore(type: kind.type, at: path) }
+        }
+        #expect(try error(path).description == "cannot open the store at '\(path)': it is a directory")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path) == [])
+
+        // The folder as the caller wrote it, relative or not.
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let relative = "og-no-such-folder-\(UUID().uuidString)"
+        for (file, missing) in [("\(folder)/nodir/x.\(kind)", "\(folder)/nodir"), ("\(relative)/x.\(kind)", relative)] {
+            let refusal = try error(file)
+            #expect(refusal.code == .storeFailure)
+            #expect(refusal.description == "cannot open the store at '\(file)': the folder '\(missing)' does not exist; create it or choose another path")
+            #expect(!FileManager.default.fileExists(atPath: missing))
+        }
+    }
 }
 
 /// The parts of an atomic store the tests reach without knowing its node type.

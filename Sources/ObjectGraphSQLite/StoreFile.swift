@@ -74,8 +74,7 @@ enum StoreFile {
         for file in ["-wal", "-shm", "-journal"].map({ destination + $0 }) where exists(file) {
             throw refuse("'\(file)' exists, left from another store, and would corrupt the copy; choose a new path or remove it first")
         }
-        let parent = (destination as NSString).deletingLastPathComponent
-        let folder = parent.isEmpty ? "." : parent
+        let folder = StorePath.folder(of: destination)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
             throw refuse("the folder '\(folder)' does not exist; create it or choose another path")

@@ -12,6 +12,9 @@ extension ContextCore {
         _ request: FetchRequest, entity: EntityDescription, output: FetchPlan.Output, windowInStore: Bool = true
     ) throws -> FetchPlan {
         try coordinator.requireStores()
+        for (name, value) in [("fetchLimit", request.fetchLimit), ("fetchOffset", request.fetchOffset)] where value < 0 {
+            throw ObjectGraphError(.invalidValue, "\(name) is \(value); it must be 0 or more (a fetchLimit of 0 means no limit)")
+        }
         let distinct: Bool
         if case .values = output { distinct = request.returnsDistinctResults } else { distinct = false }
         return FetchPlan(

@@ -13,9 +13,9 @@ public struct FetchRequest: Sendable {
     public var predicate: FetchPredicate?
     /// The order of the results; unspecified (store order) when empty.
     public var sortKeys: [SortKey] = []
-    /// The most objects to return; 0 means no limit.
+    /// The most objects to return; 0 means no limit. A negative limit is an error.
     public var fetchLimit: Int = 0
-    /// How many matching objects to skip first.
+    /// How many matching objects to skip first. A negative offset is an error.
     public var fetchOffset: Int = 0
     /// Whether objects of sub-entities are included.
     public var includesSubentities: Bool = true

@@ -132,6 +132,19 @@ struct APIMistakeTests {
         #expect(sort.description.contains(" --> key path:1:6"), "\(sort.description)")
     }
 
+    @Test("A negative fetch limit or offset is an error, not a silent 'no limit'")
+    func negativeWindow() throws {
+        let context = MainContext(coordinator: try TestModel.coordinator())
+        var request = FetchRequest(entityName: "Tag")
+        request.fetchLimit = -1
+        let limit = try #require(throws: ObjectGraphError.self) { try context.fetch(request) }
+        #expect(limit.message == "fetchLimit is -1; it must be 0 or more (a fetchLimit of 0 means no limit)")
+        request.fetchLimit = 0
+        request.fetchOffset = -5
+        let offset = try #require(throws: ObjectGraphError.self) { try context.count(for: request) }
+        #expect(offset.code == .invalidValue && offset.message.hasPrefix("fetchOffset is -5"))
+    }
+
     @Test("Store metadata of a missing path or a folder names it")
     func metadataOfNothing() throws {
         let missing = try #require(throws: ObjectGraphError.self) { try SQLiteStore.metadata(ofStoreAt: path("nothere.sqlite")) }

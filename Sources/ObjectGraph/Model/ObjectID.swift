@@ -7,6 +7,12 @@ public import Foundation
 /// row in the store. IDs are small values: pass them between contexts and tasks instead
 /// of objects.
 ///
+/// An ID carries its entity and key, not its store: it means something only to contexts of
+/// the coordinator whose store issued it. Given to a context of another coordinator, it names
+/// whatever row has that key there. To name an object across coordinators or processes, use
+/// ``uriRepresentation(storeIdentifier:model:)``, which
+/// ``PersistentStoreCoordinator/objectID(forURI:)`` reads back only for a store it holds.
+///
 /// ```swift
 /// let id = recipe.objectID
 /// let uri = id.uriRepresentation(storeIdentifier: store.identifier)

@@ -55,6 +55,7 @@ extension SQLiteStore {
                         try statement.bind([.integer(try keys.key(of: join.source)), .integer(try keys.key(of: join.destination))])
                         try statement.run()
                     }
+                    try checkReferencedRowsExist(changes, connection)
                     try writeMetadata(changes.metadata, connection)
                     current = nil  // errors from here on belong to the other stores
                     try beforeCommit()
@@ -68,6 +69,31 @@ extension SQLiteStore {
                 throw constraintError(error, id: id, changes: changes, values: values)
             }
             throw translate(error)
+        }
+    }
+
+    /// Throws `objectNotFound` when a saved row this save points at (``StoreChanges/referencedSavedIDs``)
+    /// is not in the store once the save's rows are written: a count per table pointed at, and
+    /// only when one falls short, the keys that are there.
+    private func checkReferencedRowsExist(_ changes: StoreChanges, _ connection: SQLiteConnection) throws {
+        let referenced = changes.referencedSavedIDs
+        guard !referenced.isEmpty else { return }
+        var wanted: [String: Set<Int64>] = [:]
+        for id in referenced { wanted[layout(for: model.entities[Int(id.entityIndex)]).table, default: []].insert(id.key) }
+        for (table, keys) in wanted {
+            let list = FetchSQL.keyList(Array(keys), dialect: .sqlite)
+            let count = try connection.cachedStatement(SchemaSQL.countKeys(table: table))
+            try count.bind(list, at: 1)
+            var present = 0
+            try count.forEachRow { present = Int($0.int64(at: 0)) }
+            guard present < keys.count else { continue }
+            let statement = try connection.cachedStatement(SchemaSQL.selectKeys(table: table))
+            try statement.bind(list, at: 1)
+            var found = Set<Int64>(minimumCapacity: keys.count)
+            try statement.forEachRow { found.insert($0.int64(at: 0)) }
+            throw changes.danglingReferenceError(model: model, layout: layout(for:)) { id in
+                !found.contains(id.key) && keys.contains(id.key) && layout(for: model.entities[Int(id.entityIndex)]).table == table
+            }
         }
     }
 

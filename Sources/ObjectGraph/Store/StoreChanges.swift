@@ -47,6 +47,42 @@ package struct StoreChanges {
     /// Metadata to write in the same transaction (nil removes a key).
     package var metadata: [String: String?] = [:]
 
+    /// The saved rows (permanent IDs) this save points at through to-one values and new
+    /// many-to-many pairs. Each must still be in the store when the save's rows are written:
+    /// another context or process may have deleted it after this context read it, and the
+    /// save would then leave a key that points at nothing. Rows the save inserts are left out.
+    package var referencedSavedIDs: [ObjectID] {
+        references.lazy.map(\.id).filter { !$0.isTemporary }
+            + joins.lazy.filter(\.isInsertion).flatMap { [$0.source, $0.destination] }.filter { !$0.isTemporary }
+    }
+
+    /// The error for a save that points at rows no longer in the store (`isMissing`), naming
+    /// the first object and relationship that does: `objectNotFound`.
+    package func danglingReferenceError(
+        model: ObjectModel, layout: (EntityDescription) -> TableLayout, isMissing: (ObjectID) -> Bool
+    ) -> ObjectGraphError {
+        let gone = " is no longer in the store (deleted by another context or process); nothing was saved"
+        if let reference = references.first(where: { !$0.id.isTemporary && isMissing($0.id) }) {
+            // The row whose run of values holds the reference, and the column it is in.
+            let runs = inserts.map { ($0.id, $0.start, nil as [Int]?) } + updates.map { ($0.id, $0.start, $0.columns) }
+            if let (owner, start, columns) = runs.filter({ $0.1 <= reference.position }).max(by: { $0.1 < $1.1 }) {
+                // `columns` start after `_pk` and `_ent`, where an update's column indexes start at 2.
+                let column = columns.map { $0[reference.position - start] - 2 } ?? reference.position - start
+                return ObjectGraphError(.objectNotFound, "cannot save \(model.describe(owner)): its "
+                    + "\(layout(model.entities[Int(owner.entityIndex)]).columns[column]), \(model.describe(reference.id)),\(gone)")
+            }
+        }
+        if let join = joins.first(where: { join in
+            join.isInsertion && [join.source, join.destination].contains { !$0.isTemporary && isMissing($0) }
+        }) {
+            let name = join.relationship.name, source = model.describe(join.source), destination = model.describe(join.destination)
+            return ObjectGraphError(.objectNotFound, !join.destination.isTemporary && isMissing(join.destination)
+                ? "cannot save \(source): its \(name) would hold \(destination), which\(gone)"
+                : "cannot save \(destination): \(source) (whose \(name) would hold it)\(gone)")
+        }
+        return ObjectGraphError(.objectNotFound, "cannot save: a row this save points at\(gone)")
+    }
+
     /// Whether there is nothing to write.
     var isEmpty: Bool {
         inserts.isEmpty && updates.isEmpty && deletes.isEmpty && joins.isEmpty && metadata.isEmpty

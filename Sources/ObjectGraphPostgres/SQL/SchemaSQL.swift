@@ -73,6 +73,11 @@ extension SchemaSQL {
         "SELECT \"_opt\" FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" = $1"
     }
 
+    /// `SELECT _pk FROM t WHERE _pk = ANY($1)`: which of a list of keys have rows.
+    static func selectKeys(table: String) -> String {
+        "SELECT \"_pk\" FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" = ANY(CAST($1 AS bigint[]))"
+    }
+
     static func delete(table: String) -> String {
         "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" = $1"
     }

@@ -117,6 +117,16 @@ extension SchemaSQL {
         "SELECT \"_opt\" FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" = ?"
     }
 
+    /// `SELECT _pk FROM t WHERE _pk IN (json_each(?))`: which of a list of keys have rows.
+    static func selectKeys(table: String) -> String {
+        "SELECT \"_pk\" FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" IN (SELECT value FROM json_each(?))"
+    }
+
+    /// `SELECT count(*) FROM t WHERE _pk IN (json_each(?))`: how many of a list of keys have rows.
+    static func countKeys(table: String) -> String {
+        "SELECT count(*) FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" IN (SELECT value FROM json_each(?))"
+    }
+
     static func delete(table: String) -> String {
         "DELETE FROM \(SQLIdentifier(table).quoted) WHERE \"_pk\" = ?"
     }

@@ -50,6 +50,12 @@ extension MemoryStore {
                 let pair = Pair(source: try keys.key(of: join.source), destination: try keys.key(of: join.destination))
                 if join.isInsertion { next.joins[name, default: []].insert(pair) } else { next.joins[name]?.remove(pair) }
             }
+            let isMissing = { (id: ObjectID) in
+                next.tables[self.layout(for: self.model.entities[Int(id.entityIndex)]).root.index]?[id.key] == nil
+            }
+            if changes.referencedSavedIDs.contains(where: isMissing) {
+                throw changes.danglingReferenceError(model: model, layout: layout(for:), isMissing: isMissing)
+            }
             try checkUniqueness(of: touched, in: next)
             for (key, value) in changes.metadata { next.metadata[key] = value }
             return ids

@@ -247,16 +247,13 @@ extension PostgresStore {
     /// Throws `objectNotFound` when a saved row this save points at (``StoreChanges/referencedSavedIDs``)
     /// is not in the store once the save's rows are written: one statement per table pointed at.
     fileprivate func checkReferencedRowsExist(_ changes: StoreChanges, _ session: PostgresSession) throws {
-        let referenced = changes.referencedSavedIDs
-        guard !referenced.isEmpty else { return }
-        var wanted: [String: Set<Int64>] = [:]
-        for id in referenced { wanted[layout(for: model.entities[Int(id.entityIndex)]).table, default: []].insert(id.key) }
-        for (table, keys) in wanted {
-            let rows = try session.run(SchemaSQL.selectKeys(table: table), [FetchSQL.keyList(Array(keys), dialect: .postgreSQL)]).rows
+        for (rootIndex, keys) in changes.referencedSavedKeys(model: model) {
+            let table = layout(for: model.entities[rootIndex]).table
+            let rows = try session.run(SchemaSQL.selectKeys(table: table), [FetchSQL.keyList(keys, dialect: .postgreSQL)]).rows
             let found = Set(rows.compactMap { row -> Int64? in if case .integer(let key)? = row.first { key } else { nil } })
             guard found.count < keys.count else { continue }
             throw changes.danglingReferenceError(model: model, layout: layout(for:)) { id in
-                !found.contains(id.key) && keys.contains(id.key) && layout(for: model.entities[Int(id.entityIndex)]).table == table
+                model.entities[Int(id.entityIndex)].root.index == rootIndex && !found.contains(id.key)
             }
         }
     }

@@ -76,12 +76,9 @@ extension SQLiteStore {
     /// is not in the store once the save's rows are written: a count per table pointed at, and
     /// only when one falls short, the keys that are there.
     private func checkReferencedRowsExist(_ changes: StoreChanges, _ connection: SQLiteConnection) throws {
-        let referenced = changes.referencedSavedIDs
-        guard !referenced.isEmpty else { return }
-        var wanted: [String: Set<Int64>] = [:]
-        for id in referenced { wanted[layout(for: model.entities[Int(id.entityIndex)]).table, default: []].insert(id.key) }
-        for (table, keys) in wanted {
-            let list = FetchSQL.keyList(Array(keys), dialect: .sqlite)
+        for (rootIndex, keys) in changes.referencedSavedKeys(model: model) {
+            let table = layout(for: model.entities[rootIndex]).table
+            let list = FetchSQL.keyList(keys, dialect: .sqlite)
             let count = try connection.cachedStatement(SchemaSQL.countKeys(table: table))
             try count.bind(list, at: 1)
             var present = 0
@@ -92,7 +89,7 @@ extension SQLiteStore {
             var found = Set<Int64>(minimumCapacity: keys.count)
             try statement.forEachRow { found.insert($0.int64(at: 0)) }
             throw changes.danglingReferenceError(model: model, layout: layout(for:)) { id in
-                !found.contains(id.key) && keys.contains(id.key) && layout(for: model.entities[Int(id.entityIndex)]).table == table
+                model.entities[Int(id.entityIndex)].root.index == rootIndex && !found.contains(id.key)
             }
         }
     }

@@ -56,6 +56,30 @@ package struct StoreChanges {
             + joins.lazy.filter(\.isInsertion).flatMap { [$0.source, $0.destination] }.filter { !$0.isTemporary }
     }
 
+    /// The keys of ``referencedSavedIDs`` by the index of their root entity (their table),
+    /// sorted and each once: what a store looks up, a table at a time.
+    package func referencedSavedKeys(model: ObjectModel) -> [(rootIndex: Int, keys: [Int64])] {
+        guard !references.isEmpty || !joins.isEmpty else { return [] }
+        var keysByRoot = [[Int64]](repeating: [], count: model.entities.count)
+        func want(_ id: ObjectID) {
+            guard !id.isTemporary else { return }
+            keysByRoot[model.entities[Int(id.entityIndex)].root.index].append(id.key)
+        }
+        for reference in references { want(reference.id) }
+        for join in joins where join.isInsertion {
+            want(join.source)
+            want(join.destination)
+        }
+        return keysByRoot.indices.compactMap { index in
+            guard !keysByRoot[index].isEmpty else { return nil }
+            keysByRoot[index].sort()
+            var unique: [Int64] = []
+            unique.reserveCapacity(keysByRoot[index].count)
+            for key in keysByRoot[index] where key != unique.last { unique.append(key) }
+            return (index, unique)
+        }
+    }
+
     /// The error for a save that points at rows no longer in the store (`isMissing`), naming
     /// the first object and relationship that does: `objectNotFound`.
     package func danglingReferenceError(

@@ -37,16 +37,18 @@ extension ContextCore {
         // Rows changed underneath (optimistic locking) are resolved by the merge policy and
         // the save tried again, holding every store's write lock from the first read of
         // the changed rows to the write, so no other save can slip in between and the
-        // retry cannot lose the same race. The error policy reports them instead.
+        // retry cannot lose the same race. The error policy reports the rows where both
+        // sides changed a property, before resolving any; where the changes are disjoint
+        // it keeps both, as the other policies do.
         let written: StoreWrites
         do {
             written = try writeAll(insertedNow, updatedNow, deletedStored)
         } catch let conflicts as SaveConflicts {
-            guard mergePolicy != .error else { throw try conflictError(conflicts.ids) }
             let stores = groupedByStore(insertedNow, updatedNow, deletedStored).map(\.0)
             (written, updatedNow) = try Self.holdingLocks(of: stores[...]) {
                 var pending = conflicts.ids, attempt = 1
                 while true {
+                    if mergePolicy == .error, try hasOverlappingChanges(pending) { throw try conflictError(pending) }
                     try resolveConflicts(pending)
                     let updatedNow = updated.filter { $0.state == .updated }
                     do {

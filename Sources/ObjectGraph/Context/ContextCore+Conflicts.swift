@@ -42,7 +42,7 @@ extension ContextCore {
     }
 
     /// Whether two slots hold the same stored value (or point to the same object).
-    private static func same(_ lhs: Slot, _ rhs: Slot) -> Bool {
+    static func same(_ lhs: Slot, _ rhs: Slot) -> Bool {
         if let left = lhs.destinationID ?? rhs.destinationID {
             return lhs.destinationID == left && rhs.destinationID == left
         }
@@ -58,10 +58,15 @@ extension ContextCore {
             + object.entity.toOneRelationships.map { ($0.slot, $0.name, nil) }
     }
 
-    /// The values `object`'s changes were based on: what this context loaded; nil when the
-    /// object was changed before it was ever loaded.
+    /// The values `object`'s changes were based on: what this context loaded, with what a
+    /// child loaded laid over it for the properties whose changes came from a child that
+    /// loaded older values; nil when the object was changed before it was ever loaded.
     func loadedSlots(of object: ManagedObject) -> [Slot]? {
-        snapshots[ObjectIdentifier(object)].flatMap { $0.wasFault ? nil : $0.slots }
+        guard let snapshot = snapshots[ObjectIdentifier(object)], !snapshot.wasFault else { return nil }
+        guard let inherited = inheritedBases[ObjectIdentifier(object)] else { return snapshot.slots }
+        var slots = snapshot.slots
+        for (slot, value) in inherited.slots { slots[slot] = value }
+        return slots
     }
 
     /// Per object of `ids` still in the store, the properties changed both here and in the
@@ -157,6 +162,7 @@ extension ContextCore {
             object.headerPointer.pointee.rowVersion = coordinator.store(for: object.entity).layout(for: object.entity).version(of: row)
             // What was loaded is now the store's current row.
             snapshots[ObjectIdentifier(object)] = (stored.map(\.value), false)
+            inheritedBases[ObjectIdentifier(object)] = nil
             if !object.hasChangedSlots {
                 object.state = .clean
                 snapshots[ObjectIdentifier(object)] = nil

@@ -404,6 +404,7 @@ extension ContextCore {
         updated.removeAll(keepingCapacity: keeps)
         deleted.removeAll(keepingCapacity: keeps)
         snapshots.removeAll(keepingCapacity: keeps && snapshots.count <= 16_384)
+        inheritedBases.removeAll()
         undo.removeAll()
     }
 
@@ -428,6 +429,7 @@ extension ContextCore {
                 layout.fill(object, from: row)
                 // What was loaded is now this row (its version too): rollback returns to it.
                 snapshots[ObjectIdentifier(object)] = nil
+                inheritedBases[ObjectIdentifier(object)] = nil
                 objectWillBecomeUpdated(object, listed: false)
                 for (index, slot) in saved { object.slots[index].value = slot }
             }
@@ -435,6 +437,7 @@ extension ContextCore {
         }
         if object.state == .updated {
             snapshots[ObjectIdentifier(object)] = nil
+            inheritedBases[ObjectIdentifier(object)] = nil
             updated.removeAll { $0 === object }
         }
         object.releaseRelationships()

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a save resolves rows that another context or process changed since this context
 /// loaded them (optimistic locking: every row has a version each save increments).
 ///
@@ -5,9 +7,10 @@
 /// from the one this context loaded; "changed here" means an unsaved change of this
 /// context. Properties changed on one side only never conflict: the save keeps both.
 public enum MergePolicy: Sendable, Hashable {
-    /// The save fails with ``ObjectGraphError/Code/mergeConflict``, naming each object and
-    /// each changed property with the value loaded, the value in the store and the value
-    /// here; nothing is written and the context keeps its changes.
+    /// The save fails with ``ObjectGraphError/Code/mergeConflict`` where both sides changed
+    /// a property, naming each such object and property with the value loaded, the value
+    /// in the store and the value here; nothing is written and the context keeps its
+    /// changes. Rows changed on disjoint properties save, keeping both sides' changes.
     case error
     /// Property by property, the store's value wins where both sides changed it.
     case storeWins
@@ -39,48 +42,94 @@ extension ContextCore {
     }
 
     /// Whether two slots hold the same stored value (or point to the same object).
-    private static func same(_ lhs: Slot, _ rhs: Slot) -> Bool {
+    static func same(_ lhs: Slot, _ rhs: Slot) -> Bool {
         if let left = lhs.destinationID ?? rhs.destinationID {
             return lhs.destinationID == left && rhs.destinationID == left
         }
         return lhs.storedValue == rhs.storedValue
     }
 
-    /// The slots of `object`'s stored attributes and to-one relationships, with their names;
-    /// derived attributes (which follow their sources) only when asked.
-    private static func storedProperties(of object: ManagedObject, includingDerived: Bool = false) -> [(slot: Int, name: String)] {
-        object.entity.storedAttributes.filter { includingDerived || $0.derivation == nil }.map { ($0.slot, $0.name) }
-            + object.entity.toOneRelationships.map { ($0.slot, $0.name) }
+    /// The slots of `object`'s stored attributes and to-one relationships, with their names
+    /// and (for attributes) types; derived attributes (which follow their sources) only when asked.
+    private static func storedProperties(
+        of object: ManagedObject, includingDerived: Bool = false
+    ) -> [(slot: Int, name: String, type: AttributeType?)] {
+        object.entity.storedAttributes.filter { includingDerived || $0.derivation == nil }.map { ($0.slot, $0.name, $0.type) }
+            + object.entity.toOneRelationships.map { ($0.slot, $0.name, nil) }
     }
 
-    /// The `mergeConflict` error for `ids`: per object, each property changed here with the
-    /// value loaded, the value in the store and the value here.
-    func conflictError(_ ids: [ObjectID]) throws -> ObjectGraphError {
-        var lines: [String] = []
+    /// The values `object`'s changes were based on: what this context loaded, with what a
+    /// child loaded laid over it for the properties whose changes came from a child that
+    /// loaded older values; nil when the object was changed before it was ever loaded.
+    func loadedSlots(of object: ManagedObject) -> [Slot]? {
+        guard let snapshot = snapshots[ObjectIdentifier(object)], !snapshot.wasFault else { return nil }
+        guard let inherited = inheritedBases[ObjectIdentifier(object)] else { return snapshot.slots }
+        var slots = snapshot.slots
+        for (slot, value) in inherited.slots { slots[slot] = value }
+        return slots
+    }
+
+    /// Per object of `ids` still in the store, the properties changed both here and in the
+    /// store since the change here was based on them, each with the value loaded, the
+    /// value in the store and the value here. Properties changed on one side only are not
+    /// listed: they never conflict.
+    private func overlappingChanges(_ ids: [ObjectID]) throws -> [(id: ObjectID, parts: [String])] {
+        var result: [(id: ObjectID, parts: [String])] = []
         for id in ids {
             guard let object = registeredObject(for: id), let (_, stored) = try storedSlots(of: object) else { continue }
-            let loaded = snapshots[ObjectIdentifier(object)].flatMap { $0.wasFault ? nil : $0.slots }
+            let loaded = loadedSlots(of: object)
             var parts: [String] = []
-            for (slot, name) in Self.storedProperties(of: object) where object.hasChangedSlot(slot) {
-                let was = loaded.map { describe($0[slot]) } ?? "not loaded"
-                parts.append("\(name): loaded \(was), store \(describe(stored[slot].value)), here \(describe(object.slots[slot].value))")
+            for (slot, name, type) in Self.storedProperties(of: object) where object.hasChangedSlot(slot) {
+                // Never loaded: whatever the store holds may be a change the other side made.
+                if let loaded, Self.same(loaded[slot], stored[slot].value) { continue }
+                let was = loaded.map { describe($0[slot], type) } ?? "not loaded"
+                parts.append("\(name): loaded \(was), store \(describe(stored[slot].value, type)), here \(describe(object.slots[slot].value, type))")
             }
-            lines.append("\(model.describe(id)) (\(parts.isEmpty ? "changed relationships" : parts.joined(separator: "; ")))")
+            result.append((id, parts))
         }
+        return result
+    }
+
+    /// Whether any of `ids` has a property changed both here and in the store: a conflict
+    /// for the error policy. Rows whose version moved for changes to other properties are not.
+    func hasOverlappingChanges(_ ids: [ObjectID]) throws -> Bool {
+        try overlappingChanges(ids).contains { !$0.parts.isEmpty }
+    }
+
+    /// The `mergeConflict` error for `ids`: per object, each property changed both here and
+    /// in the store, with the value loaded, the value in the store and the value here.
+    ///
+    /// Objects with no such property are named only when none has one: their rows changed
+    /// again at every try of the save (or hold a version past what an object records).
+    func conflictError(_ ids: [ObjectID]) throws -> ObjectGraphError {
+        let changes = try overlappingChanges(ids)
+        let overlapping = changes.filter { !$0.parts.isEmpty }
+        let lines = overlapping.isEmpty
+            ? changes.map { "\(model.describe($0.id)) (its row changed again at every try of the save)" }
+            : overlapping.map { "\(model.describe($0.id)) (\($0.parts.joined(separator: "; ")))" }
         return ObjectGraphError(.mergeConflict,
             "another context or process saved \(lines.count == 1 ? "this object" : "these objects") since they were loaded: "
             + lines.joined(separator: ", ") + "; nothing was saved. Refresh them, or choose a merge policy")
     }
 
-    private func describe(_ slot: Slot) -> String {
+    /// A slot's value as a conflict message shows it: text quoted, dates in ISO 8601 (UTC,
+    /// with fractional seconds only when there are some), objects by their IDs.
+    private func describe(_ slot: Slot, _ type: AttributeType?) -> String {
         if let id = slot.destinationID { return model.describe(id) }
         switch slot.storedValue {
         case .null: return "nil"
         case .text(let text): return "'\(text)'"
+        case .integer(let value) where type == .date: return Self.describeDate(Double(value))
         case .integer(let value): return String(value)
+        case .real(let value) where type == .date && value.isFinite: return Self.describeDate(value)
         case .real(let value): return String(value)
         case .blob(let data): return "\(data.count) bytes"
         }
+    }
+
+    private static func describeDate(_ seconds: Double) -> String {
+        Date(timeIntervalSince1970: seconds).formatted(Date.ISO8601FormatStyle(
+            includingFractionalSeconds: seconds.rounded() != seconds, timeZone: TimeZone(identifier: "UTC")!))
     }
 
     /// Applies the merge policy to the conflicting objects, so that the next try writes
@@ -88,9 +137,8 @@ extension ContextCore {
     func resolveConflicts(_ ids: [ObjectID]) throws {
         for id in ids {
             guard let object = registeredObject(for: id), let (row, stored) = try storedSlots(of: object) else { continue }
-            let snapshot = snapshots[ObjectIdentifier(object)]
-            let loaded = snapshot.flatMap { $0.wasFault ? nil : $0.slots }
-            for (slot, _) in Self.storedProperties(of: object, includingDerived: true) {
+            let loaded = loadedSlots(of: object)
+            for (slot, _, _) in Self.storedProperties(of: object, includingDerived: true) {
                 let changedHere = object.hasChangedSlot(slot)
                 let changedInStore = loaded.map { !Self.same($0[slot], stored[slot].value) } ?? true
                 let takeStore: Bool
@@ -99,7 +147,9 @@ extension ContextCore {
                 case .inMemoryWins: takeStore = !changedHere
                 case .overwrite: takeStore = false
                 case .rollback: takeStore = true
-                case .error: takeStore = false
+                // Reached only without properties changed on both sides (any would have
+                // failed the save): each side's changes are kept, as with the two above.
+                case .error: takeStore = !changedHere
                 }
                 if takeStore {
                     if !Self.same(object.slots[slot].value, stored[slot].value) { object.slots[slot].value = stored[slot].value }
@@ -112,6 +162,7 @@ extension ContextCore {
             object.headerPointer.pointee.rowVersion = coordinator.store(for: object.entity).layout(for: object.entity).version(of: row)
             // What was loaded is now the store's current row.
             snapshots[ObjectIdentifier(object)] = (stored.map(\.value), false)
+            inheritedBases[ObjectIdentifier(object)] = nil
             if !object.hasChangedSlots {
                 object.state = .clean
                 snapshots[ObjectIdentifier(object)] = nil

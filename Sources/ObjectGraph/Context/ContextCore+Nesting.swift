@@ -38,6 +38,16 @@ struct NestedObject: Sendable {
     let id: ObjectID
     let isInserted: Bool
     var values: [Int: NestedValue]
+    /// What an updated object's changes were based on, when it was loaded: so that the
+    /// root's save checks the row against that version, not the one its own copy loaded.
+    var base: NestedBase? = nil
+}
+
+/// The row version an updated object was loaded at, and the values its changed
+/// properties had then (optimistic locking through a stack of contexts).
+struct NestedBase: Sendable {
+    var version: Int64
+    var values: [Int: NestedValue]
 }
 
 /// Unsaved changes as values: what a child's save pushes into its parent, and what a
@@ -104,7 +114,8 @@ extension ContextCore {
                     values[relationship.slot] = .members(added: storage.added.map(\.objectID), removed: storage.removed)
                 }
             }
-            changes.objects[object.objectID] = NestedObject(id: object.objectID, isInserted: all, values: values)
+            changes.objects[object.objectID] = NestedObject(
+                id: object.objectID, isInserted: all, values: values, base: all ? nil : base(of: object, values))
             changes.order.append(object.objectID)
         }
         for object in inserted { record(object, all: true) }
@@ -113,6 +124,56 @@ extension ContextCore {
             changes.deleted.insert(object.objectID)
         }
         return changes
+    }
+
+    /// The version `object` was loaded at and the loaded values of the properties in
+    /// `changed`; nil when it was changed before it was loaded (it has no version to check).
+    private func base(of object: ManagedObject, _ changed: [Int: NestedValue]) -> NestedBase? {
+        let version = object.headerPointer.pointee.rowVersion
+        guard version >= 0, let loaded = loadedSlots(of: object) else { return nil }
+        var values: [Int: NestedValue] = [:]
+        for (slot, value) in changed {
+            switch value {
+            case .stored: values[slot] = .stored(loaded[slot].storedValue)
+            case .reference: values[slot] = .reference(loaded[slot].destinationID)
+            case .members: continue
+            }
+        }
+        return NestedBase(version: version, values: values)
+    }
+
+    /// Takes a child's base for `object`, just changed by the child's save, where the child
+    /// loaded other values than this context held (`before`, for the properties this
+    /// context had not changed itself): the child's changes were then made on an older
+    /// (or newer) row than this context's copy, which would let the root write over a
+    /// save made in between. The object keeps the older of the two versions, and the
+    /// child's loaded values stand for those properties when the root compares them with
+    /// the store's, property by property, as a flat context does.
+    ///
+    /// Where the child loaded the same values, this context's version stays: a child that
+    /// goes on with objects after the root saved holds an older version, but edits the
+    /// values that save wrote, and must not conflict with them.
+    private func inheritBase(_ base: NestedBase, of object: ManagedObject, before: [Int: Slot]) {
+        guard object.state == .updated else { return }
+        let key = ObjectIdentifier(object)
+        let version = object.headerPointer.pointee.rowVersion
+        var inherited = inheritedBases[key] ?? (ownVersion: version, slots: [:])
+        var differs = false
+        for (slot, value) in base.values {
+            guard let current = before[slot] else { continue }
+            let loaded: Slot
+            switch value {
+            case .stored(let stored): loaded = Slot(stored)
+            case .reference(let id): loaded = id.map(Slot.objectID) ?? .null
+            case .members: continue
+            }
+            if Self.same(current, loaded) { continue }
+            inherited.slots[slot] = loaded
+            differs = true
+        }
+        guard differs else { return }
+        inheritedBases[key] = inherited
+        object.headerPointer.pointee.rowVersion = version < 0 ? base.version : min(version, base.version)
     }
 
     /// What this context and its parents hold unsaved, as values: its parent's changes with
@@ -142,6 +203,13 @@ extension ContextCore {
         for id in changes.order {
             guard let change = changes.objects[id] else { continue }
             let object = self.object(for: id)
+            // The values the child's changes replace, of the properties not changed here:
+            // what this context loaded, to compare with what the child loaded.
+            var before: [Int: Slot] = [:]
+            if let base = change.base, object.state != .inserted {
+                object.fireFaultIfNeeded()
+                for slot in base.values.keys where !object.hasChangedSlot(slot) { before[slot] = object.slots[slot].value }
+            }
             for (slot, value) in change.values.sorted(by: { $0.key < $1.key }) {
                 switch value {
                 case .stored(let stored):
@@ -159,6 +227,7 @@ extension ContextCore {
                     for member in removed { object.removeObject(self.object(for: member), from: relationship) }
                 }
             }
+            if let base = change.base { inheritBase(base, of: object, before: before) }
         }
         for id in changes.deleted.sorted() {
             delete(object(for: id))

@@ -37,16 +37,18 @@ extension ContextCore {
         // Rows changed underneath (optimistic locking) are resolved by the merge policy and
         // the save tried again, holding every store's write lock from the first read of
         // the changed rows to the write, so no other save can slip in between and the
-        // retry cannot lose the same race. The error policy reports them instead.
+        // retry cannot lose the same race. The error policy reports the rows where both
+        // sides changed a property, before resolving any; where the changes are disjoint
+        // it keeps both, as the other policies do.
         let written: StoreWrites
         do {
             written = try writeAll(insertedNow, updatedNow, deletedStored)
         } catch let conflicts as SaveConflicts {
-            guard mergePolicy != .error else { throw try conflictError(conflicts.ids) }
             let stores = groupedByStore(insertedNow, updatedNow, deletedStored).map(\.0)
             (written, updatedNow) = try Self.holdingLocks(of: stores[...]) {
                 var pending = conflicts.ids, attempt = 1
                 while true {
+                    if mergePolicy == .error, try hasOverlappingChanges(pending) { throw try conflictError(pending) }
                     try resolveConflicts(pending)
                     let updatedNow = updated.filter { $0.state == .updated }
                     do {
@@ -402,6 +404,7 @@ extension ContextCore {
         updated.removeAll(keepingCapacity: keeps)
         deleted.removeAll(keepingCapacity: keeps)
         snapshots.removeAll(keepingCapacity: keeps && snapshots.count <= 16_384)
+        inheritedBases.removeAll()
         undo.removeAll()
     }
 
@@ -426,6 +429,7 @@ extension ContextCore {
                 layout.fill(object, from: row)
                 // What was loaded is now this row (its version too): rollback returns to it.
                 snapshots[ObjectIdentifier(object)] = nil
+                inheritedBases[ObjectIdentifier(object)] = nil
                 objectWillBecomeUpdated(object, listed: false)
                 for (index, slot) in saved { object.slots[index].value = slot }
             }
@@ -433,6 +437,7 @@ extension ContextCore {
         }
         if object.state == .updated {
             snapshots[ObjectIdentifier(object)] = nil
+            inheritedBases[ObjectIdentifier(object)] = nil
             updated.removeAll { $0 === object }
         }
         object.releaseRelationships()

@@ -41,6 +41,12 @@ final class ContextCore {
     @exclusivity(unchecked) var deleted: [ManagedObject] = []
     /// Slot values of updated and deleted objects as last saved, for rollback and committed values.
     @exclusivity(unchecked) var snapshots: [ObjectIdentifier: (slots: [Slot], wasFault: Bool)] = [:]
+    /// For objects a child context changed, what the child's changes were based on where it
+    /// loaded older values than this context holds: the loaded values of those properties,
+    /// and this context's own row version, which the object's version was lowered from. The
+    /// root's save checks the row against the lowered version, and compares these values
+    /// (not the snapshot's) with the store's (see ``inheritBase(_:of:before:)``).
+    var inheritedBases: [ObjectIdentifier: (ownVersion: Int64, slots: [Int: Slot])] = [:]
 
     /// Groups of faults that load together (``FetchRequest/fetchBatchSize``), and the group of
     /// each fault still waiting.
@@ -259,6 +265,9 @@ final class ContextCore {
 
     /// Puts an object back to its snapshot (or into a fault when it had none).
     func restore(_ object: ManagedObject) {
+        if let inherited = inheritedBases.removeValue(forKey: ObjectIdentifier(object)) {
+            object.headerPointer.pointee.rowVersion = inherited.ownVersion
+        }
         if let (slots, wasFault) = snapshots.removeValue(forKey: ObjectIdentifier(object)) {
             for (index, slot) in slots.enumerated() { object.slots[index].value = slot }
             object.state = wasFault ? .fault : .clean

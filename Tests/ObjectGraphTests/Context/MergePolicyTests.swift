@@ -63,14 +63,64 @@ struct MergePolicyTests {
         #expect(try stored() == ("Soup", 5.0, 2))
     }
 
-    @Test("The error policy fails the save, names each conflict with its three values, and keeps everything")
+    @Test("The error policy fails the save, names each property both sides changed with its three values, and keeps everything")
     func errorPolicyReports() throws {
         let error = try #require(throws: ObjectGraphError.self) { try mine.save() }
         #expect(error.code == .mergeConflict)
-        #expect(error.message.contains("rating: loaded 3.0, store 1.0, here 5.0"), "\(error.message)")
-        #expect(error.message.contains("name: loaded 'Soup', store 'Soup', here 'Hot soup'"), "\(error.message)")
+        // `name` (changed here only) and `servings` (changed there only) are no conflict.
+        #expect(error.message == "another context or process saved this object since they were loaded: "
+            + "Recipe/p1 (rating: loaded 3.0, store 1.0, here 5.0); nothing was saved. Refresh them, or choose a merge policy")
         #expect(try stored() == ("Soup", 1.0, 2))
-        #expect(mine.hasChanges && soup["rating"] as? Double == 5.0)
+        #expect(mine.hasChanges && soup["rating"] as? Double == 5.0 && soup["name"] as? String == "Hot soup")
+    }
+
+    @Test("The error policy keeps both sides' changes when they touch different properties")
+    func errorPolicyKeepsDisjointChanges() throws {
+        mine.rollback()  // loaded at the first version; the other side has saved rating and servings
+        let published = Date(timeIntervalSince1970: 1_709_663_400)
+        soup["name"] = "Hot soup"
+        soup["published"] = published
+        try mine.save()
+        #expect(try stored() == ("Hot soup", 1.0, 2))
+        let reader = MainContext(coordinator: try TestModel.coordinator(path: path))
+        #expect(try #require(try reader.fetch(FetchRequest(entityName: "Recipe")).first)["published"] as? Date == published)
+        #expect(soup["rating"] as? Double == 1.0 && !mine.hasChanges, "this side now shows the other side's values")
+        soup["name"] = "Soup again"
+        try mine.save()  // at the version the save wrote: no conflict left behind
+        #expect(try stored() == ("Soup again", 1.0, 2))
+    }
+
+    @Test("The error policy keeps disjoint changes of two contexts of one coordinator")
+    func errorPolicyKeepsDisjointChangesOfOneCoordinator() async throws {
+        mine.rollback()
+        let stew = try mine.insert("Recipe")
+        stew["name"] = "Stew"
+        stew["rating"] = 3.0
+        stew["chef"] = soup["chef"] as? ManagedObject
+        try mine.save()
+        let id = stew.objectID
+        try await PrivateContext(coordinator: mine.coordinator).perform { context in
+            try context.existingObject(with: id)["rating"] = 2.0
+            _ = try context.save()
+        }
+        stew["name"] = "Hot stew"
+        try mine.save()
+        let reader = MainContext(coordinator: try TestModel.coordinator(path: path))
+        let saved = try reader.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("rating == 2.0")))
+        #expect(saved.map { $0["name"] as? String } == ["Hot stew"])
+    }
+
+    @Test("A conflict shows dates in ISO 8601, not seconds")
+    func conflictShowsDates() throws {
+        mine.rollback()
+        let theirs = MainContext(coordinator: try TestModel.coordinator(path: path))
+        try #require(try theirs.fetch(FetchRequest(entityName: "Recipe")).first)["published"] = Date(timeIntervalSince1970: 1_709_663_400)
+        try theirs.save()
+        soup["published"] = Date(timeIntervalSince1970: 1_709_683_200.25)
+        let error = try #require(throws: ObjectGraphError.self) { try mine.save() }
+        #expect(error.code == .mergeConflict)
+        #expect(error.message.contains("(published: loaded nil, store 2024-03-05T18:30:00Z, here 2024-03-06T00:00:00.250Z)"),
+                "\(error.message)")
     }
 
     @Test("Store wins where both changed; each side's other changes are kept")

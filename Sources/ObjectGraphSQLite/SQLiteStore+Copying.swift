@@ -1,4 +1,4 @@
-public import ObjectGraph
+import ObjectGraph
 import Foundation
 
 extension SQLiteStore {

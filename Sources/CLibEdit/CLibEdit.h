@@ -8,7 +8,7 @@
 /*
  * Swift cannot call C variadic functions (el_set, el_get, history), nor use the
  * stdio globals under strict concurrency: one static inline wrapper per call
- * that EditLineEditor.swift makes. Nothing else in the package includes this.
+ * that EditLineEditor.swift makes, and the output flush of StandardStreams.swift.
  */
 
 static inline EditLine *clibedit_init_stdio(const char *program) {
@@ -51,5 +51,8 @@ static inline int clibedit_history_string(History *h, int op, const char *value)
     return history(h, &ev, op, value);
 }
 static inline void clibedit_flush_stdout(void) { fflush(stdout); }
+/* StandardStreams flushes the two output streams only: fflush(NULL) also takes stdin's
+   lock, which the input thread holds while blocked reading piped input. */
+static inline void clibedit_flush_output(void) { fflush(stdout); fflush(stderr); }
 
 #endif

@@ -377,12 +377,20 @@ extension ContextCore {
         var changes = withParent { $0.pendingNestedState(of: id) } ?? NestedChanges()
         if let permanent = renamed[id] { changes.renamed[id] = permanent }
         guard let object = registeredObject(for: id), object.contextCore === self else { return changes }
+        var own: NestedChanges
         switch object.state {
-        case .inserted: changes.overlay(nestedChanges(inserted: [object], updated: [], deleted: []))
-        case .updated: changes.overlay(nestedChanges(inserted: [], updated: [object], deleted: []))
-        case .deleted: changes.overlay(nestedChanges(inserted: [], updated: [], deleted: [object]))
-        default: break
+        case .inserted: own = nestedChanges(inserted: [object], updated: [], deleted: [])
+        case .updated: own = nestedChanges(inserted: [], updated: [object], deleted: [])
+        case .deleted: own = nestedChanges(inserted: [], updated: [], deleted: [object])
+        default: return changes
         }
+        if object.objectID != id {
+            // Saving renamed it here: the child asks, and matches, by the temporary ID.
+            own.objects[id] = own.objects.removeValue(forKey: object.objectID)
+            own.order = own.order.map { $0 == object.objectID ? id : $0 }
+            if own.deleted.remove(object.objectID) != nil { own.deleted.insert(id) }
+        }
+        changes.overlay(own)
         return changes
     }
 }

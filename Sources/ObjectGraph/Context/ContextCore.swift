@@ -126,16 +126,22 @@ final class ContextCore {
 
     /// The registered object for `id`, or a new fault registered for it.
     ///
-    /// A temporary ID names an object only in the context that inserted it, and only while
-    /// that object is registered; anything else is a programming error and stops with a
-    /// message (Core Data raises), since a fault for it would load an unrelated row.
+    /// In a context without a parent, a temporary ID names an object only in the context
+    /// that inserted it, and only while that object is registered; anything else is a
+    /// programming error and stops with a message (Core Data raises), since a fault for it
+    /// would load an unrelated row.
+    ///
+    /// In a nested context, an unregistered temporary ID becomes a fault that loads through
+    /// the parents: an object a parent inserted, or one this context inserted and saved into
+    /// them, and released since (saved objects are held weakly). Once the root has saved, the
+    /// fault reaches the saved row by the permanent ID the root's save gave it. An ID no
+    /// parent knows makes an inaccessible fault (``loadFault(_:)``).
     func object(for id: ObjectID) -> ManagedObject {
         if let object = registeredObject(for: id) { return object }
         if id.isTemporary, let permanent = renamed[id] { return object(for: permanent) }
-        if id.isTemporary, id.temporaryTag != serial, parent != nil {
-            // An object a parent inserted: it loads from the parent when touched.
+        if id.isTemporary, parent != nil {
             let object = ManagedObject.make(entity: model.entities[Int(id.entityIndex)], id: id, context: self, state: .fault)
-            adopt(object)
+            if id.temporaryTag == serial { register(object) } else { adopt(object) }
             return object
         }
         if id.isTemporary {
@@ -323,6 +329,15 @@ final class ContextCore {
             }
             if let permanent = parentState.renamed[id] { id = permanent }
         }
+        if id.isTemporary {
+            // No parent holds it and no save made it permanent: the store's row with the
+            // same key is another object.
+            object.headerPointer.pointee.needsValues = false
+            object.headerPointer.pointee.isInaccessible = true
+            if object.state == .fault { object.state = .clean }
+            throw ObjectGraphError(.objectNotFound,
+                "no object \(model.describe(id)) in this context or its parents; it was rolled back or reset before it was saved, or belongs to an unrelated context")
+        }
         let (store, layout) = coordinator.storeAndLayout(ofEntityAt: Int(id.entityIndex))
         // A row a fetch cached is read in place, under the cache's lock, without a copy.
         // The cache is reached unretained (the coordinator keeps it): a retain and release
@@ -432,12 +447,12 @@ final class ContextCore {
     /// Loads a to-many relationship's destinations from the store.
     func fulfillToManyFault(_ storage: ToManyStorage, of object: ManagedObject, relationship: RelationshipDescription) {
         relationshipFaultsFired += 1
-        guard !object.objectID.isTemporary || (parent != nil && object.objectID.temporaryTag != serial) else {
+        guard !object.objectID.isTemporary || parent != nil else {
             storage.realize(stored: [])
             return
         }
         var ids: [ObjectID] = []
-        let savedID = object.objectID.isTemporary ? renamed[object.objectID] : object.objectID
+        let savedID = permanentID(of: object.objectID)
         if let savedID {
             do {
                 ids = try coordinator.store(for: relationship.destination).fetchDestinations(of: relationship, key: savedID.key)
@@ -472,8 +487,15 @@ extension ContextCore {
             }
             return object
         }
-        guard !id.isTemporary, model.entities.indices.contains(Int(id.entityIndex)) else {
+        guard model.entities.indices.contains(Int(id.entityIndex)) && (!id.isTemporary || parent != nil) else {
             throw ObjectGraphError(.objectNotFound, "no object \(model.describe(id)) in this context")
+        }
+        if id.isTemporary {
+            // A nested context's: the parents hold it, or the root's save made it permanent.
+            let object = self.object(for: id)
+            if object.isFault { try loadFault(object) }
+            if object.isInaccessible { throw Self.inaccessible(object.objectID, model: model) }
+            return object
         }
         let entity = model.entities[Int(id.entityIndex)]
         try coordinator.requireStores()
@@ -485,6 +507,14 @@ extension ContextCore {
         let object = self.object(for: id)
         if object.isFault { fill(object, from: row, layout: store.layout(for: entity)) }
         return object
+    }
+
+    /// The ID `id` has in the store: itself when permanent; for a temporary ID, the
+    /// permanent one that saving gave it here or in a parent, or nil while it is unsaved.
+    func permanentID(of id: ObjectID) -> ObjectID? {
+        guard id.isTemporary else { return id }
+        if let permanent = renamed[id] { return permanent }
+        return withParent { $0.permanentID(of: id) } ?? nil
     }
 
     /// The objects in one state of change.

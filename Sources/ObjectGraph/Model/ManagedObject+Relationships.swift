@@ -106,7 +106,8 @@ extension ManagedObject {
     /// The storage of a to-many relationship, created (as a fault, or empty for a new object) on demand.
     func storage(of relationship: RelationshipDescription) -> ToManyStorage {
         if case .toMany(let storage) = slots[relationship.slot].value { return storage }
-        let isNew = state == .inserted || objectID.isTemporary
+        // A nested context's temporary ID may name an object its parents hold, with members.
+        let isNew = state == .inserted || (objectID.isTemporary && contextCore?.parent == nil)
         let storage = ToManyStorage(objects: isNew || contextCore == nil ? [] : nil)
         slots[relationship.slot].value = .toMany(storage)
         return storage

@@ -48,7 +48,8 @@ enum Usage {
           hint N             the next hint of exercise N (one more each time)
 
         In scripts, blank lines and lines starting with '--' or '#' are comments.
-        Ctrl-C stops the running command (or the generator) and keeps the shell.
+        Ctrl-C stops the running command (or the generator) and keeps the shell; with
+        piped input it also stops reading that input, and the run ends.
         A script or piped input that ends while a background import runs (import FILE
         --background) waits for it to finish, and says so; Ctrl-C then cancels it after
         its current batch.

@@ -7,14 +7,35 @@ extension REPLSession {
     /// Errors print as `error: …` without a location, exactly as when typed, so a piped
     /// transcript matches an interactive one.
     ///
+    /// Ctrl-C stops the reading whenever it comes: during a command it also stops that
+    /// command (``execute(_:at:)``); between commands, while the reading thread waits for a
+    /// line that may never come (the reader does not see SIGINT), it ends the loop at once.
+    /// Either way a running background job is then cancelled at its next batch boundary
+    /// (``finishJobsBeforeExit()``), and the exit status is 130.
+    ///
     /// - Returns: the exit status (see ``exitStatus``).
     func runStandardInput(makeReader: @escaping @Sendable () -> any LineEditor = { PlainLineReader() })
         async -> Int32
     {
         mode = .standardInput
         refreshCompletions()
-        for await event in InputThread.start(prompt: "", makeEditor: makeReader) {
-            guard case .line(let text) = event.kind else {
+        let events = InputThread.start(prompt: "", makeEditor: makeReader)
+        // Cancelling the reading task ends its wait for the next event (an AsyncStream's
+        // `next()` returns nil); the commands run in tasks of their own, which it does not cancel.
+        let reading = Task { await self.readCommands(from: events) }
+        let registration = interrupts.whenInterrupted { reading.cancel() }
+        await reading.value
+        registration.cancel()
+        if reading.isCancelled { wasInterrupted = true }
+        await finishNonInteractiveRun()
+        return exitStatus
+    }
+
+    /// Runs each line of `events` until its end, `.quit`, Ctrl-C (the task's cancellation)
+    /// or a failure under `--bail`.
+    private func readCommands(from events: AsyncStream<InputEvent>) async {
+        for await event in events {
+            guard !Task.isCancelled, case .line(let text) = event.kind else {
                 event.ack.stop()
                 continue
             }
@@ -24,8 +45,6 @@ extension REPLSession {
                 event.ack.readNext(prompt: "")
             }
         }
-        await finishNonInteractiveRun()
-        return exitStatus
     }
 
     /// The interactive shell: prompts from the handler, line editing, Ctrl-C, Ctrl-D.

@@ -1,16 +1,19 @@
+internal import CLibEdit
 import Glibc
 
 /// The process's real standard output and standard error.
 ///
-/// Writes go straight to the file descriptors, after `fflush(nil)` has emptied any C
-/// buffer (for instance text that a command wrote with `print`), so piped stdout and
-/// stderr keep their relative order — a transcript merges both.
+/// Writes go straight to the file descriptors, after the C buffers of stdout and stderr
+/// are emptied (for instance text that a command wrote with `print`), so piped stdout and
+/// stderr keep their relative order — a transcript merges both. Not `fflush(nil)`: that
+/// also locks stdin, which the input thread holds while it waits for a piped line, so
+/// every write (a job's end, the notice that Ctrl-C cancels it) waited for the next line.
 struct StandardStreams: ShellOutput {
     /// Creates the sink.
     init() {}
 
     func write(_ text: String, to channel: OutputChannel) {
-        fflush(nil)
+        clibedit_flush_output()
         StandardStreams.write(text, to: channel == .standardOutput ? STDOUT_FILENO : STDERR_FILENO)
     }
 

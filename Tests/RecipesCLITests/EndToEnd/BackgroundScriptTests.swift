@@ -52,6 +52,47 @@ struct BackgroundScriptTests {
         #expect(run.standardError.hasPrefix(Self.waiting))
     }
 
+    @Test("Ctrl-C while piped input waits for its next line stops reading, cancels the running import after its batch, and exits 130")
+    func interruptWhilePipedInputWaits() async throws {
+        let file = try await generate(30_000)
+        let shell = try ShellProcess([store, "--deterministic"], home: directory.url)
+        shell.send("import \(file) --background --batch 200")
+        try await shell.waitFor("the job to start") { $0.contains("import #1: jobs.jsonl in the background") }
+        // Wait until a batch is saved, so that the cancel has a line to stop after.
+        var answers = 0, saved = 0
+        while saved == 0 {
+            shell.send(".jobs")
+            answers += 1
+            let text = try await shell.waitFor(".jobs answer \(answers)") { KillAndResumeTests.jobLines(in: $0).count >= answers }
+            let line = KillAndResumeTests.jobLines(in: text)[answers - 1]
+            try #require(line.contains(" running "), "the import ended before Ctrl-C: \(line)")
+            saved = KillAndResumeTests.savedCount(in: line) ?? 0
+            if saved == 0 { try await Task.sleep(for: .milliseconds(50)) }  // pacing, not a measurement
+        }
+        // Standard input stays open: the shell is waiting for a line that does not come.
+        kill(shell.processIdentifier, SIGINT)
+        let exit = try await shell.waitForExit()
+        let output = shell.output
+        #expect(exit.status == 130 && !exit.wasSignalled, "\(output)")
+        #expect(output.contains("cancelling import #1 ("), "\(output)")
+        let cancelled = try #require(output.split(separator: "\n").first { $0.hasPrefix("import #1: cancelled after line ") },
+                                     "\(output)")
+        let line = try #require(Int(cancelled.dropFirst("import #1: cancelled after line ".count).prefix { $0.isNumber }))
+        #expect(line >= saved && line < 30_000 && line % 200 == 0, "\(cancelled)")
+        let count = try await RecipesBinary.run([store, "-c", "count Recipe"])
+        #expect(count.standardOutput == "\(line)\n", "the saved batches are kept")
+    }
+
+    @Test("Ctrl-C while piped input waits for its next line, with no job running, ends the run with status 130")
+    func interruptIdlePipedInput() async throws {
+        let shell = try ShellProcess([store], home: directory.url)
+        shell.send("count Recipe")
+        try await shell.waitFor("the count") { $0 == "0\n" }
+        kill(shell.processIdentifier, SIGINT)
+        let exit = try await shell.waitForExit()
+        #expect(exit.status == 130 && !exit.wasSignalled, "\(shell.output)")
+    }
+
     @Test("Another import, .open and .cancel of an ended job refuse while a job runs or after it")
     func refusals() async throws {
         let file = try await generate(5_000)

@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+@testable import ObjectGraphSQLite
+
+/// A nested context keeps the temporary IDs it issued after saving them into its parent:
+/// the objects, which it then holds weakly, load again through the parents, and through
+/// the store once the root has saved.
+@MainActor
+struct NestedTemporaryIDTests {
+    let coordinator: PersistentStoreCoordinator
+    let root: MainContext
+    let child: MainContext
+
+    init() throws {
+        coordinator = try TestModel.coordinator()
+        root = MainContext(coordinator: coordinator)
+        child = MainContext(parent: root)
+    }
+
+    /// Inserts two recipes in the child and saves them into the root; the objects are
+    /// released on return (nothing relates them, so no cycle keeps them), and only their
+    /// temporary IDs remain.
+    func insertAndSaveInChild() throws -> (pie: ObjectID, tart: ObjectID) {
+        let pie = try child.insert("Recipe")
+        pie["name"] = "Pie"
+        pie["rating"] = 4.5
+        let tart = try child.insert("Recipe")
+        tart["name"] = "Tart"
+        try child.save()
+        return (pie.objectID, tart.objectID)
+    }
+
+    func names(_ objects: [ManagedObject]) -> Set<String> { Set(objects.map { $0["name"] as? String ?? "?" }) }
+
+    /// Reads the child's view of `id` through `object(with:)`, then lets the object go.
+    func readInChild(_ id: ObjectID) -> (name: String?, rating: Double?) {
+        let pie = child.object(with: id)
+        #expect(pie.objectID == id, "the child keeps its temporary ID")
+        return (pie["name"] as? String, pie["rating"] as? Double)
+    }
+
+    @Test("After its save, the child reaches its own released objects by their temporary IDs, before the root saves and after")
+    func childReadsItsSavedObjectsByTemporaryID() throws {
+        let ids = try insertAndSaveInChild()
+        #expect(ids.pie.isTemporary && ids.pie.temporaryTag == child.core.serial)
+        #expect(child.core.registeredObject(for: ids.pie) == nil, "a saved, unreferenced object is released")
+
+        let before = readInChild(ids.pie)
+        #expect(before.name == "Pie" && before.rating == 4.5)
+
+        try root.save()
+        #expect(child.core.registeredObject(for: ids.pie) == nil)
+        let after = readInChild(ids.pie)
+        #expect(after.name == "Pie" && after.rating == 4.5)
+        #expect(root.object(with: ids.pie)["name"] as? String == "Pie")
+    }
+
+    @Test("A child's fetch after its save finds its released objects, which its parent holds unsaved")
+    func childFetchesItsSavedObjects() throws {
+        let ids = try insertAndSaveInChild()
+        let recipes = try child.fetch(FetchRequest(entityName: "Recipe"))
+        #expect(names(recipes) == ["Pie", "Tart"])
+        #expect(recipes.contains { $0.objectID == ids.pie })
+        #expect(try child.count(for: FetchRequest(entityName: "Recipe")) == 2)
+    }
+
+    @Test("existingObject(with:) in the child loads its own saved object by its temporary ID, before the root saves and after")
+    func childExistingObjectByTemporaryID() throws {
+        let ids = try insertAndSaveInChild()
+        #expect(try child.existingObject(with: ids.pie)["name"] as? String == "Pie")
+        try root.save()
+        // A fresh child of the same lineage, which has never registered the object.
+        let later = MainContext(parent: root)
+        #expect(try child.existingObject(with: ids.pie)["rating"] as? Double == 4.5)
+        #expect(try later.existingObject(with: ids.pie)["name"] as? String == "Pie")
+    }
+
+    @Test("The child changes its released object by its temporary ID after the root saved, and the root's next save writes it")
+    func childUpdatesAfterRootSave() throws {
+        let ids = try insertAndSaveInChild()
+        try root.save()
+        child.object(with: ids.pie)["rating"] = 2.0
+        try child.save()
+        try root.save()
+        let reader = MainContext(coordinator: coordinator)
+        let stored = try reader.fetch(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")]))
+        #expect(stored.map { $0["rating"] as? Double } == [2.0, nil])  // Pie, Tart
+    }
+
+    @Test("After the root saved, the child's fault for its temporary ID sees the root's unsaved change to the object")
+    func childSeesRootsChangeAfterRootSave() throws {
+        let ids = try insertAndSaveInChild()
+        try root.save()
+        root.object(with: ids.pie)["rating"] = 1.0
+        #expect(child.core.registeredObject(for: ids.pie) == nil)
+        #expect(child.object(with: ids.pie)["rating"] as? Double == 1.0)
+    }
+
+    @Test("A private child of a main context reads its own saved object by its temporary ID, before the root saves and after")
+    func privateChildOfMainContext() async throws {
+        let update = PrivateContext(parent: root)
+        let id = try await update.perform { context in
+            let recipe = try context.insert("Recipe")
+            recipe["name"] = "Soup"
+            try context.save()
+            return recipe.objectID
+        }
+        #expect(try await update.perform { $0.object(with: id)["name"] as? String } == "Soup")
+        try root.save()
+        #expect(try await update.perform { $0.object(with: id)["name"] as? String } == "Soup")
+        #expect(try await update.perform { try $0.existingObject(with: id)["name"] as? String } == "Soup")
+    }
+
+    @Test("The nested stack's update context reads its saved object by its temporary ID after the stack saved")
+    func nestedStackUpdateContext() async throws {
+        let stack = NestedContextStack(coordinator: coordinator)
+        let update = stack.newUpdateContext()
+        let id = try await update.perform { context in
+            let recipe = try context.insert("Recipe")
+            recipe["name"] = "Stew"
+            try context.save()
+            return recipe.objectID
+        }
+        #expect(try await update.perform { $0.object(with: id)["name"] as? String } == "Stew")
+        try await stack.save()
+        #expect(try await update.perform { $0.object(with: id)["name"] as? String } == "Stew")
+        #expect(try await update.perform { try $0.existingObject(with: id)["name"] as? String } == "Stew")
+    }
+
+    @Test("In a child, a temporary ID no parent knows is no object: existingObject(with:) throws, object(with:) is inaccessible")
+    func unknownTemporaryIDInChild() throws {
+        let stored = try root.insert("Recipe")  // a row whose key the unknown ID shares
+        stored["name"] = "Stored"
+        try root.save()
+        let id = try child.insert("Recipe").objectID
+        child.rollback()
+        #expect(id.key == stored.objectID.key)
+        #expect {
+            try child.existingObject(with: id)
+        } throws: { error in
+            (error as? ObjectGraphError)?.code == .objectNotFound
+                && "\(error)".hasPrefix("no object \(coordinator.model.describe(id)) in this context or its parents")
+        }
+        let object = child.object(with: id)
+        #expect(object["name"] == nil, "a fault for it must not load the stored row with the same key")
+        #expect(object.isInaccessible)
+    }
+
+    @Test("In a root context, existingObject(with:) of an unknown temporary ID still throws, without loading a row")
+    func unknownTemporaryIDInRoot() throws {
+        let id = try root.insert("Recipe").objectID
+        root.rollback()
+        #expect {
+            try root.existingObject(with: id)
+        } throws: { error in
+            (error as? ObjectGraphError)?.code == .objectNotFound
+                && "\(error)" == "no object \(coordinator.model.describe(id)) in this context"
+        }
+    }
+}

@@ -244,7 +244,7 @@ extension PostgresStore {
 }
 
 extension PostgresStore {
-    /// Throws `objectNotFound` when a saved row this save points at (``StoreChanges/referencedSavedIDs``)
+    /// Throws `objectNotFound` when a saved row this save points at (``StoreChanges/referencedSavedKeys(model:)``)
     /// is not in the store once the save's rows are written: one statement per table pointed at.
     fileprivate func checkReferencedRowsExist(_ changes: StoreChanges, _ session: PostgresSession) throws {
         for (rootIndex, keys) in changes.referencedSavedKeys(model: model) {

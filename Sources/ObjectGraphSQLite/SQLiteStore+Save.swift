@@ -72,7 +72,7 @@ extension SQLiteStore {
         }
     }
 
-    /// Throws `objectNotFound` when a saved row this save points at (``StoreChanges/referencedSavedIDs``)
+    /// Throws `objectNotFound` when a saved row this save points at (``StoreChanges/referencedSavedKeys(model:)``)
     /// is not in the store once the save's rows are written: a count per table pointed at, and
     /// only when one falls short, the keys that are there.
     private func checkReferencedRowsExist(_ changes: StoreChanges, _ connection: SQLiteConnection) throws {

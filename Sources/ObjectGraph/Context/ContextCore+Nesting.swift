@@ -280,9 +280,7 @@ extension ContextCore {
     func applyParentState(to object: ManagedObject, _ state: NestedChanges) -> Bool {
         let id = object.objectID
         if state.deleted.contains(id) {
-            object.headerPointer.pointee.needsValues = false
-            object.headerPointer.pointee.isInaccessible = true
-            if object.state == .fault { object.state = .clean }
+            markInaccessible(object)
             return true
         }
         guard let change = state.objects[id] else { return false }

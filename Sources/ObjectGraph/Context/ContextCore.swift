@@ -332,9 +332,7 @@ final class ContextCore {
         if id.isTemporary {
             // No parent holds it and no save made it permanent: the store's row with the
             // same key is another object.
-            object.headerPointer.pointee.needsValues = false
-            object.headerPointer.pointee.isInaccessible = true
-            if object.state == .fault { object.state = .clean }
+            markInaccessible(object)
             throw ObjectGraphError(.objectNotFound,
                 "no object \(model.describe(id)) in this context or its parents; it was rolled back or reset before it was saved, or belongs to an unrelated context")
         }
@@ -347,9 +345,7 @@ final class ContextCore {
         }
         if !isCached {
             guard try store.readRow(id, { row in fillValues(object, layout: layout, from: row) }) else {
-                object.headerPointer.pointee.needsValues = false
-                object.headerPointer.pointee.isInaccessible = true
-                if object.state == .fault { object.state = .clean }
+                markInaccessible(object)
                 throw Self.inaccessible(id, model: model)
             }
         }
@@ -393,6 +389,14 @@ final class ContextCore {
     }
 
     /// The error for an object whose row is no longer in the store.
+    /// Marks a fault whose row is gone: no values to load, properties read as nil (Core
+    /// Data's inaccessible fault).
+    func markInaccessible(_ object: ManagedObject) {
+        object.headerPointer.pointee.needsValues = false
+        object.headerPointer.pointee.isInaccessible = true
+        if object.state == .fault { object.state = .clean }
+    }
+
     static func inaccessible(_ id: ObjectID, model: ObjectModel) -> ObjectGraphError {
         ObjectGraphError(.objectNotFound,
             "could not fulfill a fault for \(model.describe(id)): its row is no longer in the store (deleted by another context or process)")

@@ -47,17 +47,11 @@ package struct StoreChanges {
     /// Metadata to write in the same transaction (nil removes a key).
     package var metadata: [String: String?] = [:]
 
-    /// The saved rows (permanent IDs) this save points at through to-one values and new
-    /// many-to-many pairs. Each must still be in the store when the save's rows are written:
+    /// The keys of the saved rows (permanent IDs) this save points at through to-one values
+    /// and new many-to-many pairs, by the index of their root entity (their table), sorted
+    /// and each once. Each must still be in the store when the save's rows are written:
     /// another context or process may have deleted it after this context read it, and the
     /// save would then leave a key that points at nothing. Rows the save inserts are left out.
-    package var referencedSavedIDs: [ObjectID] {
-        references.lazy.map(\.id).filter { !$0.isTemporary }
-            + joins.lazy.filter(\.isInsertion).flatMap { [$0.source, $0.destination] }.filter { !$0.isTemporary }
-    }
-
-    /// The keys of ``referencedSavedIDs`` by the index of their root entity (their table),
-    /// sorted and each once: what a store looks up, a table at a time.
     package func referencedSavedKeys(model: ObjectModel) -> [(rootIndex: Int, keys: [Int64])] {
         guard !references.isEmpty || !joins.isEmpty else { return [] }
         var keysByRoot = [[Int64]](repeating: [], count: model.entities.count)

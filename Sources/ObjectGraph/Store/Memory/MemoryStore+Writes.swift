@@ -50,11 +50,10 @@ extension MemoryStore {
                 let pair = Pair(source: try keys.key(of: join.source), destination: try keys.key(of: join.destination))
                 if join.isInsertion { next.joins[name, default: []].insert(pair) } else { next.joins[name]?.remove(pair) }
             }
-            let isMissing = { (id: ObjectID) in
-                next.tables[self.layout(for: self.model.entities[Int(id.entityIndex)]).root.index]?[id.key] == nil
-            }
-            if changes.referencedSavedIDs.contains(where: isMissing) {
-                throw changes.danglingReferenceError(model: model, layout: layout(for:), isMissing: isMissing)
+            for (rootIndex, keys) in changes.referencedSavedKeys(model: model) where keys.contains(where: { next.tables[rootIndex]?[$0] == nil }) {
+                throw changes.danglingReferenceError(model: model, layout: layout(for:)) { id in
+                    self.model.entities[Int(id.entityIndex)].root.index == rootIndex && next.tables[rootIndex]?[id.key] == nil
+                }
             }
             try checkUniqueness(of: touched, in: next)
             for (key, value) in changes.metadata { next.metadata[key] = value }

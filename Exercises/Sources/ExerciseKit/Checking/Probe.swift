@@ -1,5 +1,5 @@
 public import ObjectGraph
-public import ObjectGraphSQLite
+internal import ObjectGraphSQLite
 internal import Synchronization
 
 /// What one piece of work cost, as the framework's instrumentation saw it.

@@ -109,7 +109,10 @@ import Glibc
     }
 
     /// Reads the tutorial the invocation names and, when it lives in a checkout's
-    /// `Tutorials` folder, moves to the checkout so its commands find `SampleData/`.
+    /// `Tutorials` folder, moves to a new scratch folder whose `SampleData` and `Tutorials`
+    /// lead to the checkout's: its commands find the sample files, and the files it writes
+    /// (`.open --migrate … --copy-to catalog-v2.sqlite`) land there, so a second walk starts
+    /// afresh and the checkout stays clean.
     private static func openTutorial(_ tutorial: Invocation.Tutorial, output: any ShellOutput) throws -> TutorialDocument {
         let file: URL
         switch tutorial {
@@ -126,10 +129,20 @@ import Glibc
         let checkout = folder.deletingLastPathComponent()
         let manager = FileManager.default
         if folder.lastPathComponent == "Tutorials",
-           manager.fileExists(atPath: checkout.appendingPathComponent("SampleData").path),
-           checkout.path != URL(fileURLWithPath: manager.currentDirectoryPath).standardizedFileURL.path {
-            _ = manager.changeCurrentDirectoryPath(checkout.path)
-            output.write("(commands run in \(checkout.path), where the tutorial's files are)\n", to: .standardOutput)
+           manager.fileExists(atPath: checkout.appendingPathComponent("SampleData").path) {
+            let scratch = manager.temporaryDirectory.appendingPathComponent("recipes-tutorial-\(UUID().uuidString.prefix(8))")
+            do {
+                try manager.createDirectory(at: scratch, withIntermediateDirectories: true)
+                for name in ["SampleData", "Tutorials"] {
+                    try manager.createSymbolicLink(at: scratch.appendingPathComponent(name),
+                                                   withDestinationURL: checkout.appendingPathComponent(name))
+                }
+            } catch {
+                throw CommandError("cannot make a folder for the tutorial at \(scratch.path): \((error as NSError).localizedDescription)")
+            }
+            _ = manager.changeCurrentDirectoryPath(scratch.path)
+            output.write("(commands run in \(scratch.path), where SampleData/ leads to \(checkout.path)/SampleData; "
+                         + "the files the tutorial writes stay there)\n", to: .standardOutput)
         }
         return TutorialDocument(markdown: text)
     }

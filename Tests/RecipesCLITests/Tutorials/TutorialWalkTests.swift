@@ -60,6 +60,24 @@ struct TutorialWalkTests {
         #expect(run.status == 1)
     }
 
+    @Test func aTutorialThatWritesAFileCanBeWalkedAgainAndLeavesTheCheckoutAlone() async throws {
+        // Tutorial 15 migrates a copy to catalog-v2.sqlite, a path the shell never overwrites.
+        let copy = Self.root.appendingPathComponent("catalog-v2.sqlite")
+        try #require(!FileManager.default.fileExists(atPath: copy.path), "remove \(copy.path) left by an earlier walk")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let file = Self.root.appendingPathComponent("Tutorials/15-model-migration.md")
+        // One line per step answers every command and every "more" between prose sections.
+        let steps = TutorialDocument(markdown: try String(contentsOf: file, encoding: .utf8)).steps.count
+        for walk in 1...2 {
+            let run = try await RecipesBinary.run(["tutorial", "15", "--deterministic"],
+                                                  input: String(repeating: "\n", count: steps), in: Self.root)
+            #expect(run.standardOutput.contains("migrated catalog-v2.sqlite from version 1"), "walk \(walk): \(run.standardError)")
+            #expect(run.standardOutput.contains("the files the tutorial writes stay there"))
+            #expect(run.standardOutput.hasSuffix("End of the tutorial.\n"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: copy.path), "the walk wrote into the checkout")
+    }
+
     @Test func listingAndUnknownTutorials() async throws {
         let list = try await RecipesBinary.run(["tutorial"], in: Self.root)
         #expect(list.status == 0)

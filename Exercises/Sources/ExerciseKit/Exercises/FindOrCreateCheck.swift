@@ -47,9 +47,14 @@ public enum FindOrCreateCheck: ExerciseCheck {
         }
         result.facts = ["\(snapshot.recipes.count.grouped) recipes, \(snapshot.lines.count.grouped) lines, "
                         + "\(used.count) ingredients (\(existing.count) found, \(used.count - existing.count) created), no duplicates"]
+        let selects = figures.statements("SELECT")
+        // Hundreds of SELECTs is a lookup per line; a few dozen, batches too small.
+        let advice = selects > recipes.lineCount / 10
+            ? "a fetch per ingredient line: fetch a batch's names at once (name IN %@) and keep them in a dictionary"
+            : "batches too small (each fetch and each save adds a few): fetch the names of more recipes at once, "
+                + "or of the whole import, and keep every ingredient found or made in one dictionary"
         result.measurements = [
-            Measurement("SELECT statements", value: figures.statements("SELECT"), budget: selectBudget,
-                        advice: "a fetch per ingredient line: fetch a batch's names at once (name IN %@) and keep them in a dictionary"),
+            Measurement("SELECT statements", value: selects, budget: selectBudget, advice: advice),
         ]
         result.details = ["ingredient lines looked up: \(recipes.lineCount.grouped); rows read: \(figures.statistics.rows.grouped)"]
         result.seconds = figures.seconds

@@ -2,7 +2,10 @@ public import ObjectGraph
 
 extension PersistentStoreType {
     /// `SQLiteStore`: files start with SQLite's header, `SQLite format 3` and a zero byte.
-    public static let sqlite = PersistentStoreType(name: "sqlite", recognizes: { $0.starts(with: Array("SQLite format 3\0".utf8)) }) { model, path in
+    public static let sqlite = PersistentStoreType(
+        name: "sqlite", recognizes: { $0.starts(with: Array("SQLite format 3\0".utf8)) },
+        files: { path in ["", "-wal", "-shm", "-journal"].map { path + $0 } }
+    ) { model, path in
         try SQLiteStore(path: path, model: model)
     }
 

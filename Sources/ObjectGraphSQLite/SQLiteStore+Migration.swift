@@ -1,6 +1,7 @@
 public import ObjectGraph
 import ObjectGraphSQL
 import Foundation
+import Glibc
 
 extension SQLiteStore {
     /// The metadata of the store file at `path`, read without opening it as a store (Core
@@ -56,7 +57,8 @@ extension SQLiteStore {
     /// try SQLiteStore.migrateStore(at: "notes.sqlite", using: mapping) { print("\(Int($0 * 100))%") }
     /// ```
     /// It blocks the calling thread: call it from a thread of your own, not from Swift's
-    /// cooperative pool. No other program may have the store open meanwhile.
+    /// cooperative pool. It waits while another migration in the store's folder runs (the
+    /// folder's migration lock). No other program may have the store open meanwhile.
     /// - Parameters:
     ///   - path: the store file.
     ///   - mapping: from the model the store was written with to the one it is migrated to.
@@ -67,6 +69,11 @@ extension SQLiteStore {
     public static func migrateStore(
         at path: String, using mapping: MappingModel, progress: (@Sendable (Double) -> Void)? = nil
     ) throws {
+        try withMigrationLock(path) { try migrate(at: path, using: mapping, progress: progress) }
+    }
+
+    /// ``migrateStore(at:using:progress:)`` for a caller that holds the migration lock.
+    private static func migrate(at path: String, using mapping: MappingModel, progress: (@Sendable (Double) -> Void)?) throws {
         let manager = FileManager.default
         guard isFile(path), manager.fileExists(atPath: path) else {
             throw ObjectGraphError(.storeFailure, "cannot migrate '\(path)': there is no store file there")
@@ -80,6 +87,10 @@ extension SQLiteStore {
             let metadata = try metadata(ofStoreAt: copy)
             let hashes = decode(metadata[MetadataKey.versionHashes] ?? "")
             guard hashes == mapping.sourceModel.versionHashes else {
+                if hashes == mapping.destinationModel.versionHashes {
+                    throw ObjectGraphError(.modelMismatch,
+                        "the store at '\(path)' is already migrated: it was made with the mapping's destination model")
+                }
                 let differences = metadata[MetadataKey.entityDescriptions].flatMap(decodeJSON).map {
                     ModelDifferences(stored: $0, current: mapping.sourceModel.storageDescriptions)
                 } ?? ModelDifferences(stored: hashes, current: mapping.sourceModel.versionHashes)
@@ -127,11 +138,37 @@ extension SQLiteStore {
         }
     }
 
+    /// Runs `body` holding the migration lock of the store at `path`: an exclusive `flock` on
+    /// its folder, which every migration and every open that may migrate takes. Two processes
+    /// opening an old store at once then migrate it once: the second waits, and finds it
+    /// migrated (without the lock, each removed the other's working copies). The folder is
+    /// locked, not the store file: closing a descriptor of a file this process has open in
+    /// SQLite would drop SQLite's own locks on it.
+    private static func withMigrationLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return try body() }  // opening the store names what is wrong
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw ObjectGraphError(.storeFailure,
+                    "cannot migrate the store at '\(path)': cannot lock its folder: \(String(cString: strerror(errno)))")
+            }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
     /// Migrates the store at `path` to `model` before it is opened, when the options ask for
-    /// it and the store was written with another model.
+    /// it and the store was written with another model (checked holding the migration lock,
+    /// so a store another process migrated meanwhile is opened as it is).
     static func migrateIfNeeded(at path: String, to model: ObjectModel, options: Options) throws {
         guard options.shouldMigrateStoreAutomatically, isFile(path),
               let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size > 0 else { return }
+        try withMigrationLock(path) { try migrateIfNeededHoldingLock(at: path, to: model, options: options) }
+    }
+
+    private static func migrateIfNeededHoldingLock(at path: String, to model: ObjectModel, options: Options) throws {
         let metadata: [String: String]
         do { metadata = try self.metadata(ofStoreAt: path) } catch { return }  // opening says what is wrong
         let hashes = decode(metadata[MetadataKey.versionHashes] ?? "")
@@ -157,7 +194,7 @@ extension SQLiteStore {
             throw ObjectGraphError(.modelMismatch,
                 "the store at '\(path)' was made with a model that no given source model or mapping model matches: \(differences.summary). Add the model it was made with to the options' sourceModels (or a mapping model to mappingModels).")
         }
-        try migrateStore(at: path, using: mapping, progress: options.migrationProgress)
+        try migrate(at: path, using: mapping, progress: options.migrationProgress)
     }
 
     /// Removes a store file and its sidecars, if present.

@@ -31,12 +31,14 @@ extension PersistentStoreCoordinator {
             throw ObjectGraphError(.storeFailure, "cannot migrate to '\(path)': the file exists; remove it or choose another path")
         }
         let changes = try Self.copy(of: old, model: model)
+        let existing = Set(type.files(path).filter { FileManager.default.fileExists(atPath: $0) })
         let new: any StoreRequestHandler
         do {
-            new = try type.make(model, path)
-            _ = try new.save(changes, beforeCommit: {})
+            new = try Self.makeStore(type, at: path, model: model, with: changes)
         } catch {
-            if type != .memory { try? FileManager.default.removeItem(atPath: path) }
+            // The new store is closed now; remove every file it made (a SQLite store's log
+            // too, which would otherwise keep the path from being used again).
+            for file in type.files(path) where !existing.contains(file) { try? FileManager.default.removeItem(atPath: file) }
             throw error
         }
         guard replace(old, with: new) else {
@@ -44,6 +46,16 @@ extension PersistentStoreCoordinator {
         }
         rowCache.removeAll()
         return new
+    }
+
+    /// A new store of `type` at `path` holding `changes`; when that fails, the store is
+    /// released (its files closed) before the error reaches the caller.
+    private static func makeStore(
+        _ type: PersistentStoreType, at path: String, model: ObjectModel, with changes: StoreChanges
+    ) throws -> any StoreRequestHandler {
+        let store = try type.make(model, path)
+        _ = try store.save(changes, beforeCommit: {})
+        return store
     }
 
     /// Every row and many-to-many pair of `store` as one save that inserts them with their

@@ -14,12 +14,17 @@ public struct PersistentStoreType: Sendable, Hashable, CustomStringConvertible {
     let recognizes: @Sendable (_ prefix: [UInt8]) -> Bool
     /// Opens (or creates) a store of this type at a path, without adding it.
     let make: @Sendable (_ model: ObjectModel, _ path: String) throws -> any StoreRequestHandler
+    /// The files a store of this type at a path consists of: the path itself, and any files
+    /// the store keeps beside it (a SQLite store's write-ahead log).
+    let files: @Sendable (_ path: String) -> [String]
 
     /// A type; store modules make these.
     package init(name: String, recognizes: @escaping @Sendable ([UInt8]) -> Bool,
+                 files: @escaping @Sendable (String) -> [String] = { [$0] },
                  make: @escaping @Sendable (ObjectModel, String) throws -> any StoreRequestHandler) {
         self.name = name
         self.recognizes = recognizes
+        self.files = files
         self.make = make
     }
 
@@ -36,7 +41,9 @@ public struct PersistentStoreType: Sendable, Hashable, CustomStringConvertible {
         textStart($0).prefix(14).map { $0 | 0x20 }.elementsEqual("<!doctype html".utf8.map { $0 | 0x20 })
     }
     /// ``MemoryStore``: no file (the path is ignored).
-    public static let memory = PersistentStoreType(name: "memory", recognizes: { _ in false }) { model, _ in MemoryStore(model: model) }
+    public static let memory = PersistentStoreType(name: "memory", recognizes: { _ in false }, files: { _ in [] }) { model, _ in
+        MemoryStore(model: model)
+    }
 
     /// The atomic store types of this module.
     public static let atomicTypes: [PersistentStoreType] = [.xml, .binary, .html]

@@ -96,4 +96,34 @@ struct StoreCopyTests {
         #expect(foreign.code == .notADatabase)
         #expect(try names() == ["other.sqlite"])
     }
+
+    @Test("A move to another store type that fails removes every file the new store made, so the path can be used again")
+    func failedMoveLeavesNothing() throws {
+        // A file edited by another program so that two chefs share a name, which the
+        // model's uniqueness constraint forbids: reading it is fine, copying it into SQLite is not.
+        let xml = path("catalog.xml")
+        do {
+            let context = MainContext(coordinator: PersistentStoreCoordinator(model: try TestModel.make()))
+            try context.coordinator.addStore(type: .xml, at: xml)
+            try context.insert("Chef")["name"] = "dup-a"
+            try context.insert("Chef")["name"] = "dup-b"
+            try context.save()
+        }
+        let text = try String(contentsOfFile: xml, encoding: .utf8)
+        try text.replacingOccurrences(of: "dup-b", with: "dup-a").write(toFile: xml, atomically: true, encoding: .utf8)
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let store = try coordinator.addStore(type: .xml, at: xml)
+
+        let target = path("catalog.sqlite")
+        let error = try #require(throws: ObjectGraphError.self) { try coordinator.migrateStore(store, to: target, type: .sqlite) }
+        #expect(error.code == .constraintViolation)
+        #expect(try names() == ["catalog.xml"], "no database, log or shared-memory file is left")
+        #expect(coordinator.stores.first === store)
+
+        let context = MainContext(coordinator: coordinator)
+        try context.fetch(FetchRequest(entityName: "Chef", sortKeys: [SortKey("name")]))[1]["name"] = "dup-b"
+        try context.save()
+        try coordinator.migrateStore(store, to: target, type: .sqlite)
+        #expect(try MainContext(coordinator: TestModel.coordinator(path: target)).count(for: FetchRequest(entityName: "Chef")) == 2)
+    }
 }

@@ -243,6 +243,7 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
 
     func stage(_ next: MemoryStore.Contents, replacing previous: MemoryStore.Contents) throws -> any StagedWrite {
         try checkFileIsTheOneRead()
+        try checkFileIsWritable()
         var nodes = self.nodes.withLock { $0 }
         let (changed, deleted) = changes(from: previous, to: next)
         for id in deleted { nodes[id] = nil }
@@ -297,6 +298,19 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
                 nothing was written, so that change is kept (open the store again to see it, then save again)
                 """)
         }
+    }
+
+    /// Throws when the file is read-only (no write permission for this user, or none for
+    /// anyone): a save replaces the file by renaming, which the folder's permissions alone
+    /// would allow, so the file's own are checked, as a write in place would.
+    private func checkFileIsWritable() throws {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }
+        guard access(path, W_OK) != 0 || status.st_mode & 0o222 == 0 else { return }
+        throw ObjectGraphError(.storeFailure, """
+            cannot save the store at '\(path)': the file is read-only; nothing was written (make it writable, or open \
+            a copy)
+            """)
     }
 
     // MARK: StoreRequestHandler: reads go to the rows

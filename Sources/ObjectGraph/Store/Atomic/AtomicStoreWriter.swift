@@ -68,8 +68,8 @@ public final class AtomicStoreWriter {
 }
 
 /// Writes a file whole or not at all: a temporary file in the same folder, flushed to disk,
-/// then renamed over the old one. The atomic stores save through it, and so does the
-/// catalogue generator.
+/// then renamed over the old one, with the old one's permissions. The atomic stores save
+/// through it, and so does the catalogue generator.
 package enum AtomicFile {
     /// A temporary file holding the new contents, waiting to replace the file.
     package final class Staged: StagedWrite {
@@ -111,6 +111,11 @@ package enum AtomicFile {
         guard descriptor >= 0 else { throw error("cannot create a temporary file for", path) }
         do {
             defer { close(descriptor) }
+            // The new file takes the old one's permissions: a private (0600) file stays private.
+            var status = stat()
+            if stat(path, &status) == 0, fchmod(descriptor, status.st_mode & 0o7777) != 0 {
+                throw error("cannot give the permissions of", path)
+            }
             let writer = AtomicStoreWriter(descriptor: descriptor, path: path, failsAfter: failsAfter)
             try body(writer)
             try writer.flush()
@@ -151,7 +156,7 @@ package enum AtomicFile {
     /// themselves (the generator reports an ``ImportFileError``-style `path: message`).
     package struct Failure: Error, Sendable {
         /// What could not be done: "cannot write", "cannot flush", "cannot replace",
-        /// "cannot create a temporary file for".
+        /// "cannot create a temporary file for", "cannot give the permissions of".
         package let action: String
         /// The system's reason.
         package let reason: String

@@ -187,6 +187,31 @@ struct AtomicStoreTests {
         #expect(FileManager.default.fileExists(atPath: unrelated))
     }
 
+    @Test("A save keeps the file's permissions, and a read-only file is refused and left as it was", arguments: StoreKind.atomic)
+    func filePermissions(kind: StoreKind) throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let path = (try kind.addStore(to: coordinator) as! any AtomicStorePath).path
+        defer { StoreKind.removeFolder(of: path) }
+        func mode() -> mode_t {
+            var status = stat()
+            stat(path, &status)
+            return status.st_mode & 0o7777
+        }
+        let context = MainContext(coordinator: coordinator)
+        chmod(path, 0o600)
+        try context.insert("Tag")["label"] = "private"
+        try context.save()
+        #expect(mode() == 0o600, "a private file stays private")
+
+        chmod(path, 0o444)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        try context.insert("Tag")["label"] = "refused"
+        let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .storeFailure && error.message.contains("'\(path)': the file is read-only"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before && mode() == 0o444)
+        #expect(context.hasChanges, "the context keeps its changes")
+    }
+
     @Test("Store types are recognized by content, whatever the file's name")
     func recognition() throws {
         let model = try TestModel.make()

@@ -39,7 +39,10 @@ extension PersistentStoreCoordinator {
             // The new store is closed now; remove every file it made (a SQLite store's log
             // too, which would otherwise keep the path from being used again).
             for file in type.files(path) where !existing.contains(file) { try? FileManager.default.removeItem(atPath: file) }
-            throw error
+            guard var failure = error as? ObjectGraphError else { throw error }
+            let target = type == .memory ? "into memory" : "to '\(path)' (\(type))"
+            failure.message = "cannot migrate the store \(target): \(failure.message); the coordinator keeps the old store"
+            throw failure
         }
         guard replace(old, with: new) else {
             throw ObjectGraphError(.storeFailure, "the store was removed from the coordinator during the migration")

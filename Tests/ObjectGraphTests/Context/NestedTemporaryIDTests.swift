@@ -106,9 +106,9 @@ struct NestedTemporaryIDTests {
             try context.save()
             return recipe.objectID
         }
-        #expect(try await update.perform { $0.object(with: id)["name"] as? String } == "Soup")
+        #expect(await update.perform { $0.object(with: id)["name"] as? String } == "Soup")
         try root.save()
-        #expect(try await update.perform { $0.object(with: id)["name"] as? String } == "Soup")
+        #expect(await update.perform { $0.object(with: id)["name"] as? String } == "Soup")
         #expect(try await update.perform { try $0.existingObject(with: id)["name"] as? String } == "Soup")
     }
 
@@ -122,9 +122,9 @@ struct NestedTemporaryIDTests {
             try context.save()
             return recipe.objectID
         }
-        #expect(try await update.perform { $0.object(with: id)["name"] as? String } == "Stew")
+        #expect(await update.perform { $0.object(with: id)["name"] as? String } == "Stew")
         try await stack.save()
-        #expect(try await update.perform { $0.object(with: id)["name"] as? String } == "Stew")
+        #expect(await update.perform { $0.object(with: id)["name"] as? String } == "Stew")
         #expect(try await update.perform { try $0.existingObject(with: id)["name"] as? String } == "Stew")
     }
 

@@ -117,6 +117,7 @@ struct StoreCopyTests {
         let target = path("catalog.sqlite")
         let error = try #require(throws: ObjectGraphError.self) { try coordinator.migrateStore(store, to: target, type: .sqlite) }
         #expect(error.code == .constraintViolation)
+        #expect(error.message.hasPrefix("cannot migrate the store to '\(target)' (sqlite): cannot save Chef"), "\(error.message)")
         #expect(try names() == ["catalog.xml"], "no database, log or shared-memory file is left")
         #expect(coordinator.stores.first === store)
 

@@ -109,24 +109,39 @@ extension ContextCore {
 
     // MARK: Batches
 
-    /// Records that `objects` load their values together, `size` at a time.
+    /// Records that `objects` load their values together, `size` at a time. An object that
+    /// waits in an earlier group moves to its new one.
     func groupIntoBatches(_ objects: [ManagedObject], size: Int) {
         var start = 0
         while start < objects.count {
-            let group = batchGroups.count
+            let group = nextBatchGroup
+            nextBatchGroup += 1
             let members = objects[start..<min(objects.count, start + size)].map(\.objectID)
-            batchGroups.append(members)
-            for id in members { pendingBatch[id] = group }
+            batchGroups[group] = (members, members.count)
+            for id in members {
+                if let earlier = pendingBatch.updateValue(group, forKey: id) { leave(group: earlier) }
+            }
             start += size
         }
     }
 
+    /// Takes the fault of `id`, released or loaded otherwise, out of the group it waits in.
+    func leaveBatch(_ id: ObjectID) {
+        if let group = pendingBatch.removeValue(forKey: id) { leave(group: group) }
+    }
+
+    /// Counts one member less waiting in `group`, and forgets the group when none is left.
+    private func leave(group: Int) {
+        guard let waiting = batchGroups[group]?.waiting else { return }
+        if waiting > 1 { batchGroups[group]!.waiting = waiting - 1 } else { batchGroups[group] = nil }
+    }
+
     /// Loads the whole batch of `object` if it belongs to one; returns whether it did.
     func fulfillBatch(of object: ManagedObject) -> Bool {
-        guard !pendingBatch.isEmpty, let group = pendingBatch[object.objectID] else { return false }
-        let members = batchGroups[group]
-        for id in members { pendingBatch[id] = nil }
-        if pendingBatch.isEmpty { batchGroups.removeAll() }
+        guard !pendingBatch.isEmpty, let group = pendingBatch[object.objectID],
+              let members = batchGroups.removeValue(forKey: group)?.members else { return false }
+        // Members that moved to a later group wait there.
+        for id in members where pendingBatch[id] == group { pendingBatch[id] = nil }
         let keys = members.filter { registeredObject(for: $0)?.headerPointer.pointee.values == .needed }.map(\.key)
         guard let loaded = try? fetchPopulated(object.entity.root, keys: keys) else { return false }
         faultsFired += loaded.count

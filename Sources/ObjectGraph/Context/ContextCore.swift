@@ -48,9 +48,13 @@ final class ContextCore {
     /// (not the snapshot's) with the store's (see ``inheritBase(_:of:before:)``).
     var inheritedBases: [ObjectIdentifier: (ownVersion: Int64, slots: [Int: Slot])] = [:]
 
-    /// Groups of faults that load together (``FetchRequest/fetchBatchSize``), and the group of
-    /// each fault still waiting.
-    var batchGroups: [[ObjectID]] = []
+    /// Groups of faults that load together (``FetchRequest/fetchBatchSize``), by number, with
+    /// how many of their members still wait in them; and the group of each fault still
+    /// waiting. A group goes when its first member fires or its last one is released, so a
+    /// batched fetch whose objects are dropped unread (a results controller refetches after
+    /// every save) leaves nothing behind.
+    var batchGroups: [Int: (members: [ObjectID], waiting: Int)] = [:]
+    var nextBatchGroup = 0
     @exclusivity(unchecked) var pendingBatch: [ObjectID: Int] = [:]
 
     /// The entity of the last fetched row (a cache for ``registerFetched(_:created:)``).
@@ -176,6 +180,7 @@ final class ContextCore {
         } else {
             tables[tableOfEntity[Int(id.entityIndex)]].remove(id.key, ifObject: object)
         }
+        if !pendingBatch.isEmpty { leaveBatch(id) }
     }
 
     /// Detaches every registered object and empties the registry.

@@ -152,6 +152,40 @@ struct FetchOptionsTests {
         #expect(recipes[42]["name"] as? String == "Recipe 042")
     }
 
+    /// Fetches the recipes in batches of 10, reads one, and counts the batch bookkeeping
+    /// while the results are held: groups waiting, and faults waiting in them.
+    func fetchBatchedAndReadOne() throws -> (groups: Int, waiting: Int) {
+        var request = FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")])
+        request.fetchBatchSize = 10
+        let recipes = try context.fetch(request)
+        return withExtendedLifetime(recipes) {
+            _ = recipes[42]["name"]
+            return (context.core.batchGroups.count, context.core.pendingBatch.count)
+        }
+    }
+
+    @Test("A batched fetch whose faults are released unread leaves no batch behind, however often it runs")
+    func releasedBatchesAreForgotten() throws {
+        for _ in 0..<3 {
+            let held = try fetchBatchedAndReadOne()
+            #expect(held.groups == 9 && held.waiting == 90, "the batch read loaded; nine wait")
+            // The results are released: nothing is left to load (a results controller
+            // refetches after every save, and kept every batch of every refetch).
+            #expect(context.core.batchGroups.isEmpty && context.core.pendingBatch.isEmpty)
+        }
+        // A refetch while the first results are held moves their faults to its own batches.
+        var request = FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")])
+        request.fetchBatchSize = 10
+        let first = try context.fetch(request)
+        let second = try context.fetch(request)
+        withExtendedLifetime((first, second)) {
+            #expect(context.core.batchGroups.count == 10 && context.core.pendingBatch.count == 100)
+            #expect(first[5]["name"] as? String == "Recipe 005")
+            #expect(second.prefix(10).allSatisfy { !$0.isFault }, "a batch of the refetch loaded together")
+            #expect(context.core.batchGroups.count == 9 && context.core.pendingBatch.count == 90)
+        }
+    }
+
     @Test func batchInsertWritesRowsWithoutObjects() throws {
         let result = try context.execute(BatchInsertRequest(entityName: "Chef",
             objects: (0..<50).map { ["name": "Batch \($0)"] }))

@@ -127,4 +127,26 @@ struct PostgresStoreTests {
         #expect(names == ["Ana", "Bea"])
         #expect(store.statistics.transactions >= 2)
     }
+
+    @Test("A NaN is saved as nil, as SQLite saves it: nil tests, sorts and reads agree", arguments: StoreKind.allCases.filter { $0 == .sqlite || $0 == .postgres })
+    func nanIsNil(kind: StoreKind) throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        try kind.addStore(to: coordinator)
+        let context = MainContext(coordinator: coordinator)
+        let chef = try context.insert("Chef")
+        chef["name"] = "Ana"
+        for (name, rating) in [("a", 1.0), ("b", Double.nan), ("c", Double.infinity)] {
+            let recipe = try context.insert("Recipe")
+            recipe["name"] = name
+            recipe["rating"] = rating
+            recipe["chef"] = chef
+        }
+        try context.save()
+        let reader = MainContext(coordinator: coordinator)
+        let sorted = try reader.fetch(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("rating", ascending: false)]))
+        #expect(sorted.map { $0["name"] as? String } == ["c", "a", "b"])
+        #expect(sorted.last?["rating"] as? Double == nil)
+        #expect(try reader.count(for: FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("rating == nil"))) == 1)
+        #expect(try reader.count(for: FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("rating > 2"))) == 1)
+    }
 }

@@ -79,7 +79,7 @@ extension PostgresStore {
     private func keys(of plan: FetchPlan, _ session: PostgresSession) throws -> [ObjectID] {
         var keysPlan = plan
         keysPlan.output = .keys
-        guard let select = FetchSQL.exactStatement(for: keysPlan, layout: layout(for: plan.entity), dialect: .postgreSQL) else { return try fetchIDs(keysPlan) }
+        guard let select = statement(for: keysPlan) else { return try fetchIDs(keysPlan) }
         return try keys(select, session)
     }
 

@@ -4,7 +4,7 @@ import ObjectGraphSQL
 /// Reads: every fetch a context plans, and the loads of faults and prefetches, in SQL.
 extension PostgresStore {
     package func forEachRow(_ plan: FetchPlan, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
-        guard let select = FetchSQL.exactStatement(for: plan, layout: layout(for: plan.entity), dialect: .postgreSQL) else {
+        guard let select = statement(for: plan) else {
             return try evaluator { try $0.forEachRow(plan, body) }
         }
         try forEachRow(select, body)
@@ -32,7 +32,7 @@ extension PostgresStore {
     }
 
     package func fetchValues(_ plan: FetchPlan) throws -> [[StoredValue]] {
-        guard let select = FetchSQL.exactStatement(for: plan, layout: layout(for: plan.entity), dialect: .postgreSQL) else {
+        guard let select = statement(for: plan) else {
             return try evaluator { try $0.fetchValues(plan) }
         }
         return try read { try $0.run(select.text, select.arguments).rows }
@@ -41,7 +41,7 @@ extension PostgresStore {
     package func count(_ plan: FetchPlan) throws -> Int {
         var countPlan = plan
         countPlan.output = .count
-        guard let select = FetchSQL.exactStatement(for: countPlan, layout: layout(for: plan.entity), dialect: .postgreSQL) else {
+        guard let select = statement(for: countPlan) else {
             return try evaluator { try $0.count(plan) }
         }
         let rows = try read { try $0.run(select.text, select.arguments).rows }
@@ -51,7 +51,7 @@ extension PostgresStore {
 
     /// The statement `plan` runs, its values and PostgreSQL's plan for it.
     package func explain(_ plan: FetchPlan) throws -> QueryExplanation {
-        guard let select = FetchSQL.exactStatement(for: plan, layout: layout(for: plan.entity), dialect: .postgreSQL) else {
+        guard let select = statement(for: plan) else {
             return QueryExplanation(sql: "read every table in one transaction; evaluate the predicate in memory", isSQL: false, arguments: [],
                                     plan: ["the predicate folds a column, matches a string with [c]/[d], uses MATCHES or a function: PostgreSQL cannot answer it as Foundation does"])
         }
@@ -80,6 +80,18 @@ extension PostgresStore {
             guard case .integer(let key) = row[0], case .integer(let entity) = row[1] else { return nil }
             return ObjectID(entityIndex: Int(entity), key: key)
         }
+    }
+
+    /// The one statement that answers `plan` exactly, or nil when the in-memory evaluator must:
+    /// the dialect cannot answer the predicate, or the server would refuse the statement's
+    /// values (more than the 65,535 a statement takes, as a long `IN` list binds, or text with
+    /// a NUL character, which PostgreSQL's text cannot hold, so no row matches it).
+    func statement(for plan: FetchPlan) -> SQLFragment? {
+        guard let select = FetchSQL.exactStatement(for: plan, layout: layout(for: plan.entity), dialect: .postgreSQL),
+              select.arguments.count <= 65_535,
+              !select.arguments.contains(where: { if case .text(let text) = $0 { text.utf8.contains(0) } else { false } })
+        else { return nil }
+        return select
     }
 
     /// Runs `body` on a ``MemoryStore`` holding every row of this store, read in one

@@ -136,6 +136,8 @@ final class PostgresSession: @unchecked Sendable {
                     switch argument {
                     case .null: bindings.appendNull()
                     case .integer(let value): bindings.append(value)
+                    // SQLite stores a NaN as NULL, and the evaluator reads a NaN as nil: so here.
+                    case .real(let value) where value.isNaN: bindings.appendNull()
                     case .real(let value): bindings.append(value)
                     case .text(let value): bindings.append(value)
                     case .blob(let data): bindings.append(ByteBuffer(bytes: data))

@@ -127,4 +127,44 @@ struct PostgresStoreTests {
         #expect(names == ["Ana", "Bea"])
         #expect(store.statistics.transactions >= 2)
     }
+
+    @Test("A NaN is saved as nil, as SQLite saves it: nil tests, sorts and reads agree", arguments: StoreKind.allCases.filter { $0 == .sqlite || $0 == .postgres })
+    func nanIsNil(kind: StoreKind) throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        try kind.addStore(to: coordinator)
+        let context = MainContext(coordinator: coordinator)
+        let chef = try context.insert("Chef")
+        chef["name"] = "Ana"
+        for (name, rating) in [("a", 1.0), ("b", Double.nan), ("c", Double.infinity)] {
+            let recipe = try context.insert("Recipe")
+            recipe["name"] = name
+            recipe["rating"] = rating
+            recipe["chef"] = chef
+        }
+        try context.save()
+        let reader = MainContext(coordinator: coordinator)
+        let sorted = try reader.fetch(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("rating", ascending: false)]))
+        #expect(sorted.map { $0["name"] as? String } == ["c", "a", "b"])
+        #expect(sorted.last?["rating"] as? Double == nil)
+        #expect(try reader.count(for: FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("rating == nil"))) == 1)
+        #expect(try reader.count(for: FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("rating > 2"))) == 1)
+    }
+
+    @Test("Values PostgreSQL cannot bind (70,000 names in an IN list, a NUL in text) are answered as SQLite answers them",
+          arguments: StoreKind.allCases.filter { $0 == .sqlite || $0 == .postgres })
+    func unbindableValues(kind: StoreKind) throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        try kind.addStore(to: coordinator)
+        let context = MainContext(coordinator: coordinator)
+        for index in 0..<10 { try context.insert("Chef")["name"] = "n\(index)" }
+        try context.save()
+        let names: [String] = (0..<70_000).map { "n\($0)" }
+        func count(_ format: String, _ argument: any Sendable) throws -> Int {
+            try context.count(for: FetchRequest(entityName: "Chef", predicate: try FetchPredicate(format, argument)))
+        }
+        #expect(try count("name IN %@", names) == 10)
+        #expect(try count("name == %@", "n1\u{0}") == 0)
+        #expect(try count("name != %@", "n1\u{0}") == 10)
+        #expect(try count("name BEGINSWITH %@", "n\u{0}") == 0)
+    }
 }

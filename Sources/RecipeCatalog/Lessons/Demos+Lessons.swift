@@ -22,7 +22,8 @@ extension Demos {
             first = first ?? seconds
         }
         return DemoReport(title: "prefetch: the chef of \(workspace.count) recipes", columns: measuredColumns, rows: rows,
-            explanation: "Without prefetching every chef is a fault fired with its own query (N+1); prefetching fetches them all in one.")
+            explanation: "Without prefetching every chef is a fault fired with its own query (N+1); prefetching fetches them all in one. "
+                + "Either way the \(workspace.count) recipes are faults that fire from the rows their fetch read, with no query of their own.")
     }
 
     static func search(_ workspace: DemoWorkspace, _ deterministic: Bool) async throws -> DemoReport {

@@ -39,10 +39,7 @@ extension PersistentStoreCoordinator {
             // The new store is closed now; remove every file it made (a SQLite store's log
             // too, which would otherwise keep the path from being used again).
             for file in type.files(path) where !existing.contains(file) { try? FileManager.default.removeItem(atPath: file) }
-            guard var failure = error as? ObjectGraphError else { throw error }
-            let target = type == .memory ? "into memory" : "to '\(path)' (\(type))"
-            failure.message = "cannot migrate the store \(target): \(failure.message); the coordinator keeps the old store"
-            throw failure
+            throw error
         }
         guard replace(old, with: new) else {
             throw ObjectGraphError(.storeFailure, "the store was removed from the coordinator during the migration")
@@ -52,12 +49,19 @@ extension PersistentStoreCoordinator {
     }
 
     /// A new store of `type` at `path` holding `changes`; when that fails, the store is
-    /// released (its files closed) before the error reaches the caller.
+    /// released (its files closed) before the error reaches the caller, and an error of the
+    /// copy (a constraint the old store's data breaks) names the migration.
     private static func makeStore(
         _ type: PersistentStoreType, at path: String, model: ObjectModel, with changes: StoreChanges
     ) throws -> any StoreRequestHandler {
-        let store = try type.make(model, path)
-        _ = try store.save(changes, beforeCommit: {})
+        let store = try type.make(model, path)  // an error opening it names the path
+        do {
+            _ = try store.save(changes, beforeCommit: {})
+        } catch var error as ObjectGraphError {
+            let target = type == .memory ? "into memory" : "to '\(path)' (\(type))"
+            error.message = "cannot migrate the store \(target): \(error.message); the coordinator keeps the old store"
+            throw error
+        }
         return store
     }
 

@@ -177,7 +177,7 @@ extension PostgresStore {
 
     /// The columns and the values, as the server printed them, of a unique-key violation's
     /// detail: `Key (name)=(Ada) already exists.` gives `["name"]` and `Ada`.
-    private static func keyDetail(_ detail: String) -> (columns: [String], values: Substring)? {
+    static func keyDetail(_ detail: String) -> (columns: [String], values: Substring)? {
         guard let open = detail.range(of: "("), let equals = detail.range(of: ")=("),
               let close = detail.range(of: ") already exists", options: .backwards),
               open.upperBound <= equals.lowerBound, equals.upperBound <= close.lowerBound

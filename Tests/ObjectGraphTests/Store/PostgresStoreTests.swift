@@ -167,4 +167,26 @@ struct PostgresStoreTests {
         #expect(try count("name != %@", "n1\u{0}") == 10)
         #expect(try count("name BEGINSWITH %@", "n\u{0}") == 0)
     }
+
+    @Test("A batch insert or update that breaks a uniqueness constraint names the entity, the attribute and the value",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func batchUniqueness() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        try StoreKind.postgres.addStore(to: coordinator)
+        let context = MainContext(coordinator: coordinator)
+        try context.execute(BatchInsertRequest(entityName: "Chef", objects: [["name": "c0"], ["name": "c1"]]))
+        let inserted = try #require(throws: ObjectGraphError.self) {
+            try context.execute(BatchInsertRequest(entityName: "Chef", objects: [["name": "c2"], ["name": "c1"]]))
+        }
+        #expect(inserted.code == .constraintViolation)
+        #expect(inserted.message == "cannot save Chef: another Chef already has name = c1; nothing was saved", "\(inserted.message)")
+        let updated = try #require(throws: ObjectGraphError.self) {
+            try context.execute(BatchUpdateRequest(entityName: "Chef", propertiesToUpdate: ["name": "same"]))
+        }
+        #expect(updated.code == .constraintViolation)
+        #expect(updated.message == "cannot update Chef: another Chef would have name = same too, and it is unique; nothing was updated",
+                "\(updated.message)")
+        #expect(try context.fetch(FetchRequest(entityName: "Chef", sortKeys: [SortKey("name")])).map { $0["name"] as? String }
+                == ["c0", "c1"])
+    }
 }

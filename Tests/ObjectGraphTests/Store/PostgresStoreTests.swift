@@ -189,4 +189,43 @@ struct PostgresStoreTests {
         #expect(try context.fetch(FetchRequest(entityName: "Chef", sortKeys: [SortKey("name")])).map { $0["name"] as? String }
                 == ["c0", "c1"])
     }
+
+    @Test("Text with a NUL, or a value too large for an index, is refused naming the object, the attribute and why",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func unstorableValues() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        try StoreKind.postgres.addStore(to: coordinator)
+        let context = MainContext(coordinator: coordinator)
+        let model = coordinator.model
+        // A NUL, inserted and then updated.
+        let chef = try context.insert("Chef")
+        chef["name"] = "a\u{0}b"
+        var error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .invalidValue)
+        #expect(error.message == "cannot save \(model.describe(chef.objectID)): its name holds a NUL character (U+0000), which "
+                + "PostgreSQL text cannot hold; remove it, or store the value as binary data; nothing was saved", "\(error.message)")
+        chef["name"] = "ab"
+        try context.save()
+        chef["name"] = "\u{0}"
+        error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.message.hasPrefix("cannot save \(model.describe(chef.objectID)): its name holds a NUL character"), "\(error.message)")
+        chef["name"] = "ab"
+        // A megabyte of hexadecimal digits in the unique name: in a multi-row insert, and as an update.
+        let huge = String((0..<30_000).map { _ in UUID().uuidString }.joined().prefix(1_000_000))
+        let others = try (0..<3).map { index in
+            let other = try context.insert("Chef")
+            other["name"] = "c\(index)"
+            return other
+        }
+        others[1]["name"] = huge
+        error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .invalidValue)
+        #expect(error.message == "cannot save \(model.describe(others[1].objectID)): its name (1000000 bytes) is too large for PostgreSQL "
+                + "to index: an indexed or unique value is limited to about 2,700 bytes; nothing was saved", "\(error.message)")
+        others[1]["name"] = "c1"
+        try context.save()
+        chef["name"] = huge
+        error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.message.hasPrefix("cannot save \(model.describe(chef.objectID)): its name (1000000 bytes) is too large"), "\(error.message)")
+    }
 }

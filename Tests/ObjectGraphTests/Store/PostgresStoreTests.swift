@@ -228,4 +228,23 @@ struct PostgresStoreTests {
         error = try #require(throws: ObjectGraphError.self) { try context.save() }
         #expect(error.message.hasPrefix("cannot save \(model.describe(chef.objectID)): its name (1000000 bytes) is too large"), "\(error.message)")
     }
+
+    @Test("explain says why the in-memory evaluator answers: the predicate, too many values, or text with a NUL",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func explainedFallbacks() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        try StoreKind.postgres.addStore(to: coordinator)
+        let context = MainContext(coordinator: coordinator)
+        func reason(_ format: String, _ argument: any Sendable) throws -> String {
+            let explanation = try context.explain(FetchRequest(entityName: "Chef", predicate: try FetchPredicate(format, argument)))
+            #expect(!explanation.isSQL)
+            return explanation.plan.joined(separator: "\n")
+        }
+        #expect(try reason("name ==[c] %@", "ana").contains("matches a string with [c]/[d]"))
+        let many = try reason("name IN %@", (0..<70_000).map { "n\($0)" })
+        #expect(many == "the statement would bind 70000 values (a long IN list), more than the 65,535 a PostgreSQL statement takes", "\(many)")
+        let nul = try reason("name == %@", "a\u{0}")
+        #expect(nul == "the predicate compares with text holding a NUL character, which PostgreSQL text cannot hold", "\(nul)")
+        #expect(try context.explain(FetchRequest(entityName: "Chef", predicate: try FetchPredicate("name == %@", "a"))).isSQL)
+    }
 }

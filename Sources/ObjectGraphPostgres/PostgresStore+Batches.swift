@@ -12,7 +12,11 @@ extension PostgresStore {
             let statements = insertStatements(of: entity, count: prepared.count) { index in
                 (first + Int64(index), prepared[index][2..<layout.width])
             }
-            try session.runAll(statements.map { ($0.sql, $0.arguments) })
+            do {
+                try session.runAll(statements.map { ($0.sql, $0.arguments) })
+            } catch let error as ObjectGraphError where error.code == .constraintViolation {
+                throw Self.insertUniquenessError(error, entity: entity)
+            }
             let ids = prepared.indices.map { ObjectID(entityIndex: entity.index, key: first + Int64($0)) }
             try announce(inserted: ids, updated: [], deleted: [], session)
             return ids
@@ -32,11 +36,46 @@ extension PostgresStore {
         return try write { session in
             let ids = try keys(of: plan, session)
             guard !ids.isEmpty else { return [] }
-            try session.run(SchemaSQL.updateRows(table: layout.table, columns: assignments.map(\.0)),
-                            assignments.map(\.1) + [FetchSQL.keyList(ids.map(\.key), dialect: .postgreSQL)])
+            do {
+                try session.run(SchemaSQL.updateRows(table: layout.table, columns: assignments.map(\.0)),
+                                assignments.map(\.1) + [FetchSQL.keyList(ids.map(\.key), dialect: .postgreSQL)])
+            } catch let error as ObjectGraphError where error.code == .constraintViolation {
+                throw Self.updateUniquenessError(error, entity: entity, values: values)
+            }
             try announce(inserted: [], updated: ids, deleted: [], session)
             return ids
         }
+    }
+
+    /// A batch insert that would give two rows the same unique values, said as a save says
+    /// it (the server's detail is only "Key (name)=(Ada) already exists.").
+    private static func insertUniquenessError(_ error: ObjectGraphError, entity: EntityDescription) -> ObjectGraphError {
+        guard let key = keyDetail(error.message) else {
+            return ObjectGraphError(.constraintViolation, "cannot save \(entity.name): \(error.message); nothing was saved", underlying: error)
+        }
+        let listed = key.columns.count == 1 ? "\(key.columns[0]) = \(key.values)" : "(\(key.columns.joined(separator: ", "))) = (\(key.values))"
+        return ObjectGraphError(.constraintViolation,
+            "cannot save \(entity.name): another \(entity.root.name) already has \(listed); nothing was saved", underlying: error)
+    }
+
+    /// A batch update that would give two rows the same unique values, said with the keys
+    /// and values it set, as the SQLite store says it.
+    private static func updateUniquenessError(
+        _ error: ObjectGraphError, entity: EntityDescription, values: [String: StoredValue]
+    ) -> ObjectGraphError {
+        let columns = keyDetail(error.message)?.columns ?? []
+        let named = columns.compactMap { column in
+            values[column].map { value in
+                "\(column) = \(entity.attribute(named: column)?.type.swiftValue(from: value).map { "\($0)" } ?? "nil")"
+            }
+        }
+        guard !named.isEmpty else {
+            return ObjectGraphError(.constraintViolation, "cannot update \(entity.name): \(error.message); nothing was updated",
+                                    underlying: error)
+        }
+        return ObjectGraphError(.constraintViolation,
+            "cannot update \(entity.name): another \(entity.root.name) would have \(named.joined(separator: ", ")) too, "
+            + "and \(columns.count == 1 ? "it is" : "they are") unique; nothing was updated", underlying: error)
     }
 
     /// Deletes the rows `plan` selects and what the delete rules reach from them

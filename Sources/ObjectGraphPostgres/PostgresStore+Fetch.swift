@@ -51,9 +51,13 @@ extension PostgresStore {
 
     /// The statement `plan` runs, its values and PostgreSQL's plan for it.
     package func explain(_ plan: FetchPlan) throws -> QueryExplanation {
-        guard let select = statement(for: plan) else {
+        let select: SQLFragment
+        switch answer(for: plan) {
+        case .statement(let statement):
+            select = statement
+        case .evaluator(let reason):
             return QueryExplanation(sql: "read every table in one transaction; evaluate the predicate in memory", isSQL: false, arguments: [],
-                                    plan: ["the predicate folds a column, matches a string with [c]/[d], uses MATCHES or a function: PostgreSQL cannot answer it as Foundation does"])
+                                    plan: [reason.description])
         }
         let steps = try read { try $0.run("EXPLAIN " + select.text, select.arguments).rows }
         return QueryExplanation(sql: select.text, arguments: select.arguments, plan: steps.compactMap { row in
@@ -82,16 +86,56 @@ extension PostgresStore {
         }
     }
 
-    /// The one statement that answers `plan` exactly, or nil when the in-memory evaluator must:
-    /// the dialect cannot answer the predicate, or the server would refuse the statement's
-    /// values (more than the 65,535 a statement takes, as a long `IN` list binds, or text with
-    /// a NUL character, which PostgreSQL's text cannot hold, so no row matches it).
+    /// The one statement that answers `plan` exactly, or nil when the in-memory evaluator
+    /// must (``answer(for:)`` says why).
     func statement(for plan: FetchPlan) -> SQLFragment? {
-        guard let select = FetchSQL.exactStatement(for: plan, layout: layout(for: plan.entity), dialect: .postgreSQL),
-              select.arguments.count <= 65_535,
-              !select.arguments.contains(where: { if case .text(let text) = $0 { text.utf8.contains(0) } else { false } })
-        else { return nil }
-        return select
+        if case .statement(let select) = answer(for: plan) { return select }
+        return nil
+    }
+
+    /// Who answers a plan: one statement, or the in-memory evaluator, and why.
+    enum Answer {
+        /// The statement that answers the plan exactly.
+        case statement(SQLFragment)
+        /// The in-memory evaluator answers, for this reason.
+        case evaluator(EvaluatorReason)
+    }
+
+    /// Why the in-memory evaluator answers a plan rather than PostgreSQL.
+    enum EvaluatorReason: CustomStringConvertible {
+        /// The predicate needs Foundation's semantics, which the dialect cannot give.
+        case predicate
+        /// The statement would bind this many values, more than the server takes.
+        case tooManyValues(Int)
+        /// A bound value is text holding a NUL character.
+        case nulInText
+
+        /// The reason as `explain` prints it.
+        var description: String {
+            switch self {
+            case .predicate:
+                "the predicate folds a column, matches a string with [c]/[d], uses MATCHES or a function: PostgreSQL cannot answer it as Foundation does"
+            case .tooManyValues(let count):
+                "the statement would bind \(count) values (a long IN list), more than the 65,535 a PostgreSQL statement takes"
+            case .nulInText:
+                "the predicate compares with text holding a NUL character, which PostgreSQL text cannot hold"
+            }
+        }
+    }
+
+    /// Who answers `plan`: the statement that answers it exactly, or the in-memory evaluator
+    /// when the dialect cannot answer the predicate, or the server would refuse the
+    /// statement's values (more than the 65,535 a statement takes, as a long `IN` list binds,
+    /// or text with a NUL character, which PostgreSQL's text cannot hold, so no row matches it).
+    func answer(for plan: FetchPlan) -> Answer {
+        guard let select = FetchSQL.exactStatement(for: plan, layout: layout(for: plan.entity), dialect: .postgreSQL) else {
+            return .evaluator(.predicate)
+        }
+        guard select.arguments.count <= 65_535 else { return .evaluator(.tooManyValues(select.arguments.count)) }
+        guard !select.arguments.contains(where: { if case .text(let text) = $0 { text.utf8.contains(0) } else { false } }) else {
+            return .evaluator(.nulInText)
+        }
+        return .statement(select)
     }
 
     /// Runs `body` on a ``MemoryStore`` holding every row of this store, read in one

@@ -19,6 +19,7 @@ extension PostgresStore {
         /// wrote several rows.
         var currentInserts: [Int] = []
         var values = changes.values
+        try checkTextHasNoNUL(changes)
         do {
             let ids = try write { session in
                 let ids = try assignKeys(changes.inserts.map(\.id), session)
@@ -111,6 +112,12 @@ extension PostgresStore {
             didCommitMetadata(changes.metadata)
             return ids
         } catch let error as ObjectGraphError {
+            if PostgresErrors.sqlState(of: error) == "54000" {
+                // program_limit_exceeded: a value too large for an index, which the server
+                // says without naming the index, the row or the column.
+                let rows = currentInserts.isEmpty ? current.map { [$0] } ?? [] : currentInserts.map { changes.inserts[$0].id }
+                if let refused = indexLimitError(error, rows: rows, changes: changes) { throw refused }
+            }
             if error.code == .constraintViolation, currentInserts.count > 1 {
                 // Which of the statement's rows: the one holding the values the server names.
                 let inserts = currentInserts.map { changes.inserts[$0] }
@@ -122,6 +129,57 @@ extension PostgresStore {
             }
             throw error
         }
+    }
+
+    /// Each written value of `changes`, with the object and the column it is written to.
+    private func writtenValues(_ changes: StoreChanges, _ body: (ObjectID, String, StoredValue) throws -> Void) rethrows {
+        for insert in changes.inserts {
+            let columns = layout(for: model.entities[Int(insert.id.entityIndex)]).columns
+            for (offset, column) in columns.enumerated() { try body(insert.id, column, changes.values[insert.start + offset]) }
+        }
+        for update in changes.updates {
+            let columns = layout(for: model.entities[Int(update.id.entityIndex)]).columns
+            for (offset, column) in update.columns.enumerated() { try body(update.id, columns[column - 2], changes.values[update.start + offset]) }
+        }
+    }
+
+    /// Throws `invalidValue`, before anything is sent, for text holding a NUL character,
+    /// which PostgreSQL's text cannot hold (SQLite's can), naming the object and the attribute.
+    private func checkTextHasNoNUL(_ changes: StoreChanges) throws {
+        try writtenValues(changes) { id, column, value in
+            guard case .text(let text) = value, text.utf8.contains(0) else { return }
+            throw ObjectGraphError(.invalidValue,
+                "cannot save \(model.describe(id)): its \(column) holds a NUL character (U+0000), which PostgreSQL text cannot hold; "
+                + "remove it, or store the value as binary data; nothing was saved")
+        }
+    }
+
+    /// The error for a value too large for an index of its table (SQLSTATE 54000), naming the
+    /// object and the attribute: the largest text or binary value, among the indexed
+    /// columns of `rows` (the failed statement's), that the save writes. Nil when none is.
+    private func indexLimitError(_ error: ObjectGraphError, rows: [ObjectID], changes: StoreChanges) -> ObjectGraphError? {
+        let candidates = Set(rows)
+        var largest: (id: ObjectID, column: String, size: Int)?
+        writtenValues(changes) { id, column, value in
+            guard candidates.contains(id) else { return }
+            let tree = model.entities[Int(id.entityIndex)].root.selfAndDescendants
+            guard tree.contains(where: { entity in
+                entity.uniquenessConstraints.contains { $0.contains(column) } || entity.indexes.contains { $0.contains(column) }
+                    || entity.declaredAttributes.contains { $0.name == column && $0.isIndexed }
+            }) else { return }
+            let size: Int
+            switch value {
+            case .text(let text): size = text.utf8.count
+            case .blob(let data): size = data.count
+            default: return
+            }
+            if size > largest?.size ?? 0 { largest = (id, column, size) }
+        }
+        guard let largest else { return nil }
+        return ObjectGraphError(.invalidValue,
+            "cannot save \(model.describe(largest.id)): its \(largest.column) (\(largest.size) bytes) is too large for "
+            + "PostgreSQL to index: an indexed or unique value is limited to about 2,700 bytes; nothing was saved",
+            underlying: error)
     }
 
     /// Gives objects with temporary IDs permanent ones now, in their own transaction.
@@ -177,7 +235,7 @@ extension PostgresStore {
 
     /// The columns and the values, as the server printed them, of a unique-key violation's
     /// detail: `Key (name)=(Ada) already exists.` gives `["name"]` and `Ada`.
-    private static func keyDetail(_ detail: String) -> (columns: [String], values: Substring)? {
+    static func keyDetail(_ detail: String) -> (columns: [String], values: Substring)? {
         guard let open = detail.range(of: "("), let equals = detail.range(of: ")=("),
               let close = detail.range(of: ") already exists", options: .backwards),
               open.upperBound <= equals.lowerBound, equals.upperBound <= close.lowerBound

@@ -295,12 +295,18 @@ package enum PredicateSQLCompiler {
         }
 
         private mutating func identity(_ reference: CheckedObjectReference, _ ids: [ObjectID], matchesNil: Bool) -> SQLFragment {
+            // Keys grouped by entity, each group and key in first-seen order; the sets keep a
+            // long list (an import's tens of thousands of IDs) linear.
             var groups: [(entity: Int, keys: [Int64])] = []
+            var groupIndex: [Int: Int] = [:], seen: [Int: Set<Int64>] = [:]
             for id in ids where !id.isTemporary {
-                if let index = groups.firstIndex(where: { $0.entity == Int(id.entityIndex) }) {
-                    if !groups[index].keys.contains(id.key) { groups[index].keys.append(id.key) }
+                let entity = Int(id.entityIndex)
+                guard seen[entity, default: []].insert(id.key).inserted else { continue }
+                if let index = groupIndex[entity] {
+                    groups[index].keys.append(id.key)
                 } else {
-                    groups.append((Int(id.entityIndex), [id.key]))
+                    groupIndex[entity] = groups.count
+                    groups.append((entity, [id.key]))
                 }
             }
             func keyList(_ keys: [Int64]) -> SQLFragment {

@@ -4,6 +4,11 @@ import PostgresNIO
 /// Turns PostgresNIO's errors into framework errors that name the server, the user or the
 /// database at fault and what to do.
 enum PostgresErrors {
+    /// The SQLSTATE the server gave for the error `error` translates, if it came from the server.
+    static func sqlState(of error: ObjectGraphError) -> String? {
+        (error.underlying as? PSQLError)?.serverInfo?[.sqlState]
+    }
+
     /// The framework error for `error`, raised while connecting or running `sql`.
     static func translate(_ error: any Error, location: PostgresLocation, connecting: Bool = false, sql: String? = nil) -> ObjectGraphError {
         if let error = error as? ObjectGraphError { return error }

@@ -167,4 +167,84 @@ struct PostgresStoreTests {
         #expect(try count("name != %@", "n1\u{0}") == 10)
         #expect(try count("name BEGINSWITH %@", "n\u{0}") == 0)
     }
+
+    @Test("A batch insert or update that breaks a uniqueness constraint names the entity, the attribute and the value",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func batchUniqueness() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        try StoreKind.postgres.addStore(to: coordinator)
+        let context = MainContext(coordinator: coordinator)
+        try context.execute(BatchInsertRequest(entityName: "Chef", objects: [["name": "c0"], ["name": "c1"]]))
+        let inserted = try #require(throws: ObjectGraphError.self) {
+            try context.execute(BatchInsertRequest(entityName: "Chef", objects: [["name": "c2"], ["name": "c1"]]))
+        }
+        #expect(inserted.code == .constraintViolation)
+        #expect(inserted.message == "cannot save Chef: another Chef already has name = c1; nothing was saved", "\(inserted.message)")
+        let updated = try #require(throws: ObjectGraphError.self) {
+            try context.execute(BatchUpdateRequest(entityName: "Chef", propertiesToUpdate: ["name": "same"]))
+        }
+        #expect(updated.code == .constraintViolation)
+        #expect(updated.message == "cannot update Chef: another Chef would have name = same too, and it is unique; nothing was updated",
+                "\(updated.message)")
+        #expect(try context.fetch(FetchRequest(entityName: "Chef", sortKeys: [SortKey("name")])).map { $0["name"] as? String }
+                == ["c0", "c1"])
+    }
+
+    @Test("Text with a NUL, or a value too large for an index, is refused naming the object, the attribute and why",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func unstorableValues() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        try StoreKind.postgres.addStore(to: coordinator)
+        let context = MainContext(coordinator: coordinator)
+        let model = coordinator.model
+        // A NUL, inserted and then updated.
+        let chef = try context.insert("Chef")
+        chef["name"] = "a\u{0}b"
+        var error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .invalidValue)
+        #expect(error.message == "cannot save \(model.describe(chef.objectID)): its name holds a NUL character (U+0000), which "
+                + "PostgreSQL text cannot hold; remove it, or store the value as binary data; nothing was saved", "\(error.message)")
+        chef["name"] = "ab"
+        try context.save()
+        chef["name"] = "\u{0}"
+        error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.message.hasPrefix("cannot save \(model.describe(chef.objectID)): its name holds a NUL character"), "\(error.message)")
+        chef["name"] = "ab"
+        // A megabyte of hexadecimal digits in the unique name: in a multi-row insert, and as an update.
+        let huge = String((0..<30_000).map { _ in UUID().uuidString }.joined().prefix(1_000_000))
+        let others = try (0..<3).map { index in
+            let other = try context.insert("Chef")
+            other["name"] = "c\(index)"
+            return other
+        }
+        others[1]["name"] = huge
+        error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .invalidValue)
+        #expect(error.message == "cannot save \(model.describe(others[1].objectID)): its name (1000000 bytes) is too large for PostgreSQL "
+                + "to index: an indexed or unique value is limited to about 2,700 bytes; nothing was saved", "\(error.message)")
+        others[1]["name"] = "c1"
+        try context.save()
+        chef["name"] = huge
+        error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.message.hasPrefix("cannot save \(model.describe(chef.objectID)): its name (1000000 bytes) is too large"), "\(error.message)")
+    }
+
+    @Test("explain says why the in-memory evaluator answers: the predicate, too many values, or text with a NUL",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func explainedFallbacks() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        try StoreKind.postgres.addStore(to: coordinator)
+        let context = MainContext(coordinator: coordinator)
+        func reason(_ format: String, _ argument: any Sendable) throws -> String {
+            let explanation = try context.explain(FetchRequest(entityName: "Chef", predicate: try FetchPredicate(format, argument)))
+            #expect(!explanation.isSQL)
+            return explanation.plan.joined(separator: "\n")
+        }
+        #expect(try reason("name ==[c] %@", "ana").contains("matches a string with [c]/[d]"))
+        let many = try reason("name IN %@", (0..<70_000).map { "n\($0)" })
+        #expect(many == "the statement would bind 70000 values (a long IN list), more than the 65,535 a PostgreSQL statement takes", "\(many)")
+        let nul = try reason("name == %@", "a\u{0}")
+        #expect(nul == "the predicate compares with text holding a NUL character, which PostgreSQL text cannot hold", "\(nul)")
+        #expect(try context.explain(FetchRequest(entityName: "Chef", predicate: try FetchPredicate("name == %@", "a"))).isSQL)
+    }
 }

@@ -19,129 +19,189 @@ struct PostgresMultiProcessTests {
         return url
     }()
 
-    /// Creates an empty database and returns the URL of a catalogue in it.
-    static func newCatalogue(_ server: String) async throws -> String {
-        let name = "objectgraph_mp_\(getpid())_\(Int.random(in: 0..<1_000_000))"
+    /// The prefix of the databases these tests make: `objectgraph_mp_<pid>_<n>`.
+    static let databasePrefix = "objectgraph_mp_"
+
+    /// Runs `sql` with psql in the server's `postgres` database; returns its exit status
+    /// and its unaligned, header-less output.
+    static func psql(_ server: String, _ sql: String) async throws -> (status: Int32, output: String) {
         let url = URL(string: server)!
-        let psql = try await ChildProcess.run(["/usr/bin/psql", "-h", url.host!, "-p", String(url.port ?? 5432), "-U", url.user!,
-                                         "-d", "postgres", "-qc", "CREATE DATABASE \(name)"])
-        guard psql.status == 0 else { throw TestFailure("psql could not create the database \(name) (exit status \(psql.status))") }
-        return "postgres://\(url.user!)@\(url.host!):\(url.port ?? 5432)/\(name)"
+        return try await ChildProcess.run(["/usr/bin/psql", "-h", url.host!, "-p", String(url.port ?? 5432), "-U", url.user!,
+                                           "-d", "postgres", "-qAtc", sql])
+    }
+
+    /// Runs `body` with the URL of a catalogue in a new, empty database, and drops the
+    /// database afterwards, whether `body` returned or threw.
+    static func withCatalogue(_ server: String, _ body: (String) async throws -> Void) async throws {
+        try await sweep(server)
+        let name = "\(databasePrefix)\(getpid())_\(Int.random(in: 0..<1_000_000))"
+        let created = try await psql(server, "CREATE DATABASE \(name)")
+        guard created.status == 0 else { throw TestFailure("psql could not create the database \(name) (exit status \(created.status))") }
+        let url = URL(string: server)!
+        do {
+            try await body("postgres://\(url.user!)@\(url.host!):\(url.port ?? 5432)/\(name)")
+        } catch {
+            _ = try? await drop(name, server)
+            throw error
+        }
+        try await drop(name, server)
+    }
+
+    /// Drops the database `name`, ending any session still connected to it.
+    static func drop(_ name: String, _ server: String) async throws {
+        let dropped = try await psql(server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        guard dropped.status == 0 else { throw TestFailure("psql could not drop the database \(name) (exit status \(dropped.status))") }
+    }
+
+    /// Drops the databases of test processes that are gone (a process killed mid-test
+    /// leaves its database behind).
+    static func sweep(_ server: String) async throws {
+        let listed = try await psql(server, "SELECT datname FROM pg_database WHERE datname LIKE 'objectgraph\\_mp\\_%'")
+        guard listed.status == 0 else { throw TestFailure("psql could not list the databases (exit status \(listed.status))") }
+        for name in listed.output.split(separator: "\n").map(String.init) {
+            guard let pid = Int32(name.dropFirst(databasePrefix.count).prefix { $0 != "_" }),
+                  pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try await drop(name, server)
+        }
+    }
+
+    @Test("A catalogue's database is dropped after its test, also when it fails; those of gone processes are swept")
+    func databasesAreDropped() async throws {
+        guard let server = Self.server else { return }
+        func exists(_ name: String) async throws -> Bool {
+            try await Self.psql(server, "SELECT 1 FROM pg_database WHERE datname = '\(name)'").output.hasPrefix("1")
+        }
+        var used: [String] = []
+        try await Self.withCatalogue(server) { used.append(String($0.split(separator: "/").last!)) }
+        await #expect(throws: TestFailure.self) {
+            try await Self.withCatalogue(server) { used.append(String($0.split(separator: "/").last!)); throw TestFailure("failed") }
+        }
+        #expect(used.count == 2)
+        for name in used { #expect(try await !exists(name), "\(name) was left on the server") }
+        // A process that has ended (and been reaped): its pid names no process.
+        let gone = try await ChildProcess.run(["/bin/sh", "-c", "echo $$"])
+        let leftover = "\(Self.databasePrefix)\(gone.output.trimmingCharacters(in: .whitespacesAndNewlines))_1"
+        #expect(try await Self.psql(server, "CREATE DATABASE \(leftover)").status == 0)
+        try await Self.sweep(server)
+        #expect(try await !exists(leftover), "\(leftover) was not swept")
     }
 
     @Test("An import and two editors at once: edits land or fail with the merge policy's message; counts converge")
     func importAndEdits() async throws {
         guard let server = Self.server else { return }
-        let catalogue = try await Self.newCatalogue(server)
-        let home = try TemporaryDirectory()
-        let count = ProcessInfo.processInfo.environment["RELIABILITY_SOAK"] == "1" ? 100_000 : 3_000
-        let small = home.url.appendingPathComponent("small.jsonl").path, large = home.url.appendingPathComponent("large.jsonl").path
-        for (file, n) in [(small, 40), (large, count + 40)] {
-            let generated = try await RecipesBinary.run(["generate", "--count", String(n), "--seed", "3", "--output", file])
-            #expect(generated.status == 0, "\(generated.standardError)")
-        }
-        let first = try await RecipesBinary.run([catalogue, "-c", "import \(small)", "-c", "count Recipe"])
-        if first.standardError.contains("built without PostgreSQL") {
-            print("PostgreSQL tests skipped: recipes was built without the PostgreSQL trait (swift build --traits PostgreSQL)")
-            return
-        }
-        #expect(first.status == 0 && first.standardOutput.contains("40"), "\(first.standardError)")
-
-        /// 40 edits of one property of recipe g-0000001, each saved, with counts between.
-        func editor(_ property: String, base: Int) -> String {
-            (1...40).map { step in
-                "update Recipe where sourceID == 'g-0000001' set \(property)=\(base + step)\nsave\ncount Recipe where sourceID BEGINSWITH 'g-00000'\n"
-            }.joined()
-        }
-        async let importer = RecipesBinary.run([catalogue, "-c", "import \(large)"], timeout: .seconds(1_800))
-        async let prep = RecipesBinary.run([catalogue], input: editor("prepMinutes", base: 1_000), timeout: .seconds(600))
-        async let cook = RecipesBinary.run([catalogue], input: editor("cookMinutes", base: 2_000), timeout: .seconds(600))
-        let (imported, editors) = try await (importer, [prep, cook])
-        #expect(imported.status == 0, "\(imported.standardError)")
-        var conflicts = 0
-        for run in editors {
-            let errors = run.standardError.split(separator: "\n").filter { $0.contains("error") }
-            conflicts += errors.count
-            for line in errors {
-                #expect(line.contains("another context or process saved this object since they were loaded"), "not the merge policy's message: \(line)")
+        try await Self.withCatalogue(server) { catalogue in
+            let home = try TemporaryDirectory()
+            let count = ProcessInfo.processInfo.environment["RELIABILITY_SOAK"] == "1" ? 100_000 : 3_000
+            let small = home.url.appendingPathComponent("small.jsonl").path, large = home.url.appendingPathComponent("large.jsonl").path
+            for (file, n) in [(small, 40), (large, count + 40)] {
+                let generated = try await RecipesBinary.run(["generate", "--count", String(n), "--seed", "3", "--output", file])
+                #expect(generated.status == 0, "\(generated.standardError)")
             }
-            #expect(errors.count < 40, "no edit of this process landed")
+            let first = try await RecipesBinary.run([catalogue, "-c", "import \(small)", "-c", "count Recipe"])
+            if first.standardError.contains("built without PostgreSQL") {
+                print("PostgreSQL tests skipped: recipes was built without the PostgreSQL trait (swift build --traits PostgreSQL)")
+                return
+            }
+            #expect(first.status == 0 && first.standardOutput.contains("40"), "\(first.standardError)")
+
+            /// 40 edits of one property of recipe g-0000001, each saved, with counts between.
+            func editor(_ property: String, base: Int) -> String {
+                (1...40).map { step in
+                    "update Recipe where sourceID == 'g-0000001' set \(property)=\(base + step)\nsave\ncount Recipe where sourceID BEGINSWITH 'g-00000'\n"
+                }.joined()
+            }
+            async let importer = RecipesBinary.run([catalogue, "-c", "import \(large)"], timeout: .seconds(1_800))
+            async let prep = RecipesBinary.run([catalogue], input: editor("prepMinutes", base: 1_000), timeout: .seconds(600))
+            async let cook = RecipesBinary.run([catalogue], input: editor("cookMinutes", base: 2_000), timeout: .seconds(600))
+            let (imported, editors) = try await (importer, [prep, cook])
+            #expect(imported.status == 0, "\(imported.standardError)")
+            var conflicts = 0
+            for run in editors {
+                let errors = run.standardError.split(separator: "\n").filter { $0.contains("error") }
+                conflicts += errors.count
+                for line in errors {
+                    #expect(line.contains("another context or process saved this object since they were loaded"), "not the merge policy's message: \(line)")
+                }
+                #expect(errors.count < 40, "no edit of this process landed")
+            }
+            // Every process sees the same catalogue now.
+            var answers: [String] = []
+            for _ in 0..<3 {
+                let run = try await RecipesBinary.run([catalogue, "-c", ".mode csv", "-c", "count Recipe",
+                                                       "-c", "fetch Recipe where sourceID == 'g-0000001' keys prepMinutes, cookMinutes"])
+                #expect(run.status == 0, "\(run.standardError)")
+                answers.append(run.standardOutput)
+            }
+            #expect(Set(answers).count == 1)
+            #expect(answers[0].contains("\(count + 40)"), "\(answers[0])")
+            let values = answers[0].split(separator: "\n").last.map { $0.split(separator: ",").compactMap { Int($0) } } ?? []
+            #expect(values.count == 2 && (1_001...1_040).contains(values[0]) && (2_001...2_040).contains(values[1]), "\(answers[0])")
+            print("postgres multi-process: imported \(count) recipes beside 2 × 40 edits; \(conflicts) edits refused by the merge policy")
         }
-        // Every process sees the same catalogue now.
-        var answers: [String] = []
-        for _ in 0..<3 {
-            let run = try await RecipesBinary.run([catalogue, "-c", ".mode csv", "-c", "count Recipe",
-                                                   "-c", "fetch Recipe where sourceID == 'g-0000001' keys prepMinutes, cookMinutes"])
-            #expect(run.status == 0, "\(run.standardError)")
-            answers.append(run.standardOutput)
-        }
-        #expect(Set(answers).count == 1)
-        #expect(answers[0].contains("\(count + 40)"), "\(answers[0])")
-        let values = answers[0].split(separator: "\n").last.map { $0.split(separator: ",").compactMap { Int($0) } } ?? []
-        #expect(values.count == 2 && (1_001...1_040).contains(values[0]) && (2_001...2_040).contains(values[1]), "\(answers[0])")
-        print("postgres multi-process: imported \(count) recipes beside 2 × 40 edits; \(conflicts) edits refused by the merge policy")
     }
 
     @Test("A shell's .watch shows another shell's saves on the same catalogue: inserts, updates and deletes")
     func watchSeesAnotherShell() async throws {
         guard let server = Self.server else { return }
-        let catalogue = try await Self.newCatalogue(server)
-        let home = try TemporaryDirectory()
-        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleData/recipes.jsonl").path
-        let imported = try await RecipesBinary.run([catalogue, "-c", "import \(sample)"])
-        if imported.standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
-        #expect(imported.status == 0, "\(imported.standardError)")
+        try await Self.withCatalogue(server) { catalogue in
+            let home = try TemporaryDirectory()
+            let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleData/recipes.jsonl").path
+            let imported = try await RecipesBinary.run([catalogue, "-c", "import \(sample)"])
+            if imported.standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
+            #expect(imported.status == 0, "\(imported.standardError)")
 
-        let watcher = try ShellProcess([catalogue], home: home.url)
-        watcher.send(".watch fetch Recipe where cuisine.name == 'Thai' sort name")
-        try await watcher.waitFor("the watch") { $0.contains("watching 7 Recipe objects") }
-        let editor = try await RecipesBinary.run([catalogue,
-            "-c", "insert Recipe name=\"Aaa Thai Test\" sourceID=x-1 cuisine=\"Thai\"",
-            "-c", "update Recipe where name == 'Larb Gai' set rating=1",
-            "-c", "delete Recipe where name == 'Pad Thai'", "-c", "save"])
-        #expect(editor.status == 0, "\(editor.standardError)")
+            let watcher = try ShellProcess([catalogue], home: home.url)
+            watcher.send(".watch fetch Recipe where cuisine.name == 'Thai' sort name")
+            try await watcher.waitFor("the watch") { $0.contains("watching 7 Recipe objects") }
+            let editor = try await RecipesBinary.run([catalogue,
+                "-c", "insert Recipe name=\"Aaa Thai Test\" sourceID=x-1 cuisine=\"Thai\"",
+                "-c", "update Recipe where name == 'Larb Gai' set rating=1",
+                "-c", "delete Recipe where name == 'Pad Thai'", "-c", "save"])
+            #expect(editor.status == 0, "\(editor.standardError)")
 
-        // The other process's save arrives as a notification; the watch's lines print after
-        // the next command, so ask until they are there.
-        let expected = ["+ Recipe/", "Aaa Thai Test", "~ Recipe/", "Larb Gai", "- Recipe/", "Pad Thai"]
-        var asked = 0
-        let deadline = HangLimit.deadline(after: .seconds(120))
-        while !Self.hasWatchLines(watcher.output) {
-            guard ContinuousClock.now < deadline else {
-                throw TestFailure("the watch never showed the other shell's save; output:\n\(watcher.output)")
+            // The other process's save arrives as a notification; the watch's lines print after
+            // the next command, so ask until they are there.
+            let expected = ["+ Recipe/", "Aaa Thai Test", "~ Recipe/", "Larb Gai", "- Recipe/", "Pad Thai"]
+            var asked = 0
+            let deadline = HangLimit.deadline(after: .seconds(120))
+            while !Self.hasWatchLines(watcher.output) {
+                guard ContinuousClock.now < deadline else {
+                    throw TestFailure("the watch never showed the other shell's save; output:\n\(watcher.output)")
+                }
+                asked += 1
+                watcher.send("count Recipe")
+                try await watcher.waitFor("answer \(asked) to count, then the watch's lines", timeout: .seconds(60)) { output in
+                    // Answers can follow each other with nothing between, so count the lines.
+                    output.split(separator: "\n").count { $0 == "169" } >= asked || Self.hasWatchLines(output)
+                }
+                if !Self.hasWatchLines(watcher.output) { try await Task.sleep(for: .milliseconds(200)) }
             }
-            asked += 1
-            watcher.send("count Recipe")
-            try await watcher.waitFor("answer \(asked) to count, then the watch's lines", timeout: .seconds(60)) { output in
-                // Answers can follow each other with nothing between, so count the lines.
-                output.split(separator: "\n").count { $0 == "169" } >= asked || Self.hasWatchLines(output)
+            let lines = watcher.output.split(separator: "\n").map(String.init)
+            for (prefix, name) in stride(from: 0, to: expected.count, by: 2).map({ (expected[$0], expected[$0 + 1]) }) {
+                #expect(lines.contains { $0.hasPrefix(prefix) && $0.hasSuffix(name) }, "no line '\(prefix)… \(name)':\n\(watcher.output)")
             }
-            if !Self.hasWatchLines(watcher.output) { try await Task.sleep(for: .milliseconds(200)) }
+            watcher.send(".quit")
+            #expect(try await watcher.waitForExit().status == 0)
         }
-        let lines = watcher.output.split(separator: "\n").map(String.init)
-        for (prefix, name) in stride(from: 0, to: expected.count, by: 2).map({ (expected[$0], expected[$0 + 1]) }) {
-            #expect(lines.contains { $0.hasPrefix(prefix) && $0.hasSuffix(name) }, "no line '\(prefix)… \(name)':\n\(watcher.output)")
-        }
-        watcher.send(".quit")
-        #expect(try await watcher.waitForExit().status == 0)
     }
 
     @Test("make run-postgres's first use loads the sample catalogue; later uses find it there")
     func sampleOnFirstUse() async throws {
         guard let server = Self.server else { return }
-        let catalogue = try await Self.newCatalogue(server)
-        var answers: [RecipesBinary.Run] = []
-        for _ in 0..<2 {
-            answers.append(try await RecipesBinary.run([catalogue, "-c", ".mode json", "-c", "count Recipe"],
-                                                       environment: ["RECIPES_POSTGRES_SAMPLE": "1"]))
+        try await Self.withCatalogue(server) { catalogue in
+            var answers: [RecipesBinary.Run] = []
+            for _ in 0..<2 {
+                answers.append(try await RecipesBinary.run([catalogue, "-c", ".mode json", "-c", "count Recipe"],
+                                                           environment: ["RECIPES_POSTGRES_SAMPLE": "1"]))
+            }
+            if answers[0].standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
+            for run in answers {
+                #expect(run.status == 0 && run.standardOutput == "{\"count\": 169}\n", "\(run.standardOutput)\(run.standardError)")
+            }
+            #expect(answers[0].standardError.contains("Created the sample catalogue in"), "\(answers[0].standardError)")
+            #expect(!answers[1].standardError.contains("Created"), "\(answers[1].standardError)")
         }
-        if answers[0].standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
-        for run in answers {
-            #expect(run.status == 0 && run.standardOutput == "{\"count\": 169}\n", "\(run.standardOutput)\(run.standardError)")
-        }
-        #expect(answers[0].standardError.contains("Created the sample catalogue in"), "\(answers[0].standardError)")
-        #expect(!answers[1].standardError.contains("Created"), "\(answers[1].standardError)")
     }
 
     /// Whether `output` shows all three changes the editor saved.

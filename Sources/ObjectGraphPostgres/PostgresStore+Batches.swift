@@ -63,19 +63,8 @@ extension PostgresStore {
     private static func updateUniquenessError(
         _ error: ObjectGraphError, entity: EntityDescription, values: [String: StoredValue]
     ) -> ObjectGraphError {
-        let columns = keyDetail(error.message)?.columns ?? []
-        let named = columns.compactMap { column in
-            values[column].map { value in
-                "\(column) = \(entity.attribute(named: column)?.type.swiftValue(from: value).map { "\($0)" } ?? "nil")"
-            }
-        }
-        guard !named.isEmpty else {
-            return ObjectGraphError(.constraintViolation, "cannot update \(entity.name): \(error.message); nothing was updated",
-                                    underlying: error)
-        }
-        return ObjectGraphError(.constraintViolation,
-            "cannot update \(entity.name): another \(entity.root.name) would have \(named.joined(separator: ", ")) too, "
-            + "and \(columns.count == 1 ? "it is" : "they are") unique; nothing was updated", underlying: error)
+        .batchUpdateUniqueness(entity: entity, columns: keyDetail(error.message)?.columns ?? [], values: values,
+                               storeMessage: error.message, underlying: error)
     }
 
     /// Deletes the rows `plan` selects and what the delete rules reach from them

@@ -63,18 +63,7 @@ extension SQLiteStore {
     private static func uniquenessError(_ error: SQLiteError, entity: EntityDescription, values: [String: StoredValue]) -> ObjectGraphError {
         let columns = error.message.components(separatedBy: ": ").last?.split(separator: ",")
             .compactMap { $0.split(separator: ".").last.map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
-        let named = columns.compactMap { column in
-            values[column].map { value in
-                "\(column) = \(entity.attribute(named: column)?.type.swiftValue(from: value).map { "\($0)" } ?? "nil")"
-            }
-        }
-        guard !named.isEmpty else {
-            return ObjectGraphError(.constraintViolation, "cannot update \(entity.name): \(error.message); nothing was updated",
-                                    underlying: error)
-        }
-        return ObjectGraphError(.constraintViolation,
-            "cannot update \(entity.name): another \(entity.root.name) would have \(named.joined(separator: ", ")) too, "
-            + "and \(columns.count == 1 ? "it is" : "they are") unique; nothing was updated", underlying: error)
+        return .batchUpdateUniqueness(entity: entity, columns: columns, values: values, storeMessage: error.message, underlying: error)
     }
 
     /// Deletes the rows `plan` selects and what the delete rules reach from them

@@ -99,6 +99,27 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         return unknownKey(key, entity: entity)
     }
 
+    /// A batch update of `entity` that would give two rows the same unique values: `columns`
+    /// are the unique columns the store named, `values` what the update sets; said with the
+    /// store's own message when the update sets none of those columns.
+    package static func batchUpdateUniqueness(
+        entity: EntityDescription, columns: [String], values: [String: StoredValue],
+        storeMessage: String, underlying: any Error & Sendable
+    ) -> ObjectGraphError {
+        let named = columns.compactMap { column in
+            values[column].map { value in
+                "\(column) = \(entity.attribute(named: column)?.type.swiftValue(from: value).map { "\($0)" } ?? "nil")"
+            }
+        }
+        guard !named.isEmpty else {
+            return ObjectGraphError(.constraintViolation, "cannot update \(entity.name): \(storeMessage); nothing was updated",
+                                    underlying: underlying)
+        }
+        return ObjectGraphError(.constraintViolation,
+            "cannot update \(entity.name): another \(entity.root.name) would have \(named.joined(separator: ", ")) too, "
+            + "and \(columns.count == 1 ? "it is" : "they are") unique; nothing was updated", underlying: underlying)
+    }
+
     /// The error for `key` where a relationship is needed (prefetching): unknown, or an attribute.
     package static func notARelationship(_ key: String, entity: EntityDescription) -> ObjectGraphError {
         guard entity.attribute(named: key) != nil else { return unknownKey(key, entity: entity) }

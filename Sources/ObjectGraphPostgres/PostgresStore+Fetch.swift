@@ -4,10 +4,12 @@ import ObjectGraphSQL
 /// Reads: every fetch a context plans, and the loads of faults and prefetches, in SQL.
 extension PostgresStore {
     package func forEachRow(_ plan: FetchPlan, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
-        guard let select = statement(for: plan) else {
-            return try evaluator { try $0.forEachRow(plan, body) }
-        }
-        try forEachRow(select, body)
+        let rows: PostgresSession.Rows? = try answering(plan, inSQL: { select in try read { try $0.rows(select.text, select.arguments) } },
+                                                        inMemory: { memory in
+                                                            try memory.forEachRow(plan, body)
+                                                            return nil
+                                                        })
+        if let rows { try ValuesRow.handOn(rows, to: body) }
     }
 
     package func forEachRow(withKeys keys: [Int64], of entity: EntityDescription, _ body: (ObjectID, any StoreRow) throws -> Void) throws {
@@ -32,21 +34,34 @@ extension PostgresStore {
     }
 
     package func fetchValues(_ plan: FetchPlan) throws -> [[StoredValue]] {
-        guard let select = statement(for: plan) else {
-            return try evaluator { try $0.fetchValues(plan) }
-        }
-        return try read { try $0.run(select.text, select.arguments).rows }
+        try answering(plan, inSQL: { select in try read { try $0.run(select.text, select.arguments).rows } },
+                      inMemory: { try $0.fetchValues(plan) })
     }
 
     package func count(_ plan: FetchPlan) throws -> Int {
         var countPlan = plan
         countPlan.output = .count
-        guard let select = statement(for: countPlan) else {
-            return try evaluator { try $0.count(plan) }
+        return try answering(countPlan, inSQL: { select in
+            let rows = try read { try $0.run(select.text, select.arguments).rows }
+            guard case .integer(let count)? = rows.first?.first else { return 0 }
+            return Int(count)
+        }, inMemory: { try $0.count(plan) })
+    }
+
+    /// Answers `plan` with its statement, or on the in-memory evaluator when there is none
+    /// (``statement(for:)``) or when the server's arithmetic overflows (SQLSTATE 22003: a
+    /// double beyond its range, an integer beyond 64 bits), where SQLite and the evaluator
+    /// answer (with infinity, or a double). The rows are read whole before any is handed on,
+    /// so a statement that fails hands on none.
+    private func answering<T>(
+        _ plan: FetchPlan, inSQL: (SQLFragment) throws -> T, inMemory: (MemoryStore) throws -> T
+    ) throws -> T {
+        guard let select = statement(for: plan) else { return try evaluator(inMemory) }
+        do {
+            return try inSQL(select)
+        } catch let error as ObjectGraphError where PostgresErrors.sqlState(of: error) == "22003" {
+            return try evaluator(inMemory)
         }
-        let rows = try read { try $0.run(select.text, select.arguments).rows }
-        guard case .integer(let count)? = rows.first?.first else { return 0 }
-        return Int(count)
     }
 
     /// The statement `plan` runs, its values and PostgreSQL's plan for it.

@@ -168,6 +168,34 @@ struct PostgresStoreTests {
         #expect(try count("name BEGINSWITH %@", "n\u{0}") == 0)
     }
 
+    @Test("Arithmetic that overflows (a double past its range, an integer past 64 bits) is answered as SQLite answers it",
+          arguments: StoreKind.allCases.filter { $0 == .sqlite || $0 == .postgres })
+    func overflowingArithmetic(kind: StoreKind) throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        try kind.addStore(to: coordinator)
+        let context = MainContext(coordinator: coordinator)
+        let chef = try context.insert("Chef")
+        chef["name"] = "Ana"
+        for (name, rating) in [("huge", Double.greatestFiniteMagnitude), ("one", 1.0)] {
+            let recipe = try context.insert("Recipe")
+            recipe["name"] = name
+            recipe["rating"] = rating
+            recipe["chef"] = chef
+        }
+        try context.save()
+        let reader = MainContext(coordinator: coordinator)
+        func names(_ format: String) throws -> [String] {
+            try reader.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate(format), sortKeys: [SortKey("name")]))
+                .map { $0["name"] as? String ?? "?" }
+        }
+        #expect(try names("rating * 2 > 1") == ["huge", "one"])
+        #expect(try names("servings * 9223372036854775807 > 0") == ["huge", "one"])
+        #expect(try reader.count(for: FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("rating + 1e308 > 0"))) == 2)
+        var values = FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("rating * 2 > 1e308"))
+        values.propertiesToFetch = ["name"]
+        #expect(try reader.fetchDictionaries(values).map { $0["name"] as? String } == ["huge"])
+    }
+
     @Test("A batch insert or update that breaks a uniqueness constraint names the entity, the attribute and the value",
           .enabled(if: PostgresTestServer.isAvailable))
     func batchUniqueness() throws {

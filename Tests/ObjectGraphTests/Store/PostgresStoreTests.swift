@@ -128,21 +128,27 @@ struct PostgresStoreTests {
         #expect(store.statistics.transactions >= 2)
     }
 
-    @Test("A NaN is saved as nil, as SQLite saves it: nil tests, sorts and reads agree", arguments: StoreKind.allCases.filter { $0 == .sqlite || $0 == .postgres })
-    func nanIsNil(kind: StoreKind) throws {
+    /// A new store of `kind` holding one chef and a recipe of hers for each name and rating,
+    /// saved; a new context on it to read them back.
+    private func savedRecipes(_ kind: StoreKind, ratings: [(String, Double)]) throws -> MainContext {
         let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
         try kind.addStore(to: coordinator)
         let context = MainContext(coordinator: coordinator)
         let chef = try context.insert("Chef")
         chef["name"] = "Ana"
-        for (name, rating) in [("a", 1.0), ("b", Double.nan), ("c", Double.infinity)] {
+        for (name, rating) in ratings {
             let recipe = try context.insert("Recipe")
             recipe["name"] = name
             recipe["rating"] = rating
             recipe["chef"] = chef
         }
         try context.save()
-        let reader = MainContext(coordinator: coordinator)
+        return MainContext(coordinator: coordinator)
+    }
+
+    @Test("A NaN is saved as nil, as SQLite saves it: nil tests, sorts and reads agree", arguments: StoreKind.allCases.filter { $0 == .sqlite || $0 == .postgres })
+    func nanIsNil(kind: StoreKind) throws {
+        let reader = try savedRecipes(kind, ratings: [("a", 1.0), ("b", Double.nan), ("c", Double.infinity)])
         let sorted = try reader.fetch(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("rating", ascending: false)]))
         #expect(sorted.map { $0["name"] as? String } == ["c", "a", "b"])
         #expect(sorted.last?["rating"] as? Double == nil)
@@ -171,19 +177,7 @@ struct PostgresStoreTests {
     @Test("Arithmetic that overflows (a double past its range, an integer past 64 bits) is answered as SQLite answers it",
           arguments: StoreKind.allCases.filter { $0 == .sqlite || $0 == .postgres })
     func overflowingArithmetic(kind: StoreKind) throws {
-        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
-        try kind.addStore(to: coordinator)
-        let context = MainContext(coordinator: coordinator)
-        let chef = try context.insert("Chef")
-        chef["name"] = "Ana"
-        for (name, rating) in [("huge", Double.greatestFiniteMagnitude), ("one", 1.0)] {
-            let recipe = try context.insert("Recipe")
-            recipe["name"] = name
-            recipe["rating"] = rating
-            recipe["chef"] = chef
-        }
-        try context.save()
-        let reader = MainContext(coordinator: coordinator)
+        let reader = try savedRecipes(kind, ratings: [("huge", Double.greatestFiniteMagnitude), ("one", 1.0)])
         func names(_ format: String) throws -> [String] {
             try reader.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate(format), sortKeys: [SortKey("name")]))
                 .map { $0["name"] as? String ?? "?" }

@@ -146,8 +146,13 @@ extension PostgresStore {
     /// Throws `invalidValue`, before anything is sent, for text holding a NUL character,
     /// which PostgreSQL's text cannot hold (SQLite's can), naming the object and the attribute.
     private func checkTextHasNoNUL(_ changes: StoreChanges) throws {
+        func holdsNUL(_ value: StoredValue) -> Bool {
+            if case .text(let text) = value { text.utf8.contains(0) } else { false }
+        }
+        // One pass over the values; the objects and columns are looked up only for a NUL found.
+        guard changes.values.contains(where: holdsNUL) else { return }
         try writtenValues(changes) { id, column, value in
-            guard case .text(let text) = value, text.utf8.contains(0) else { return }
+            guard holdsNUL(value) else { return }
             throw ObjectGraphError(.invalidValue,
                 "cannot save \(model.describe(id)): its \(column) holds a NUL character (U+0000), which PostgreSQL text cannot hold; "
                 + "remove it, or store the value as binary data; nothing was saved")

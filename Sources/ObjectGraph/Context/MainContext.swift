@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// let context = MainContext(coordinator: coordinator)
-/// let chef = context.insert("Chef")
+/// let chef = try context.insert("Chef")
 /// chef["name"] = "Zoë Ångström"
 /// try context.save()
 /// ```

@@ -15,8 +15,8 @@
 ///     var tags: [String: ObjectID] = [:]   // name → destination Tag, across batches
 ///     mutating func createDestinationInstances(for source: ManagedObject, mapping: EntityMapping,
 ///                                             manager: MigrationManager) throws {
-///         let note = try manager.createDefaultInstance(for: source, mapping: mapping)
-///         guard let name = source["tag"] as? String else { return }
+///         guard let note = try manager.createDefaultInstance(for: source, mapping: mapping),
+///               let name = source["tag"] as? String else { return }
 ///         let tag = try tags[name].map(manager.destinationObject(with:)) ?? manager.insertDestinationObject("Tag")
 ///         tag["name"] = name
 ///         tags[name] = tag.objectID

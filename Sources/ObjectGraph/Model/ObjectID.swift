@@ -15,7 +15,7 @@ public import Foundation
 ///
 /// ```swift
 /// let id = recipe.objectID
-/// let uri = id.uriRepresentation(storeIdentifier: store.identifier)
+/// let uri = id.uriRepresentation(storeIdentifier: store.identifier, model: coordinator.model)
 /// ```
 public struct ObjectID: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The index of the object's entity in its model.

@@ -3,8 +3,10 @@ import Foundation
 /// A kind of store a coordinator can open by name, and how to recognize its files.
 ///
 /// ```swift
-/// let type = try PersistentStoreType.recognize(fileAt: path, among: PersistentStoreType.fileTypes) ?? .xml
-/// try coordinator.addStore(type: type, at: path)
+/// let type = try FileManager.default.fileExists(atPath: path)
+///     ? PersistentStoreType.recognize(fileAt: path, among: PersistentStoreType.atomicTypes)
+///     : .xml                                           // no file yet: a new XML store
+/// if let type { try coordinator.addStore(type: type, at: path) }   // nil: no store's file
 /// ```
 /// `ObjectGraphSQLite` adds `.sqlite` and the list of every type, `PersistentStoreType.all`.
 public struct PersistentStoreType: Sendable, Hashable, CustomStringConvertible {

@@ -13,8 +13,9 @@ import ObjectGraph
 ///
 /// ```swift
 /// let reader = try RecipeFileReader(url: URL(filePath: "SampleData/recipes.jsonl"))
+/// var recordCount = 0, problems: [ImportLineError] = []
 /// while let batch = try reader.nextBatch() {
-///     try importer.insert(batch.records)
+///     recordCount += batch.records.count   // insert them: RecipeImporter does, a batch per save
 ///     problems += batch.errors
 /// }
 /// ```

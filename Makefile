@@ -37,8 +37,9 @@ test:
 	  wait $$ex || { cat .build/exercises-build.log; echo "the exercises' package did not build"; exit 1; }; exit $$status; }
 	$(SWIFT) test --package-path Exercises --skip-build
 
-# The DocC catalogue as a static site in .build/docs; fails on a broken symbol link or an
-# undocumented public symbol.
+# The DocC catalogue as a static site in .build/docs; fails on a broken symbol link, an
+# undocumented public symbol, or a Swift example of the README, articles or tutorials that
+# does not compile.
 docs:
 	@bash Scripts/setup.sh docs
 	@bash Scripts/docs.sh

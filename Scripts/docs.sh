@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make docs`: builds the ObjectGraph DocC catalogue into a static site under .build/docs,
-# and fails on a broken symbol link (DocC's warnings are errors) or an undocumented public
-# symbol of ObjectGraph or ObjectGraphSQLite.
+# and fails on a broken symbol link (DocC's warnings are errors), an undocumented public
+# symbol of ObjectGraph or ObjectGraphSQLite, or a Swift example in the README, the articles
+# or the tutorials that does not compile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +30,20 @@ if [ -n "$undocumented" ]; then
     echo "$undocumented" >&2
     exit 1
 fi
+
+# Every Swift example of the README, the articles and the tutorials type-checks against the
+# modules just built: each block becomes a function of its own, with what the examples take
+# as given (a model, a coordinator, a context) in Scripts/docs-examples/Prelude.swift.
+# Errors name the Markdown file and line. Examples that use the PostgreSQL store are left
+# out: checking them would build PostgresNIO first.
+examples=.build/docs-examples
+rm -rf "$examples" && mkdir -p "$examples"
+awk -v out="$examples" -f Scripts/docs-examples/wrap.awk README.md Sources/ObjectGraph/Documentation.docc/*.md Tutorials/*.md
+grep -l Postgres "$examples"/*.swift | xargs -r rm
+swiftc -typecheck -parse-as-library -swift-version 6 -suppress-warnings -target "$triple" -I "$modules" \
+    -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap \
+    Scripts/docs-examples/Prelude.swift "$examples"/*.swift \
+    || { echo "docs: a Swift example above does not compile against the API" >&2; exit 1; }
 
 docc convert Sources/ObjectGraph/Documentation.docc \
     --additional-symbol-graph-dir "$symbols" \

@@ -11,7 +11,7 @@
 /// ```swift
 /// let stack = NestedContextStack(coordinator: coordinator)
 /// let update = stack.newUpdateContext()
-/// try await update.perform { context in /* insert, edit */ try context.save() }
+/// try await update.perform { context in /* insert, edit */ _ = try context.save() }
 /// try await stack.save()      // main → persist → store
 /// ```
 @MainActor

@@ -6,7 +6,7 @@ public import ObjectGraphSQLite
 ///
 /// ```swift
 /// let catalog = try Catalog.open(at: "recipes.sqlite")
-/// try await catalog.loadSampleData(from: Catalog.sampleDataDirectory!)
+/// let report = try await catalog.loadSampleData(from: Catalog.sampleDataDirectory!)
 /// let context = await MainContext(coordinator: catalog.coordinator)
 /// ```
 public final class Catalog: Sendable {

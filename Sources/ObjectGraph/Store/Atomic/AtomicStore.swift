@@ -22,7 +22,7 @@ import Synchronization
 /// | ``save(_:metadata:to:)`` | per save | writes every node and the metadata |
 ///
 /// ```swift
-/// final class LineStore: AtomicStore<String> {
+/// final class LineStore: AtomicStore<String>, @unchecked Sendable {
 ///     override func newCacheNode(for object: StoredObject) throws -> String { … }
 ///     …
 /// }

@@ -167,6 +167,34 @@ struct FetchedResultsControllerTests {
         ])
     }
 
+    @Test("An unsaved rename of the object a section key path goes through sorts its section by the new name")
+    func unsavedRenameAlongTheSectionKeyPath() throws {
+        let objects = try seed(["Ana": [("Soup", 5)], "Bo": [("Stew", 4)], "Cy": [("Tart", 3)]])
+        let controller = try FetchedResultsController(
+            fetchRequest: try request(nil, [SortKey("chef.name"), SortKey("name")]),
+            context: context, sectionNameKeyPath: "chef.name")
+        let recorder = Recorder()
+        controller.delegate = recorder
+        try controller.performFetch()
+        let before = ResultsSnapshot(controller)
+        objects["Cy"]!["name"] = "Al"  // unsaved: the store still sorts Cy last
+        var limited = try request(nil, [SortKey("chef.name"), SortKey("name")])
+        limited.fetchLimit = 1
+        #expect(try context.fetch(limited).map { $0["name"] as? String } == ["Tart"])
+
+        // Another context's save is an event; the refetch counts the unsaved rename.
+        let other = MainContext(coordinator: coordinator)
+        let note = Locked<DidSave?>(nil)
+        let observation = coordinator.addDidSaveObserver { saved in note.withLock { $0 = saved } }
+        other.object(with: objects["Stew"]!.objectID)["rating"] = 1.0
+        try other.save()
+        observation.cancel()
+        context.mergeChanges(fromContextDidSave: try #require(note.withLock { $0 }))
+        #expect(names(controller) == ["Al: Tart", "Ana: Soup", "Bo: Stew"])
+        let changes = try #require(recorder.changeSets.last)
+        #expect(try before.applying(changes) == ResultsSnapshot(controller))
+    }
+
     @Test("Batch requests, here or merged from elsewhere, are events; an event that changes nothing reports nothing")
     func batchRequests() throws {
         try seed(["Ana": [("Soup", 5), ("Stew", 2), ("Pie", 3)]])

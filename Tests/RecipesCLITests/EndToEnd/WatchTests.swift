@@ -97,6 +97,29 @@ struct WatchTests {
         ])
     }
 
+    @Test("A .watch whose fetch is refused names the mistake and leaves the running watch as it was")
+    func refusedWatchKeepsTheRunningOne() async throws {
+        let run = try await run([
+            "import \(Self.sample)",
+            ".watch fetch Recipe where cuisine.name == 'Thai' sort name",
+            ".watch fetch Recipe where ratng > 4 sort name",
+            ".watch fetch Recipe sort nmae",
+            ".watch",
+            "update Recipe where name == 'Larb Gai' set rating=1 --batch",
+        ])
+        #expect(run.status == 1)
+        #expect(run.standardOutput == """
+            imported 169 recipes from recipes.jsonl
+            watching 7 Recipe objects (.watch off stops it)
+            watching fetch Recipe where cuisine.name == 'Thai' sort name: 7 Recipe objects
+            updated 1 Recipe row (batch: written to the store, no objects loaded)
+            ~ Recipe/p70 Larb Gai
+
+            """)
+        #expect(run.standardError.contains("-c:3: error: unknown key 'ratng' on entity 'Recipe'"))
+        #expect(run.standardError.contains("-c:4: error: unknown key 'nmae' on entity 'Recipe'; did you mean 'name'?"))
+    }
+
     @Test("While a background import runs in a script, each batch's new matches print as it is merged")
     func backgroundImport() async throws {
         let run = try await run([".watch fetch Recipe where cuisine.name == 'Thai' sort name",

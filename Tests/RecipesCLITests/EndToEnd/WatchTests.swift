@@ -120,6 +120,23 @@ struct WatchTests {
         #expect(run.standardError.contains("-c:4: error: unknown key 'nmae' on entity 'Recipe'; did you mean 'name'?"))
     }
 
+    @Test("An object watched before it was saved keeps its name in the line that says it left")
+    func unsavedObjectLeaves() async throws {
+        let run = try await run([
+            "import \(Self.sample)",
+            "insert Recipe name=\"Aaa Thai\" sourceID=x-1 cuisine=\"Thai\"",
+            ".watch fetch Recipe where cuisine.name == 'Thai' sort name",
+            "update Recipe where name == 'Aaa Thai' set cuisine=\"French\"",
+            "save",
+        ])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.hasSuffix("""
+            saved 3 changes
+            - Recipe/p170 Aaa Thai
+
+            """), "\(run.standardOutput)")
+    }
+
     @Test("While a background import runs in a script, each batch's new matches print as it is merged")
     func backgroundImport() async throws {
         let run = try await run([".watch fetch Recipe where cuisine.name == 'Thai' sort name",

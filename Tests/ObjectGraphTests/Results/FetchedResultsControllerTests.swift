@@ -195,6 +195,34 @@ struct FetchedResultsControllerTests {
         #expect(try before.applying(changes) == ResultsSnapshot(controller))
     }
 
+    @Test("Ties between sub-entities keep the store's order when unsaved changes are sorted in memory: no false moves")
+    func tiesAcrossSubentities() throws {
+        var saved: [ManagedObject] = []
+        for entity in ["Video", "Photo", "Video", "Photo"] {
+            let media = try context.insert(entity)
+            media["caption"] = "same"
+            saved.append(media)
+        }
+        try context.save()
+        let request = FetchRequest(entityName: "Media", sortKeys: [SortKey("caption")])
+        let controller = try FetchedResultsController(fetchRequest: request, context: context)
+        let recorder = Recorder()
+        controller.delegate = recorder
+        try controller.performFetch()
+        #expect(controller.fetchedObjects.map(\.objectID) == saved.map(\.objectID), "the store orders ties by row")
+
+        let extra = try context.insert("Photo")  // unsaved: the next refetch sorts in memory
+        extra["caption"] = "zzz"
+        #expect(try context.fetch(request).map(\.objectID) == saved.map(\.objectID) + [extra.objectID])
+        let other = MainContext(coordinator: coordinator)
+        let note = Locked<DidSave?>(nil)
+        let observation = coordinator.addDidSaveObserver { saved in note.withLock { $0 = saved } }
+        try seed(["Ana": [("Soup", 5)]], in: other)
+        observation.cancel()
+        context.mergeChanges(fromContextDidSave: try #require(note.withLock { $0 }))
+        #expect(recorder.changeSets.map { $0.objectChanges.map(\.type) } == [[.insert]])
+    }
+
     @Test("Batch requests, here or merged from elsewhere, are events; an event that changes nothing reports nothing")
     func batchRequests() throws {
         try seed(["Ana": [("Soup", 5), ("Stew", 2), ("Pie", 3)]])

@@ -23,8 +23,10 @@ extension ContextCore {
         let matchesInMemory = parentChangesReach(plan.predicate)
         let checked = plan.predicate
         if matchesInMemory { plan.predicate = nil }
+        // A sort key that reads related objects the parents changed: the store's order is stale.
+        let sortsInMemory = parentChangesReach(Self.relationshipPaths(of: plan.sortTerms))
         // With unsaved changes in play the window is applied after merging them in memory.
-        if !pending.isEmpty || !fromParents.isEmpty || matchesInMemory {
+        if !pending.isEmpty || !fromParents.isEmpty || matchesInMemory || sortsInMemory {
             plan.limit = 0
             plan.offset = 0
         }
@@ -38,7 +40,7 @@ extension ContextCore {
             objects.removeAll { fromParents.deleted.contains($0.objectID) }
             pending += objectsChangedByParents(fromParents)
         }
-        if matchesInMemory {
+        if matchesInMemory || sortsInMemory {
             plan.predicate = checked
             pending += objects
         }
@@ -240,7 +242,8 @@ extension ContextCore {
         if request.includesPendingChanges,
            !pendingChanges(in: entity, request, predicate: plan.predicate, sortTerms: plan.sortTerms).isEmpty
             || (parent != nil && (!parentChanges(for: entity, includesSubentities: request.includesSubentities).isEmpty
-                                  || parentChangesReach(plan.predicate))) {
+                                  || parentChangesReach(plan.predicate)
+                                  || parentChangesReach(Self.relationshipPaths(of: plan.sortTerms)))) {
             var plain = request
             plain.relationshipKeyPathsForPrefetching = []
             plain.includesPropertyValues = false
@@ -329,10 +332,7 @@ extension ContextCore {
         for object in updated where object.state == .updated && relevant(object) { result.append(object) }
         for object in deleted where object.state == .deleted && relevant(object) { result.append(object) }
         guard hasChanges else { return result }
-        let paths = (predicate?.relationshipPaths ?? []) + sortTerms.compactMap { term -> [RelationshipDescription]? in
-            guard case .attribute(_, let hops, _) = term.expression, !hops.isEmpty else { return nil }
-            return hops.map(\.relationship)
-        }
+        let paths = (predicate?.relationshipPaths ?? []) + Self.relationshipPaths(of: sortTerms)
         result += objectsAffectedByRelatedChanges(paths, entity: entity, includesSubentities: request.includesSubentities)
         return result
     }

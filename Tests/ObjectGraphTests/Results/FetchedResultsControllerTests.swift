@@ -195,6 +195,18 @@ struct FetchedResultsControllerTests {
         #expect(try before.applying(changes) == ResultsSnapshot(controller))
     }
 
+    @Test("In a child context, a rename the parent has not saved sorts by the new name too")
+    func parentRenameAlongASortKey() throws {
+        let objects = try seed(["Ana": [("Soup", 5)], "Bo": [("Stew", 4)], "Cy": [("Tart", 3)]])
+        objects["Cy"]!["name"] = "Al"  // unsaved in the parent
+        let child = MainContext(parent: context)
+        var request = try request(nil, [SortKey("chef.name"), SortKey("name")])
+        #expect(try child.fetch(request).map { $0["name"] as? String } == ["Tart", "Soup", "Stew"])
+        request.fetchLimit = 1
+        #expect(try child.fetch(request).map { $0["name"] as? String } == ["Tart"])
+        #expect(try child.fetchObjectIDs(request) == [objects["Tart"]!.objectID])
+    }
+
     @Test("Ties between sub-entities keep the store's order when unsaved changes are sorted in memory: no false moves")
     func tiesAcrossSubentities() throws {
         var saved: [ManagedObject] = []

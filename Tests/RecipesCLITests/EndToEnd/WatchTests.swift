@@ -137,6 +137,34 @@ struct WatchTests {
             """), "\(run.standardOutput)")
     }
 
+    @Test("Every way of opening another catalogue says that the watch stopped")
+    func openingAnotherCatalogueStopsTheWatch() async throws {
+        let directory = try TemporaryDirectory()
+        let copy = directory.url.appendingPathComponent("copy.sqlite").path
+        let run = try await run([
+            ".watch fetch Recipe sort name", ".open :memory:",
+            ".watch fetch Recipe sort name", ".migrate sqlite \(copy)",
+            ".watch fetch Recipe sort name", ".open \(copy)",
+            ".watch fetch Recipe sort name", ".open --migrate \(copy)",
+            ".watch",
+        ])
+        #expect(run.status == 0, "\(run.standardError)")
+        let stopped = "; the watch of the previous catalogue stopped"
+        #expect(run.standardOutput == """
+            watching 0 Recipe objects (.watch off stops it)
+            opened :memory:\(stopped)
+            watching 0 Recipe objects (.watch off stops it)
+            migrated 0 objects to a SQLite store at \(copy)\(stopped)
+            watching 0 Recipe objects (.watch off stops it)
+            opened \(copy)\(stopped)
+            watching 0 Recipe objects (.watch off stops it)
+            \(copy) is already at version 2 of the catalogue model
+            opened \(copy)\(stopped)
+            no watch (.watch fetch ENTITY [where …] [sort …] [limit N] starts one)
+
+            """)
+    }
+
     @Test("While a background import runs in a script, each batch's new matches print as it is merged")
     func backgroundImport() async throws {
         let run = try await run([".watch fetch Recipe where cuisine.name == 'Thai' sort name",

@@ -75,6 +75,32 @@ struct FetchedResultsControllerTests {
         #expect(controller.sections[1].numberOfObjects == 2)
     }
 
+    @Test("Section names that Swift's String calls equal but the store sorts apart (é and e + ◌́) are two sections")
+    func canonicallyEquivalentSectionNames() throws {
+        let decomposed = "e\u{301}", precomposed = "\u{e9}"
+        try seed([decomposed: [("Soup", 5)], "f": [("Stew", 4)]])  // one literal would see one key
+        try seed([precomposed: [("Tart", 3)]])
+        let controller = try FetchedResultsController(
+            fetchRequest: try request(nil, [SortKey("chef.name"), SortKey("name")]),
+            context: context, sectionNameKeyPath: "chef.name")
+        try controller.performFetch()
+        // The store orders text by its UTF-8 bytes: e (65) < f (66) < é (C3 A9).
+        #expect(controller.fetchedObjects.map { $0["name"] as? String } == ["Soup", "Stew", "Tart"])
+        #expect(controller.sections.map { Array($0.name.unicodeScalars) }
+                == [decomposed, "f", precomposed].map { Array($0.unicodeScalars) })
+        let before = ResultsSnapshot(controller)
+        let recorder = Recorder()
+        controller.delegate = recorder
+        let pie = try context.insert("Recipe")
+        pie["name"] = "Pie"
+        pie["chef"] = try context.fetch(FetchRequest(entityName: "Chef", predicate: try FetchPredicate("name == 'f'"))).first
+        try context.save()
+        let changes = try #require(recorder.changeSets.last)
+        #expect(changes.sectionChanges.isEmpty)
+        #expect(changes.objectChanges == [.init(.insert, pie.objectID, old: nil, new: .init(section: 1, item: 0))])
+        #expect(try before.applying(changes) == ResultsSnapshot(controller))
+    }
+
     @Test("Without a section key path there is one section, even when empty")
     func oneSectionWithoutKeyPath() throws {
         let controller = try FetchedResultsController(fetchRequest: try request(nil, [SortKey("name")]), context: context)

@@ -14,7 +14,8 @@ extension ContextCore {
     private func fetch(_ request: FetchRequest, entity: EntityDescription) throws -> [ManagedObject] {
         let store = coordinator.store(for: entity)
         var plan = try plan(request, entity: entity, output: Self.readsKeysOnly(request) ? .keys : .rows)
-        var pending = request.includesPendingChanges ? pendingChanges(in: entity, request, predicate: plan.predicate) : []
+        var pending = request.includesPendingChanges
+            ? pendingChanges(in: entity, request, predicate: plan.predicate, sortTerms: plan.sortTerms) : []
         // A nested context's parents hold unsaved changes the store does not have yet.
         let fromParents = parent == nil ? NestedChanges() : parentChanges(for: entity, includesSubentities: request.includesSubentities)
         // A predicate that reads related objects the parents changed is matched in memory,
@@ -22,8 +23,10 @@ extension ContextCore {
         let matchesInMemory = parentChangesReach(plan.predicate)
         let checked = plan.predicate
         if matchesInMemory { plan.predicate = nil }
+        // A sort key that reads related objects the parents changed: the store's order is stale.
+        let sortsInMemory = parentChangesReach(Self.relationshipPaths(of: plan.sortTerms))
         // With unsaved changes in play the window is applied after merging them in memory.
-        if !pending.isEmpty || !fromParents.isEmpty || matchesInMemory {
+        if !pending.isEmpty || !fromParents.isEmpty || matchesInMemory || sortsInMemory {
             plan.limit = 0
             plan.offset = 0
         }
@@ -37,7 +40,7 @@ extension ContextCore {
             objects.removeAll { fromParents.deleted.contains($0.objectID) }
             pending += objectsChangedByParents(fromParents)
         }
-        if matchesInMemory {
+        if matchesInMemory || sortsInMemory {
             plan.predicate = checked
             pending += objects
         }
@@ -236,9 +239,11 @@ extension ContextCore {
     func matchingKeys(_ request: FetchRequest) throws -> MatchingKeys {
         let entity = try model.requireEntity(named: request.entityName)
         let plan = try plan(request, entity: entity, output: .keys)
-        if request.includesPendingChanges, !pendingChanges(in: entity, request, predicate: plan.predicate).isEmpty
+        if request.includesPendingChanges,
+           !pendingChanges(in: entity, request, predicate: plan.predicate, sortTerms: plan.sortTerms).isEmpty
             || (parent != nil && (!parentChanges(for: entity, includesSubentities: request.includesSubentities).isEmpty
-                                  || parentChangesReach(plan.predicate))) {
+                                  || parentChangesReach(plan.predicate)
+                                  || parentChangesReach(Self.relationshipPaths(of: plan.sortTerms)))) {
             var plain = request
             plain.relationshipKeyPathsForPrefetching = []
             plain.includesPropertyValues = false
@@ -311,10 +316,13 @@ extension ContextCore {
     }
 
     /// Objects of `entity` (and, when asked, its sub-entities) that a fetch must match in
-    /// memory: changed ones, and unchanged ones whose predicate reads a changed object
-    /// through a relationship (``objectsAffectedByRelatedChanges(_:entity:includesSubentities:)``).
+    /// memory: changed ones, and unchanged ones whose predicate, or one of `sortTerms`,
+    /// reads a changed object through a relationship
+    /// (``objectsAffectedByRelatedChanges(_:entity:includesSubentities:)``): a fetch sorted
+    /// by `chef.name` sorts in memory after an unsaved rename of a chef.
     private func pendingChanges(
-        in entity: EntityDescription, _ request: FetchRequest, predicate: CheckedPredicate?
+        in entity: EntityDescription, _ request: FetchRequest, predicate: CheckedPredicate?,
+        sortTerms: [FetchPlan.SortTerm] = []
     ) -> [ManagedObject] {
         func relevant(_ object: ManagedObject) -> Bool {
             request.includesSubentities ? object.entity.isKind(of: entity) : object.entity === entity
@@ -323,10 +331,9 @@ extension ContextCore {
         for object in inserted where object.state == .inserted && relevant(object) { result.append(object) }
         for object in updated where object.state == .updated && relevant(object) { result.append(object) }
         for object in deleted where object.state == .deleted && relevant(object) { result.append(object) }
-        if let predicate, hasChanges {
-            result += objectsAffectedByRelatedChanges(predicate.relationshipPaths,
-                                                      entity: entity, includesSubentities: request.includesSubentities)
-        }
+        guard hasChanges else { return result }
+        let paths = (predicate?.relationshipPaths ?? []) + Self.relationshipPaths(of: sortTerms)
+        result += objectsAffectedByRelatedChanges(paths, entity: entity, includesSubentities: request.includesSubentities)
         return result
     }
 

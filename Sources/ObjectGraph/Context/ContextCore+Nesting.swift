@@ -307,8 +307,13 @@ extension ContextCore {
     /// then the store, which has the saved values only, cannot select for it.
     func parentChangesReach(_ predicate: CheckedPredicate?) -> Bool {
         guard parent != nil, let predicate else { return false }
-        let paths = predicate.relationshipPaths
-        guard !paths.isEmpty else { return false }
+        return parentChangesReach(predicate.relationshipPaths)
+    }
+
+    /// Whether the parents changed objects of an entity at the end of one of `paths`
+    /// (``CheckedPredicate/relationshipPaths``, ``relationshipPaths(of:)``).
+    func parentChangesReach(_ paths: [[RelationshipDescription]]) -> Bool {
+        guard parent != nil, !paths.isEmpty else { return false }
         let reachable = Set(paths.flatMap { $0.map(\.destination.root.index) })
         let changes = withParent { $0.pendingNestedChanges() } ?? NestedChanges()
         return (changes.order + changes.deleted).contains { reachable.contains(model.entities[Int($0.entityIndex)].root.index) }

@@ -53,7 +53,10 @@ extension ContextCore {
                 let order = StoredOrdering.compare(lhs.value(atKeyPath: path), rhs.value(atKeyPath: path))
                 if order != 0 { return key.ascending ? order < 0 : order > 0 }
             }
-            return lhs.objectID < rhs.objectID
+            // Ties go by row, as the stores order them (`ORDER BY …, _pk`): sub-entities
+            // share their root's rows, so the entity is no part of it. Unsaved objects last.
+            let (left, right) = (lhs.objectID, rhs.objectID)
+            return (left.temporaryTag, left.key) < (right.temporaryTag, right.key)
         }
     }
 }

@@ -7,6 +7,15 @@
 /// from every changed object along the inverses of the predicate's relationship paths, and
 /// are then matched in memory like changed objects of the fetched entity.
 extension ContextCore {
+    /// The chains of relationships that sort terms read through: `chef.name` on `Recipe`
+    /// gives `[[chef]]`; an attribute of the fetched object itself needs none.
+    static func relationshipPaths(of sortTerms: [FetchPlan.SortTerm]) -> [[RelationshipDescription]] {
+        sortTerms.compactMap { term in
+            guard case .attribute(_, let hops, _) = term.expression, !hops.isEmpty else { return nil }
+            return hops.map(\.relationship)
+        }
+    }
+
     /// Objects of `entity` (or its sub-entities, when `includesSubentities`) that are not
     /// changed themselves but may match differently from their saved rows because of
     /// unsaved changes to objects reached through `paths` (``CheckedPredicate/relationshipPaths``).

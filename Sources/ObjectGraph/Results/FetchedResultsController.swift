@@ -160,20 +160,25 @@ public final class FetchedResultsController {
     }
 
     /// Splits fetched objects into sections, by the name of their section key path's value
-    /// (in the order the names first appear), with their IDs.
+    /// (in the order the names first appear), with their IDs. Names are compared as the
+    /// store orders text, by their UTF-8 bytes: `"é"` and `"e\u{301}"`, equal to Swift's
+    /// `==`, sort apart and are two sections.
     private func group(_ objects: [ManagedObject]) -> ([ResultsSection], [[ObjectID]]) {
         guard let sectionAttribute else {
             return ([ResultsSection(name: "", objects: objects)], [objects.map(\.objectID)])
         }
         var sections: [ResultsSection] = []
-        var index: [String: Int] = [:]
+        var index: [[UInt8]: Int] = [:]
         for object in objects {
             let value = sectionAttribute.type.swiftValue(from: object.value(atKeyPath: sectionPath))
             let name = value.map { "\($0)" } ?? ""
-            if let position = index[name] {
+            // Sections follow the first sort key, so an object is mostly in the last one.
+            if let last = sections.indices.last, sections[last].name.utf8.elementsEqual(name.utf8) {
+                sections[last].objects.append(object)
+            } else if let position = index[Array(name.utf8)] {
                 sections[position].objects.append(object)
             } else {
-                index[name] = sections.count
+                index[Array(name.utf8)] = sections.count
                 sections.append(ResultsSection(name: name, objects: [object]))
             }
         }

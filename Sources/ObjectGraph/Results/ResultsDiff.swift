@@ -1,6 +1,7 @@
 /// The change set between two sectioned results, computed from the object IDs alone.
 ///
-/// Sections are matched by name, objects by ID. Of the sections both sides have, the
+/// Sections are matched by name (by its UTF-8 bytes, as ``FetchedResultsController`` groups
+/// them), objects by ID. Of the sections both sides have, the
 /// longest run that keeps its order stays; the others count as deleted and inserted. In
 /// each section that stays, the longest run of objects that stay in it and keep their order
 /// stays put; every other object that is on both sides moves. For distinct IDs the
@@ -15,12 +16,13 @@ struct ResultsDiff {
     static func changes(from old: Sections, to new: Sections, changed: Set<ObjectID>) -> ResultsChangeSet {
         var result = ResultsChangeSet()
         // Sections.
-        let newSectionIndex = Dictionary(new.enumerated().map { ($1.name, $0) }) { first, _ in first }
-        let commonSections = old.indices.filter { newSectionIndex[old[$0].name] != nil }
-        let keptSections = Set(longestIncreasingRun(commonSections.map { newSectionIndex[old[$0].name]! })
+        let newSectionIndex = Dictionary(new.enumerated().map { (Array($1.name.utf8), $0) }) { first, _ in first }
+        let oldKeys = old.map { Array($0.name.utf8) }
+        let commonSections = old.indices.filter { newSectionIndex[oldKeys[$0]] != nil }
+        let keptSections = Set(longestIncreasingRun(commonSections.map { newSectionIndex[oldKeys[$0]]! })
             .map { commonSections[$0] })
         var keptSectionPairs: [Int: Int] = [:]  // old index: new index
-        for index in keptSections { keptSectionPairs[index] = newSectionIndex[old[index].name]! }
+        for index in keptSections { keptSectionPairs[index] = newSectionIndex[oldKeys[index]]! }
         let newKept = Set(keptSectionPairs.values)
         for (index, section) in old.enumerated() where !keptSections.contains(index) {
             result.sectionChanges.append(.init(.delete, index: index, name: section.name))

@@ -196,7 +196,7 @@ extension RecipeShell {
         let start = ContinuousClock.now
         let migrated = try catalog.migrate(to: path, type: type)
         let elapsed = ContinuousClock.now - start
-        reopen(migrated, location: path)
+        let stopped = reopen(migrated, location: path)
         let objects = try self.context.model.entities.filter { $0.parent == nil }
             .reduce(0) { $0 + (try self.context.count(for: FetchRequest(entityName: $1.name))) }
         var message = "migrated \(objects) object\(objects == 1 ? "" : "s") to \(Self.describe(type)) at \(path)"
@@ -206,6 +206,6 @@ extension RecipeShell {
             message += String(format: " (%.1f MB in %.2f s)", Double(size) / 1e6,
                               Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         }
-        context.print(message)
+        context.print(message + stopped)
     }
 }

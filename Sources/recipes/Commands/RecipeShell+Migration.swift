@@ -33,8 +33,8 @@ extension RecipeShell {
         let path = words[0]
         if path == ":memory:" {
             guard !migrates else { throw CommandError("there is nothing to migrate in :memory:") }
-            reopen(try Catalog.inMemory(), location: path)
-            context.print("opened \(path)")
+            let stopped = reopen(try Catalog.inMemory(), location: path)
+            context.print("opened \(path)" + stopped)
             return
         }
         let version = FileManager.default.fileExists(atPath: path) ? try? CatalogMigration.version(ofStoreAt: path) : nil
@@ -60,8 +60,8 @@ extension RecipeShell {
             } else {
                 context.print("\(target) is already at version \(version) of the catalogue model")
             }
-            reopen(catalog, location: target)
-            context.print("opened \(target)")
+            let stopped = reopen(catalog, location: target)
+            context.print("opened \(target)" + stopped)
             return
         }
         if let version, version < CatalogModel.versionCount {
@@ -72,10 +72,9 @@ extension RecipeShell {
                 """)
         }
         let catalog = try Catalog.open(at: path)
-        let wasWatching = watch != nil
-        reopen(catalog, location: path)
+        let stopped = reopen(catalog, location: path)
         context.print("opened \(path)" + (catalog.storeType == .sqlite ? "" : " (\(Self.describe(catalog.storeType)))")
-                      + (wasWatching ? "; the watch of the previous catalogue stopped" : ""))
+                      + stopped)
     }
 
     /// Opens the catalogue at `path`, migrating it from an older model version first, on a

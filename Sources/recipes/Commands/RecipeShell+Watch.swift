@@ -23,10 +23,11 @@ extension RecipeShell {
             guard command.result == .objects else {
                 throw CommandError(".watch shows objects: 'ids' and 'keys' do not go with it")
             }
-            let replaces = watch != nil
-            watch = nil
+            // The running watch goes only once the new one has fetched: a request the fetch
+            // refuses (an unknown key in the predicate or a sort key) leaves it running.
             let started = try ResultsWatch(text.trimmed, request: command.request, context: self.context,
                                            commandContext: context) { [unowned self] in runningCommands > 0 }
+            let replaces = watch != nil
             watch = started
             context.print("watching \(Self.objects(started.count, started.controller))"
                           + (replaces ? ", instead of the previous watch" : "") + " (.watch off stops it)")

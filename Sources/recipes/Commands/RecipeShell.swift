@@ -195,14 +195,17 @@ import RecipeCatalog
         return (String(trimmed[..<space]), String(trimmed[space...]).trimmed)
     }
 
-    /// Replaces the catalogue (`.open`).
-    func reopen(_ catalog: Catalog, location: String) {
+    /// Replaces the catalogue (`.open`, `.migrate`). Returns what to add to the message that
+    /// says so: that the watch of the previous catalogue stopped, when one ran.
+    func reopen(_ catalog: Catalog, location: String) -> String {
         if sqlDebugLevel != .off { self.catalog.sqliteStore?.setSQLDebugLevel(.off) { _ in } }
         self.catalog = catalog
         self.location = location
         self.context = Self.makeContext(catalog)
         sqlDebugLevel = .off
+        let wasWatching = watch != nil
         watch = nil
+        return wasWatching ? "; the watch of the previous catalogue stopped" : ""
     }
 
     /// The entity called `name`, or an error suggesting the nearest name.

@@ -24,6 +24,9 @@ import ObjectGraph
     private let isBusy: @MainActor () -> Bool
     /// The label each shown object had, by ID, for the lines of objects that are gone.
     private var labels: [ObjectID: String] = [:]
+    /// The shown objects that were unsaved, by the temporary ID their label is under: a save
+    /// gives them permanent IDs, which the next change set names them by.
+    private var unsaved: [ObjectID: ManagedObject] = [:]
     /// Lines waiting for the running command to end.
     private var pending: [String] = []
 
@@ -39,23 +42,36 @@ import ObjectGraph
         self.isBusy = isBusy
         try controller.performFetch()
         controller.delegate = self
-        for object in controller.fetchedObjects { labels[object.objectID] = Self.label(of: object) }
+        for object in controller.fetchedObjects { remember(object, label: Self.label(of: object)) }
+    }
+
+    /// Keeps `label` for `object`, under its ID now.
+    private func remember(_ object: ManagedObject, label: String) {
+        labels[object.objectID] = label
+        if object.objectID.isTemporary { unsaved[object.objectID] = object }
     }
 
     /// How many objects the view shows.
     var count: Int { controller.fetchedObjects.count }
 
     func controller(_ controller: FetchedResultsController, didChangeContentWith changes: ResultsChangeSet) {
+        // Objects saved since their label was kept: the change set names them by their new ID.
+        for (temporary, object) in unsaved where object.objectID != temporary {
+            unsaved[temporary] = nil
+            labels[object.objectID] = labels.removeValue(forKey: temporary)
+        }
         var lines: [String] = []
         for change in changes.objectChanges {
             let id = change.objectID
             let describedID = controller.context.model.describe(id)
             guard let path = change.newIndexPath else {
+                unsaved[id] = nil
                 lines.append("- \(describedID) \(labels.removeValue(forKey: id) ?? "")")
                 continue
             }
-            let label = Self.label(of: controller.object(at: path))
-            labels[id] = label
+            let object = controller.object(at: path)
+            let label = Self.label(of: object)
+            remember(object, label: label)
             let mark = switch change.type {
             case .insert: "+"
             case .update: "~"

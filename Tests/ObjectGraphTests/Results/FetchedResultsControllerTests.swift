@@ -75,6 +75,32 @@ struct FetchedResultsControllerTests {
         #expect(controller.sections[1].numberOfObjects == 2)
     }
 
+    @Test("Section names that Swift's String calls equal but the store sorts apart (é and e + ◌́) are two sections")
+    func canonicallyEquivalentSectionNames() throws {
+        let decomposed = "e\u{301}", precomposed = "\u{e9}"
+        try seed([decomposed: [("Soup", 5)], "f": [("Stew", 4)]])  // one literal would see one key
+        try seed([precomposed: [("Tart", 3)]])
+        let controller = try FetchedResultsController(
+            fetchRequest: try request(nil, [SortKey("chef.name"), SortKey("name")]),
+            context: context, sectionNameKeyPath: "chef.name")
+        try controller.performFetch()
+        // The store orders text by its UTF-8 bytes: e (65) < f (66) < é (C3 A9).
+        #expect(controller.fetchedObjects.map { $0["name"] as? String } == ["Soup", "Stew", "Tart"])
+        #expect(controller.sections.map { Array($0.name.unicodeScalars) }
+                == [decomposed, "f", precomposed].map { Array($0.unicodeScalars) })
+        let before = ResultsSnapshot(controller)
+        let recorder = Recorder()
+        controller.delegate = recorder
+        let pie = try context.insert("Recipe")
+        pie["name"] = "Pie"
+        pie["chef"] = try context.fetch(FetchRequest(entityName: "Chef", predicate: try FetchPredicate("name == 'f'"))).first
+        try context.save()
+        let changes = try #require(recorder.changeSets.last)
+        #expect(changes.sectionChanges.isEmpty)
+        #expect(changes.objectChanges == [.init(.insert, pie.objectID, old: nil, new: .init(section: 1, item: 0))])
+        #expect(try before.applying(changes) == ResultsSnapshot(controller))
+    }
+
     @Test("Without a section key path there is one section, even when empty")
     func oneSectionWithoutKeyPath() throws {
         let controller = try FetchedResultsController(fetchRequest: try request(nil, [SortKey("name")]), context: context)
@@ -165,6 +191,74 @@ struct FetchedResultsControllerTests {
             .init(.delete, ids["Soup"]!, old: .init(section: 0, item: 1), new: nil),
             .init(.insert, ids["Stew"]!, old: nil, new: .init(section: 0, item: 1)),
         ])
+    }
+
+    @Test("An unsaved rename of the object a section key path goes through sorts its section by the new name")
+    func unsavedRenameAlongTheSectionKeyPath() throws {
+        let objects = try seed(["Ana": [("Soup", 5)], "Bo": [("Stew", 4)], "Cy": [("Tart", 3)]])
+        let controller = try FetchedResultsController(
+            fetchRequest: try request(nil, [SortKey("chef.name"), SortKey("name")]),
+            context: context, sectionNameKeyPath: "chef.name")
+        let recorder = Recorder()
+        controller.delegate = recorder
+        try controller.performFetch()
+        let before = ResultsSnapshot(controller)
+        objects["Cy"]!["name"] = "Al"  // unsaved: the store still sorts Cy last
+        var limited = try request(nil, [SortKey("chef.name"), SortKey("name")])
+        limited.fetchLimit = 1
+        #expect(try context.fetch(limited).map { $0["name"] as? String } == ["Tart"])
+
+        // Another context's save is an event; the refetch counts the unsaved rename.
+        let other = MainContext(coordinator: coordinator)
+        let note = Locked<DidSave?>(nil)
+        let observation = coordinator.addDidSaveObserver { saved in note.withLock { $0 = saved } }
+        other.object(with: objects["Stew"]!.objectID)["rating"] = 1.0
+        try other.save()
+        observation.cancel()
+        context.mergeChanges(fromContextDidSave: try #require(note.withLock { $0 }))
+        #expect(names(controller) == ["Al: Tart", "Ana: Soup", "Bo: Stew"])
+        let changes = try #require(recorder.changeSets.last)
+        #expect(try before.applying(changes) == ResultsSnapshot(controller))
+    }
+
+    @Test("In a child context, a rename the parent has not saved sorts by the new name too")
+    func parentRenameAlongASortKey() throws {
+        let objects = try seed(["Ana": [("Soup", 5)], "Bo": [("Stew", 4)], "Cy": [("Tart", 3)]])
+        objects["Cy"]!["name"] = "Al"  // unsaved in the parent
+        let child = MainContext(parent: context)
+        var request = try request(nil, [SortKey("chef.name"), SortKey("name")])
+        #expect(try child.fetch(request).map { $0["name"] as? String } == ["Tart", "Soup", "Stew"])
+        request.fetchLimit = 1
+        #expect(try child.fetch(request).map { $0["name"] as? String } == ["Tart"])
+        #expect(try child.fetchObjectIDs(request) == [objects["Tart"]!.objectID])
+    }
+
+    @Test("Ties between sub-entities keep the store's order when unsaved changes are sorted in memory: no false moves")
+    func tiesAcrossSubentities() throws {
+        var saved: [ManagedObject] = []
+        for entity in ["Video", "Photo", "Video", "Photo"] {
+            let media = try context.insert(entity)
+            media["caption"] = "same"
+            saved.append(media)
+        }
+        try context.save()
+        let request = FetchRequest(entityName: "Media", sortKeys: [SortKey("caption")])
+        let controller = try FetchedResultsController(fetchRequest: request, context: context)
+        let recorder = Recorder()
+        controller.delegate = recorder
+        try controller.performFetch()
+        #expect(controller.fetchedObjects.map(\.objectID) == saved.map(\.objectID), "the store orders ties by row")
+
+        let extra = try context.insert("Photo")  // unsaved: the next refetch sorts in memory
+        extra["caption"] = "zzz"
+        #expect(try context.fetch(request).map(\.objectID) == saved.map(\.objectID) + [extra.objectID])
+        let other = MainContext(coordinator: coordinator)
+        let note = Locked<DidSave?>(nil)
+        let observation = coordinator.addDidSaveObserver { saved in note.withLock { $0 = saved } }
+        try seed(["Ana": [("Soup", 5)]], in: other)
+        observation.cancel()
+        context.mergeChanges(fromContextDidSave: try #require(note.withLock { $0 }))
+        #expect(recorder.changeSets.map { $0.objectChanges.map(\.type) } == [[.insert]])
     }
 
     @Test("Batch requests, here or merged from elsewhere, are events; an event that changes nothing reports nothing")

@@ -97,6 +97,74 @@ struct WatchTests {
         ])
     }
 
+    @Test("A .watch whose fetch is refused names the mistake and leaves the running watch as it was")
+    func refusedWatchKeepsTheRunningOne() async throws {
+        let run = try await run([
+            "import \(Self.sample)",
+            ".watch fetch Recipe where cuisine.name == 'Thai' sort name",
+            ".watch fetch Recipe where ratng > 4 sort name",
+            ".watch fetch Recipe sort nmae",
+            ".watch",
+            "update Recipe where name == 'Larb Gai' set rating=1 --batch",
+        ])
+        #expect(run.status == 1)
+        #expect(run.standardOutput == """
+            imported 169 recipes from recipes.jsonl
+            watching 7 Recipe objects (.watch off stops it)
+            watching fetch Recipe where cuisine.name == 'Thai' sort name: 7 Recipe objects
+            updated 1 Recipe row (batch: written to the store, no objects loaded)
+            ~ Recipe/p70 Larb Gai
+
+            """)
+        #expect(run.standardError.contains("-c:3: error: unknown key 'ratng' on entity 'Recipe'"))
+        #expect(run.standardError.contains("-c:4: error: unknown key 'nmae' on entity 'Recipe'; did you mean 'name'?"))
+    }
+
+    @Test("An object watched before it was saved keeps its name in the line that says it left")
+    func unsavedObjectLeaves() async throws {
+        let run = try await run([
+            "import \(Self.sample)",
+            "insert Recipe name=\"Aaa Thai\" sourceID=x-1 cuisine=\"Thai\"",
+            ".watch fetch Recipe where cuisine.name == 'Thai' sort name",
+            "update Recipe where name == 'Aaa Thai' set cuisine=\"French\"",
+            "save",
+        ])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.hasSuffix("""
+            saved 3 changes
+            - Recipe/p170 Aaa Thai
+
+            """), "\(run.standardOutput)")
+    }
+
+    @Test("Every way of opening another catalogue says that the watch stopped")
+    func openingAnotherCatalogueStopsTheWatch() async throws {
+        let directory = try TemporaryDirectory()
+        let copy = directory.url.appendingPathComponent("copy.sqlite").path
+        let run = try await run([
+            ".watch fetch Recipe sort name", ".open :memory:",
+            ".watch fetch Recipe sort name", ".migrate sqlite \(copy)",
+            ".watch fetch Recipe sort name", ".open \(copy)",
+            ".watch fetch Recipe sort name", ".open --migrate \(copy)",
+            ".watch",
+        ])
+        #expect(run.status == 0, "\(run.standardError)")
+        let stopped = "; the watch of the previous catalogue stopped"
+        #expect(run.standardOutput == """
+            watching 0 Recipe objects (.watch off stops it)
+            opened :memory:\(stopped)
+            watching 0 Recipe objects (.watch off stops it)
+            migrated 0 objects to a SQLite store at \(copy)\(stopped)
+            watching 0 Recipe objects (.watch off stops it)
+            opened \(copy)\(stopped)
+            watching 0 Recipe objects (.watch off stops it)
+            \(copy) is already at version 2 of the catalogue model
+            opened \(copy)\(stopped)
+            no watch (.watch fetch ENTITY [where …] [sort …] [limit N] starts one)
+
+            """)
+    }
+
     @Test("While a background import runs in a script, each batch's new matches print as it is merged")
     func backgroundImport() async throws {
         let run = try await run([".watch fetch Recipe where cuisine.name == 'Thai' sort name",

@@ -22,6 +22,7 @@ import Synchronization
 /// | ``save(_:metadata:to:)`` | per save | writes every node and the metadata |
 ///
 /// ```swift
+/// // Unchecked, as its superclass: the points below run one at a time, under the store's lock.
 /// final class LineStore: AtomicStore<String>, @unchecked Sendable {
 ///     override func newCacheNode(for object: StoredObject) throws -> String { … }
 ///     …

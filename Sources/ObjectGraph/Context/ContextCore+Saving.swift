@@ -332,7 +332,7 @@ extension ContextCore {
 
     /// The registered destination a to-one slot names: the object it holds (no registry
     /// lookup), or the registered object for the ID it holds.
-    private func destinationIfRegistered(_ slot: Slot) -> ManagedObject? {
+    func destinationIfRegistered(_ slot: Slot) -> ManagedObject? {
         switch slot {
         case .object(let object): object.contextCore === self ? object : registeredObject(for: object.objectID)
         case .objectID(let id): registeredObject(for: id)

@@ -80,6 +80,29 @@ struct EditingSequenceTests {
         }
     }
 
+    @Test("A relationship set on a deleted object is a dangling reference: the save refuses it, naming both objects")
+    func relationshipSetOnADeletedObject() throws {
+        let coordinator = try TestModel.coordinator()
+        let context = MainContext(coordinator: coordinator)
+        let ana = try context.insert("Chef")
+        ana["name"] = "Ana"
+        let bo = try context.insert("Chef")
+        bo["name"] = "Bo"
+        let soup = try context.insert("Recipe")
+        soup["name"] = "Soup"
+        soup["chef"] = ana
+        try context.save()
+        context.delete(soup)
+        soup["chef"] = bo  // after the delete: Bo's recipes now hold a deleted recipe
+        let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .validation)
+        #expect(error.message == "Chef 'Bo': 'recipes' holds Recipe 'Soup', which is deleted; nothing was saved", "\(error.message)")
+        try bo.remove(soup, fromKey: "recipes")
+        try context.save()
+        #expect(try bo.objects(forKey: "recipes").isEmpty)
+        #expect(try MainContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Recipe")) == 0)
+    }
+
     @Test(arguments: 1...40)
     func randomSequence(seed: UInt64) throws {
         let coordinator = PersistentStoreCoordinator(model: try Self.model())

@@ -132,6 +132,24 @@ extension ContextCore {
             includingFractionalSeconds: seconds.rounded() != seconds, timeZone: TimeZone(identifier: "UTC")!))
     }
 
+    /// Keeps the inverse of a to-one that a policy set to the store's destination in step:
+    /// `previous`, the destination set here, lets go of `object`, and the store's destination,
+    /// when registered, holds it. Neither is marked changed: the store already holds them so.
+    private func takeStoredInverse(of object: ManagedObject, _ relationship: RelationshipDescription,
+                                   from previous: ManagedObject?) {
+        let inverse = relationship.inverse!
+        let next = destinationIfRegistered(object.slots[relationship.slot].value)
+        if inverse.isToMany {
+            if let previous, case .toMany(let storage) = previous.slots[inverse.slot].value { storage.remove(object) }
+            if let next, case .toMany(let storage) = next.slots[inverse.slot].value { storage.add(object) }
+        } else {
+            if let previous, previous.slots[inverse.slot].value.destinationID == object.objectID {
+                previous.slots[inverse.slot].value = .null
+            }
+            if let next, !next.hasChangedSlot(inverse.slot) { next.slots[inverse.slot].value = .object(object) }
+        }
+    }
+
     /// Applies the merge policy to the conflicting objects, so that the next try writes
     /// what the policy keeps, at the rows' current versions.
     func resolveConflicts(_ ids: [ObjectID]) throws {
@@ -152,7 +170,13 @@ extension ContextCore {
                 case .error: takeStore = !changedHere
                 }
                 if takeStore {
-                    if !Self.same(object.slots[slot].value, stored[slot].value) { object.slots[slot].value = stored[slot].value }
+                    if !Self.same(object.slots[slot].value, stored[slot].value) {
+                        let previous = destinationIfRegistered(object.slots[slot].value)
+                        object.slots[slot].value = stored[slot].value
+                        if let relationship = object.entity.toOneRelationships.first(where: { $0.slot == slot }) {
+                            takeStoredInverse(of: object, relationship, from: previous)
+                        }
+                    }
                     if changedHere { object.slots[slot].changed = false }
                 } else if mergePolicy == .overwrite && !changedHere {
                     object.slots[slot].changed = true

@@ -273,6 +273,12 @@ extension ContextCore {
             for relationship in entity.relationships {
                 guard isNew || object.hasChangedSlot(relationship.slot) else { continue }
                 if relationship.isToMany {
+                    // An object deleted and then added (a relationship set on it after its
+                    // delete): Core Data's dangling reference, refused as for a to-one.
+                    if checksDeletedDestinations, case .toMany(let storage) = object.slots[relationship.slot].value,
+                       let gone = storage.added.first(where: { $0.state == .deleted }) {
+                        problems.append("\(name(object)): '\(relationship.name)' holds \(name(gone)), which is deleted")
+                    }
                     guard relationship.minCount > 0 || relationship.maxCount > 0 else { continue }
                     let count = object.objects(of: relationship).count
                     if count < relationship.minCount {
@@ -332,7 +338,7 @@ extension ContextCore {
 
     /// The registered destination a to-one slot names: the object it holds (no registry
     /// lookup), or the registered object for the ID it holds.
-    private func destinationIfRegistered(_ slot: Slot) -> ManagedObject? {
+    func destinationIfRegistered(_ slot: Slot) -> ManagedObject? {
         switch slot {
         case .object(let object): object.contextCore === self ? object : registeredObject(for: object.objectID)
         case .objectID(let id): registeredObject(for: id)

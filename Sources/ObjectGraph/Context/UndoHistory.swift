@@ -12,7 +12,7 @@ struct UndoHistory {
         var slots: [Slot]
         var state: ObjectState
         var stateBeforeDelete: ObjectState
-        var changedSlots: UInt64
+        var changedSlots: (low: UInt64, high: [UInt64])
         var needsValues: Bool
         var snapshot: (slots: [Slot], wasFault: Bool)?
     }
@@ -71,6 +71,15 @@ struct UndoHistory {
         }
     }
 
+    /// Whether a group, open or kept for undo or redo, recorded any of `objects`.
+    func holdsAny(of objects: [ManagedObject]) -> Bool {
+        guard !objects.isEmpty else { return false }
+        let groups = [open].compactMap { $0 } + undoGroups + redoGroups
+        guard groups.contains(where: { !$0.records.isEmpty }) else { return false }
+        let keys = Set(objects.map(ObjectIdentifier.init))
+        return groups.contains { $0.records.contains { keys.contains(ObjectIdentifier($0.object)) } }
+    }
+
     /// Forgets every group (after a save, a rollback or a reset).
     mutating func removeAll() {
         // Objects recorded so far must be recorded again. A loop that saves (and resets)
@@ -102,7 +111,7 @@ extension ContextCore {
         if inserted {
             // Undoing the insertion discards the object; its own values need not come back.
             undo.open!.records.append(UndoHistory.Record(
-                object: object, slots: [], state: .deleted, stateBeforeDelete: .inserted, changedSlots: 0,
+                object: object, slots: [], state: .deleted, stateBeforeDelete: .inserted, changedSlots: (0, []),
                 needsValues: false, snapshot: nil))
         } else {
             undo.open!.records.append(undoRecord(of: object))
@@ -196,7 +205,7 @@ extension ContextCore {
             if case .toMany(let storage) = slot { slots.append(.toMany(storage.copy())) } else { slots.append(slot) }
         }
         return UndoHistory.Record(object: object, slots: slots, state: header.state,
-                                  stateBeforeDelete: header.stateBeforeDelete, changedSlots: object.changedSlotMask,
+                                  stateBeforeDelete: header.stateBeforeDelete, changedSlots: object.changedSlotBits,
                                   needsValues: header.needsValues, snapshot: snapshots[ObjectIdentifier(object)])
     }
 
@@ -211,7 +220,7 @@ extension ContextCore {
         }
         object.headerPointer.pointee.state = record.state
         object.headerPointer.pointee.stateBeforeDelete = record.stateBeforeDelete
-        object.changedSlotMask = record.changedSlots
+        object.changedSlotBits = record.changedSlots
         object.headerPointer.pointee.needsValues = record.needsValues
         snapshots[ObjectIdentifier(object)] = record.snapshot
     }

@@ -246,17 +246,30 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         for index in 0..<withEntity(\.slotCount) { slots[index].changed = false }
     }
 
-    /// The changed slots as a mask, slots past 63 sharing the last bit, for undo records.
-    var changedSlotMask: UInt64 {
+    /// The changed slots, one bit each, for undo records: slots 0 to 63 in `low`, the rest in
+    /// `high`, 64 to a word (empty, so nothing allocated, for an entity of at most 64
+    /// slots). Each slot keeps a bit of its own: undo puts back exactly which properties
+    /// changed, and a save then writes only those.
+    var changedSlotBits: (low: UInt64, high: [UInt64]) {
         get {
             let slots = self.slots
-            var mask: UInt64 = 0
-            for index in 0..<withEntity(\.slotCount) where slots[index].changed { mask |= 1 << UInt64(min(index, 63)) }
-            return mask
+            let count = withEntity(\.slotCount)
+            var low: UInt64 = 0
+            for index in 0..<min(count, 64) where slots[index].changed { low |= 1 << UInt64(index) }
+            guard count > 64 else { return (low, []) }
+            var high = [UInt64](repeating: 0, count: (count - 64 + 63) / 64)
+            for index in 64..<count where slots[index].changed { high[(index - 64) / 64] |= 1 << UInt64((index - 64) % 64) }
+            return (low, high)
         }
         set {
             let slots = self.slots
-            for index in 0..<withEntity(\.slotCount) { slots[index].changed = newValue & (1 << UInt64(min(index, 63))) != 0 }
+            let count = withEntity(\.slotCount)
+            for index in 0..<min(count, 64) { slots[index].changed = newValue.low & (1 << UInt64(index)) != 0 }
+            guard count > 64 else { return }
+            for index in 64..<count {
+                let word = (index - 64) / 64
+                slots[index].changed = word < newValue.high.count && newValue.high[word] & (1 << UInt64((index - 64) % 64)) != 0
+            }
         }
     }
 

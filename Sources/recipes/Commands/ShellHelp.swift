@@ -73,7 +73,8 @@ enum ShellHelp {
                                      "  relationships, insertions, deletions); redo makes them again. Each command is",
                                      "  one step; a command that fails changes nothing and is no step. save, rollback and",
                                      "  .open clear the history: a saved change is undone by editing it back. Batch",
-                                     "  requests (--batch) work in the store and are not undone."]
+                                     "  requests (--batch) work in the store and are not undone; one that deletes objects",
+                                     "  or changes an object the history holds clears the history too."]
         case "save", "rollback": return ["save writes every unsaved change in one transaction; rollback discards them."]
         case "import": return ["import FILE [--batch N] [--background]",
                                "  Imports recipes in batches of N (default 1000), saving and resetting after each,",

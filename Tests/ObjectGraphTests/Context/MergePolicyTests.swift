@@ -157,6 +157,33 @@ struct MergePolicyTests {
         #expect(try mine.count(for: FetchRequest(entityName: "Tag")) == 1)
     }
 
+    @Test("A policy that takes the store's to-one takes it on both sides: the inverses in this context follow",
+          arguments: [MergePolicy.storeWins, .rollback])
+    func storesToOneKeepsInversesInStep(policy: MergePolicy) throws {
+        let ana = try #require(soup["chef"] as? ManagedObject)
+        #expect(try ana.objects(forKey: "recipes") == [soup])
+        // The other side moves the soup to a chef of its own; this side moves it to another.
+        let theirs = MainContext(coordinator: try TestModel.coordinator(path: path))
+        let their = try #require(try theirs.fetch(FetchRequest(entityName: "Recipe")).first)
+        let bo = try theirs.insert("Chef")
+        bo["name"] = "Bo"
+        their["chef"] = bo
+        try theirs.save()
+
+        let cy = try mine.insert("Chef")
+        cy["name"] = "Cy"
+        soup["chef"] = cy
+        #expect(try cy.objects(forKey: "recipes") == [soup] && ana.objects(forKey: "recipes").isEmpty)
+        mine.mergePolicy = policy
+        try mine.save()
+
+        let chef = try #require(soup["chef"] as? ManagedObject)
+        #expect(chef["name"] as? String == "Bo", "the store's chef won")
+        #expect(try chef.objects(forKey: "recipes") == [soup], "Bo's recipes hold the soup")
+        #expect(try cy.objects(forKey: "recipes").isEmpty, "Cy's recipes no longer hold the soup")
+        #expect(try ana.objects(forKey: "recipes").isEmpty)
+    }
+
     @Test("After a resolved conflict the object saves again without one")
     func versionsMoveOn() throws {
         mine.mergePolicy = .inMemoryWins

@@ -316,6 +316,68 @@ struct UndoTests {
     /// Random groups of edits, undos, redos and saves, checked against the states the
     /// context went through: undo must give back the state before the group, redo the one
     /// after it.
+    @Test("Undo after a merge of the store's new values never brings back the old ones as if they were saved")
+    func undoAfterAMergedChangeKeepsTheStoresValues() throws {
+        let soup = try insertRecipe("Soup")
+        soup["rating"] = 3.0
+        try context.save()
+
+        context.beginUndoGroup(named: "rename")
+        soup["name"] = "Hot soup"
+        context.endUndoGroup()
+        // Another context saves a new rating; this context merges it (a batch update merges the same way).
+        let other = MainContext(coordinator: coordinator)
+        let theirs = try other.existingObject(with: soup.objectID)
+        theirs["rating"] = 1.0
+        let saved = try other.save()
+        var note = DidSave()
+        note.updatedIDs = saved.updatedIDs
+        note.reachedStore = true
+        context.mergeChanges(fromContextDidSave: note)
+        #expect(soup["rating"] as? Double == 1.0)
+
+        context.undo()
+        #expect(soup["rating"] as? Double == 1.0, "the store holds 1.0: undoing the rename must not bring back 3.0")
+        #expect(soup["name"] as? String == "Soup" || context.hasChanges,
+                "either the rename is undone, or it is still there to save")
+        try context.save()
+        let stored = try MainContext(coordinator: coordinator).existingObject(with: soup.objectID)
+        #expect(stored["rating"] as? Double == 1.0)
+        #expect(stored["name"] as? String == soup["name"] as? String, "the context shows what the store holds")
+    }
+
+    @Test("Undo puts back exactly which properties changed, in an entity of more than 64 properties")
+    func undoKeepsTheChangedPropertiesOfAWideEntity() throws {
+        let model = try ObjectModel(entities: [
+            EntityDescription("Wide", attributes: (0..<70).map { AttributeDescription("a\($0)", .string, isOptional: true) }),
+        ])
+        let coordinator = PersistentStoreCoordinator(model: model)
+        try coordinator.addStore(at: ":memory:")
+        let context = MainContext(coordinator: coordinator)
+        let wide = try context.insert("Wide")
+        try context.save()
+        context.isUndoEnabled = true
+
+        context.beginUndoGroup()
+        wide["a65"] = "one"
+        context.endUndoGroup()
+        context.beginUndoGroup()
+        wide["a66"] = "two"
+        context.endUndoGroup()
+        context.undo()
+        #expect(Set(wide.changedValues().keys) == ["a65"], "only a65 differs from the store")
+
+        // Another context changes a property this one never changed: no conflict, and its value stays.
+        let other = MainContext(coordinator: coordinator)
+        let theirs = try other.existingObject(with: wide.objectID)
+        theirs["a67"] = "three"
+        try other.save()
+        try context.save()
+        let stored = try MainContext(coordinator: coordinator).existingObject(with: wide.objectID)
+        #expect(stored["a65"] as? String == "one")
+        #expect(stored["a67"] as? String == "three", "the save wrote only what this context changed")
+    }
+
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
     func randomSequencesMatchTheModel(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)

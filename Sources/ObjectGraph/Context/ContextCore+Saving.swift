@@ -428,17 +428,31 @@ extension ContextCore {
             let layout = store.layout(for: object.entity)
             let changed = (0..<count).filter { object.hasChangedSlot($0) }
             let kept = changed.map { object.slots[$0].value }
+            let row: [StoredValue]?
+            do {
+                row = try store.fetchLatestRow(object.objectID)
+            } catch {
+                // The values stay as they were; the next save reports the store's error.
+                if faultError == nil {
+                    faultError = ObjectGraphError(.storeFailure,
+                        "could not refresh \(model.describe(object.objectID)): \(error); nothing was saved", underlying: error)
+                }
+                return
+            }
             // Reload unchanged values; relationship slots go back to IDs, breaking cycles.
             for index in 0..<count where !changed.contains(index) { object.slots[index].value = .null }
-            if let row = try? store.fetchLatestRow(object.objectID) {
-                let saved = Array(zip(changed, kept))
-                layout.fill(object, from: row)
-                // What was loaded is now this row (its version too): rollback returns to it.
-                snapshots[ObjectIdentifier(object)] = nil
-                inheritedBases[ObjectIdentifier(object)] = nil
-                objectWillBecomeUpdated(object, listed: false)
-                for (index, slot) in saved { object.slots[index].value = slot }
+            guard let row else {
+                // Deleted elsewhere: inaccessible, as a fault whose row is gone; saving fails.
+                object.headerPointer.pointee.isInaccessible = true
+                return
             }
+            let saved = Array(zip(changed, kept))
+            layout.fill(object, from: row)
+            // What was loaded is now this row (its version too): rollback returns to it.
+            snapshots[ObjectIdentifier(object)] = nil
+            inheritedBases[ObjectIdentifier(object)] = nil
+            objectWillBecomeUpdated(object, listed: false)
+            for (index, slot) in saved { object.slots[index].value = slot }
             return
         }
         if object.state == .updated {

@@ -90,6 +90,42 @@ struct FaultFulfilmentTests {
         #expect(reader.hasChanges)  // nothing was saved, the change is kept
     }
 
+    @Test("refresh(mergeChanges: true) of a changed object whose row was deleted elsewhere makes it inaccessible and keeps the change")
+    func refreshingAChangedObjectWhoseRowIsGone() throws {
+        let recipe = try writer.insert("Recipe")
+        recipe["name"] = "Soup"
+        recipe["rating"] = 3.0
+        try writer.save()
+        let copy = try reader.existingObject(with: recipe.objectID)
+        copy["name"] = "Stew"
+        writer.delete(recipe)
+        try writer.save()
+        reader.refresh(copy, mergeChanges: true)
+        #expect(copy.isInaccessible)
+        #expect(copy["name"] as? String == "Stew" && copy["rating"] == nil)
+        #expect(reader.hasChanges)
+        #expect(throws: ObjectGraphError.self) { try copy.fulfill() }
+        let error = try #require(throws: ObjectGraphError.self) { try reader.save() }
+        #expect(error.code == .objectNotFound, "\(error.message)")
+    }
+
+    @Test("refresh(mergeChanges: true) that meets a store error keeps the object's values, and the next save reports it")
+    func refreshingThroughAStoreError() throws {
+        let recipe = try writer.insert("Recipe")
+        recipe["name"] = "Soup"
+        recipe["rating"] = 3.0
+        try writer.save()
+        let copy = try reader.existingObject(with: recipe.objectID)
+        copy["name"] = "Stew"
+        coordinator.rowCache.removeAll()
+        try coordinator.sqliteStore.perform { connection in try connection.execute(#"ALTER TABLE "Recipe" RENAME TO "Gone""#) }
+        reader.refresh(copy, mergeChanges: true)
+        #expect(!copy.isInaccessible)
+        #expect(copy["name"] as? String == "Stew" && copy["rating"] as? Double == 3.0)
+        let error = try #require(throws: ObjectGraphError.self) { try reader.save() }
+        #expect(error.message.contains("could not refresh Recipe/p1"), "\(error.message)")
+    }
+
     @Test("A store error while firing a fault is reported by fulfill() and by the next save")
     func storeErrorsAreNotSwallowed() throws {
         let tag = try writer.insert("Tag")

@@ -165,8 +165,9 @@ extension CheckedExpression {
     /// An attribute of `entity`, or one reached through to-one relationships (`chef.name`),
     /// as sorts and dictionary fetches name them.
     /// - Throws: ``ObjectGraphError`` `unknownKey` for a single key that is not a stored
-    ///   attribute (saying so when it is a relationship or transient); ``PredicateSyntaxError`` when a key on a longer path is unknown, crosses
-    ///   a to-many relationship, or does not end at an attribute.
+    ///   attribute (saying so when it is a relationship or transient) and for a path through a
+    ///   to-many relationship; ``PredicateSyntaxError`` when a key on a longer path is unknown
+    ///   or the path does not end at an attribute.
     package static func attributePath(_ keyPath: String, of entity: EntityDescription) throws -> CheckedExpression {
         let path = keyPath.split(separator: ".").map(String.init)
         if path.count <= 1 {
@@ -174,6 +175,18 @@ extension CheckedExpression {
                 throw ObjectGraphError.notAnAttribute(keyPath, entity: entity)
             }
             return .attribute(scope: 0, hops: [], attribute)
+        }
+        // A sort key, a section or a fetched value is one value an object: a to-many has many.
+        var hop = entity
+        for name in path.dropLast() {
+            guard let relationship = hop.relationship(named: name) else { break }  // the checker names it
+            if relationship.isToMany {
+                throw ObjectGraphError(.unknownKey, """
+                    '\(keyPath)' goes through '\(name)', a to-many relationship of '\(hop.name)': sort keys, \
+                    section key paths and fetched values name one value an object, through to-one relationships only
+                    """)
+            }
+            hop = relationship.destination
         }
         let span = SourceSpan(start: 0, length: keyPath.unicodeScalars.count)
         var checker = PredicateTypeChecker(entity: entity, source: keyPath)

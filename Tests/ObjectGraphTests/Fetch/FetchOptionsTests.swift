@@ -63,7 +63,7 @@ struct FetchOptionsTests {
         #expect(context.registeredObjects.isEmpty)
     }
 
-    @Test("A key of the wrong kind says what it is: sorting by a relationship or a transient, prefetching an attribute")
+    @Test("A key of the wrong kind says what it is: sorting by a relationship, through a to-many or by a transient, prefetching an attribute")
     func keysOfTheWrongKind() throws {
         func message(_ request: FetchRequest) -> String? {
             do { _ = try context.fetch(request) } catch let error as ObjectGraphError where error.code == .unknownKey { return error.message } catch {}
@@ -73,6 +73,10 @@ struct FetchOptionsTests {
                 == "'chef' is a relationship of 'Recipe', not an attribute; name one of its attributes, such as chef.name")
         #expect(message(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("lines")]))?
                     .hasPrefix("'lines' is a to-many relationship of 'Recipe', not an attribute") == true)
+        #expect(message(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("lines.text")]))
+                == "'lines.text' goes through 'lines', a to-many relationship of 'Recipe': sort keys, section key paths and fetched values name one value an object, through to-one relationships only")
+        #expect(message(FetchRequest(entityName: "Line", sortKeys: [SortKey("recipe.tags.label")]))?
+                    .hasPrefix("'recipe.tags.label' goes through 'tags', a to-many relationship of 'Recipe'") == true)
         #expect(message(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("note")]))
                 == "'note' is a transient attribute of 'Recipe': it is never stored, so the store cannot read it")
         var prefetching = FetchRequest(entityName: "Recipe")

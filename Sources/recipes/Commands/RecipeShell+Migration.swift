@@ -5,8 +5,9 @@ import ObjectGraphSQLite
 import RecipeCatalog
 
 extension RecipeShell {
-    /// `.open STORE` and `.open --migrate STORE [--copy-to NEW]`: opens another catalogue;
-    /// one written with an older version of the catalogue model is migrated only when asked.
+    /// `.open STORE` and `.open --migrate STORE [--copy-to NEW]`: opens another catalogue (a
+    /// file, `:memory:` or a `postgres://` URL); one written with an older version of the
+    /// catalogue model is migrated only when asked.
     func open(_ text: String, _ context: CommandContext) async throws {
         var words = try CommandWords.split(text)
         let migrates = words.contains("--migrate")
@@ -35,6 +36,17 @@ extension RecipeShell {
             guard !migrates else { throw CommandError("there is nothing to migrate in :memory:") }
             reopen(try Catalog.inMemory(), location: path)
             context.print("opened \(path)")
+            return
+        }
+        if Self.isPostgresURL(path) {
+            // A URL, not a file: opening it as a path would make a SQLite file under `postgres:/`.
+            guard !migrates else {
+                throw CommandError(".open --migrate migrates catalogue files; open a PostgreSQL catalogue without it: .open \(path)")
+            }
+            let wasWatching = watch != nil
+            let (catalog, location) = try await Self.openPostgres(path, output: context.output)
+            reopen(catalog, location: location)
+            context.print("opened \(location)" + (wasWatching ? "; the watch of the previous catalogue stopped" : ""))
             return
         }
         let version = FileManager.default.fileExists(atPath: path) ? try? CatalogMigration.version(ofStoreAt: path) : nil

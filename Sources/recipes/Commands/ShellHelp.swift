@@ -129,7 +129,8 @@ enum ShellHelp {
         case ".schema": return [".schema [ENTITY ...]", "  Attributes, relationships, constraints and indexes: of every entity, or of those named."]
         case ".read": return [".read FILE", "  Runs the commands in FILE; errors name FILE:LINE."]
         case ".open": return [".open [--migrate] STORE [--copy-to NEW]",
-                              "  Opens another catalogue (a new path creates an empty one; :memory: for a scratch one).",
+                              "  Opens another catalogue (a new path creates an empty one; :memory: for a scratch one;",
+                              "  postgres://USER@HOST:PORT/DB one in a PostgreSQL database, the password from PGPASSWORD).",
                               "  A store's type (SQLite, XML, binary, HTML) is recognized from its content, whatever its name.",
                               "  --migrate migrates a catalogue made with an older version of the model first (the file is",
                               "  replaced only when the migration succeeds); --copy-to NEW migrates a copy and keeps STORE",

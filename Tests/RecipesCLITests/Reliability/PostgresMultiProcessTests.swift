@@ -204,6 +204,44 @@ struct PostgresMultiProcessTests {
         }
     }
 
+    @Test(".open switches from a SQLite file to a PostgreSQL catalogue and back; --migrate is refused for a URL")
+    func openSwitchesBetweenFileAndServer() async throws {
+        guard let server = Self.server else { return }
+        try await Self.withCatalogue(server) { catalogue in
+            let folder = try TemporaryDirectory()
+            let file = folder.url.appendingPathComponent("local.sqlite").path
+            let run = try await RecipesBinary.run([file, "--deterministic",
+                "-c", "insert Cuisine name=\"Local\"", "-c", "save",
+                "-c", ".open \(catalogue)", "-c", "count Cuisine",
+                "-c", "insert Cuisine name=\"Remote\"", "-c", "insert Cuisine name=\"Remote 2\"", "-c", "save",
+                "-c", ".open \(file)", "-c", "fetch Cuisine keys name",
+                "-c", ".open \(catalogue)", "-c", "count Cuisine",
+                "-c", ".open --migrate \(catalogue)"], in: folder.url)
+            if run.standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
+            #expect(run.standardOutput == """
+                inserted Cuisine (unsaved; save to keep it)
+                saved 1 change
+                opened \(catalogue)
+                0
+                inserted Cuisine (unsaved; save to keep it)
+                inserted Cuisine (unsaved; save to keep it)
+                saved 2 changes
+                opened \(file)
+                name
+                -----
+                Local
+                (1 row)
+                opened \(catalogue)
+                2
+
+                """, "\(run.standardError)")
+            #expect(run.standardError == "-c:12: error: .open --migrate migrates catalogue files; "
+                    + "open a PostgreSQL catalogue without it: .open \(catalogue)\n")
+            // The URL was never taken for a path: no folder `postgres:` beside the file.
+            #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("postgres:").path))
+        }
+    }
+
     /// Whether `output` shows all three changes the editor saved.
     static func hasWatchLines(_ output: String) -> Bool {
         let lines = output.split(separator: "\n")

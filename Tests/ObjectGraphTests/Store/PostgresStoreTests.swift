@@ -22,6 +22,21 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("A URL with a typo says which part is wrong, and never repeats a password written in it")
+    func urlTypos() throws {
+        for (url, problem) in [
+            ("postgres://og:secret@db:54x29/kitchen", "holds a password"),  // once quoted whole, password and all
+            ("postgres://og@db:54x29/kitchen", "port '54x29' is not a number"),
+            ("postgres://og@db:99999/kitchen", "port 99999 is not a TCP port"),
+            ("postgres://og@db/kitchen/extra", "path '/kitchen/extra' is not one database name"),
+            ("postgres://og@db/kitchen?sslmode=require", "options (?sslmode=require) are not supported"),
+        ] {
+            let error = try #require(throws: ObjectGraphError.self) { try PostgresLocation(url: url, environment: [:]) }
+            #expect(error.message.contains(problem), "\(url): \(error.message)")
+            #expect(!error.message.contains("secret"))
+        }
+    }
+
     @Test("An unreachable server, a wrong password and a missing database each get a clear error",
           .enabled(if: PostgresTestServer.isAvailable))
     func connectionErrors() throws {

@@ -49,6 +49,7 @@ extension RecipeShell {
             context.print("opened \(location)" + (wasWatching ? "; the watch of the previous catalogue stopped" : ""))
             return
         }
+        try Self.refuseMisspelledURL(path)
         let version = FileManager.default.fileExists(atPath: path) ? try? CatalogMigration.version(ofStoreAt: path) : nil
         if migrates {
             guard let version else { throw CommandError("\(path) is not a catalogue that can be migrated") }

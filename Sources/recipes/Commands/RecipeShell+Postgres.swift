@@ -13,6 +13,19 @@ extension RecipeShell {
         path.hasPrefix("postgres://") || path.hasPrefix("postgresql://")
     }
 
+    /// Refuses a store path that starts like a URL but not a PostgreSQL one (`postgress://…`,
+    /// `postgres:/…`, `http://…`): taken for a file, it would fail naming a folder `postgress:`
+    /// that does not exist. Only the scheme is quoted, since the rest may hold a password.
+    /// A path whose first folder really is called that way is left alone.
+    static func refuseMisspelledURL(_ path: String) throws {
+        let scheme = path.prefix { $0 != ":" && $0 != "/" }
+        guard path.dropFirst(scheme.count).hasPrefix(":/"), let first = scheme.first, first.isLetter,
+              scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }),
+              !FileManager.default.fileExists(atPath: scheme + ":") else { return }
+        throw CommandError("'\(scheme):' is not a kind of store: name a store file, or a PostgreSQL catalogue as "
+                           + "postgres://USER@HOST:PORT/DB")
+    }
+
     /// Opens the PostgreSQL catalogue at `url`; with `RECIPES_POSTGRES_SAMPLE=1` (set by
     /// `make run-postgres`), an empty one is filled with the sample catalogue first.
     static func openPostgres(_ url: String, output: any ShellOutput) async throws -> (Catalog, String) {

@@ -114,7 +114,7 @@ struct TerminalTests {
             $0.contains("error: interrupted") || $0.contains("imported 30000 recipes")
         }
         if !stopped.contains("error: interrupted") { return false }
-        #expect(await terminal.screen().contains("import stopped at line"))
+        #expect(await terminal.screen().contains("import stopped after line"))
         await terminal.type("count Recipe")
         await terminal.press("Enter")
         try await terminal.waitFor("a count") { screen in

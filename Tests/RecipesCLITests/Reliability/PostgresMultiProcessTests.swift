@@ -242,6 +242,39 @@ struct PostgresMultiProcessTests {
         }
     }
 
+    @Test("Ctrl-C during an import keeps the saved batches, names the line they end at, and the same import resumes there")
+    func interruptedImportResumes() async throws {
+        guard let server = Self.server else { return }
+        try await Self.withCatalogue(server) { catalogue in
+            let home = try TemporaryDirectory()
+            let file = home.url.appendingPathComponent("big.jsonl").path, total = 20_000
+            let generated = try await RecipesBinary.run(["generate", "--count", String(total), "--seed", "7", "--output", file])
+            #expect(generated.status == 0, "\(generated.standardError)")
+            let importer = try ShellProcess([catalogue, "--deterministic", "-c", "import \(file) --batch 200"], home: home.url)
+            var saved = 0
+            while saved == 0 {  // until a batch is saved, so that there is one to keep
+                let count = try await RecipesBinary.run([catalogue, "-c", "count Recipe"])
+                if count.standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
+                saved = Int(count.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+                if saved == 0 { try await Task.sleep(for: .milliseconds(50)) }  // pacing, not a measurement
+            }
+            kill(importer.processIdentifier, SIGINT)
+            let exit = try await importer.waitForExit()
+            let output = importer.output
+            if output.contains("imported \(total) recipes") { return }  // the import ended before Ctrl-C
+            #expect(exit.status == 130, "\(output)")
+            let stopped = try #require(output.split(separator: "\n").first { $0.hasPrefix("import stopped after line ") }, "\(output)")
+            let line = try #require(Int(stopped.dropFirst("import stopped after line ".count).prefix { $0.isNumber }))
+            // Every line is a good recipe: the saved batches hold exactly the lines up to the one named.
+            let count = try await RecipesBinary.run([catalogue, "-c", "count Recipe"])
+            #expect(count.standardOutput == "\(line)\n" && line % 200 == 0, "\(stopped); count: \(count.standardOutput)")
+            let resumed = try await RecipesBinary.run([catalogue, "--deterministic", "-c", "import \(file) --batch 200",
+                                                       "-c", "count Recipe"], timeout: .seconds(1_200))
+            #expect(resumed.standardOutput == "imported \(total - line) recipes from big.jsonl, resuming after line \(line)\n\(total)\n",
+                    "\(resumed.standardError)")
+        }
+    }
+
     /// Whether `output` shows all three changes the editor saved.
     static func hasWatchLines(_ output: String) -> Bool {
         let lines = output.split(separator: "\n")

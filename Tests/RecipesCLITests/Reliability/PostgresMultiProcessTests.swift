@@ -242,6 +242,18 @@ struct PostgresMultiProcessTests {
         }
     }
 
+    @Test(".sqldebug on a PostgreSQL catalogue names the store and points to .explain")
+    func sqlDebugPointsToExplain() async throws {
+        guard let server = Self.server else { return }
+        try await Self.withCatalogue(server) { catalogue in
+            let run = try await RecipesBinary.run([catalogue, "-c", ".sqldebug 1", "-c", ".explain count Chef"])
+            if run.standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
+            #expect(run.standardError == "-c:1: error: .sqldebug works on SQLite stores; this catalogue is a PostgreSQL store: "
+                    + ".explain COMMAND shows the SQL a command runs and PostgreSQL's plan\n")
+            #expect(run.standardOutput.hasPrefix("SQL: SELECT count(*) FROM \"Chef\""), "\(run.standardOutput)")
+        }
+    }
+
     @Test("Ctrl-C during an import keeps the saved batches, names the line they end at, and the same import resumes there")
     func interruptedImportResumes() async throws {
         guard let server = Self.server else { return }

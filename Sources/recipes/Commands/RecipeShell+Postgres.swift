@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 import ObjectGraphSQLite
 import RecipeCatalog
 #if PostgreSQL
@@ -33,7 +34,9 @@ extension RecipeShell {
         let location = try PostgresLocation(url: url)
         let catalog = try Catalog.open(type: .postgres) { try $0.addPostgresStore(at: location) }
         let environment = ProcessInfo.processInfo.environment
-        if environment["RECIPES_POSTGRES_SAMPLE"] == "1", catalog.store.metadata[Catalog.sampleDataKey] == nil {
+        // Only an empty catalogue: one that already holds recipes (imported before) keeps them alone.
+        if environment["RECIPES_POSTGRES_SAMPLE"] == "1", catalog.store.metadata[Catalog.sampleDataKey] == nil,
+           try MainContext(coordinator: catalog.coordinator).count(for: FetchRequest(entityName: CatalogModel.recipe)) == 0 {
             guard let sample = Catalog.sampleDataDirectory else {
                 throw CommandError("the sample data was not found; set RECIPES_SAMPLE_DATA to the SampleData folder")
             }

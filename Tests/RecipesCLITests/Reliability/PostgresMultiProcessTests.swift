@@ -287,6 +287,22 @@ struct PostgresMultiProcessTests {
         }
     }
 
+    @Test("RECIPES_POSTGRES_SAMPLE leaves a catalogue that already holds recipes alone")
+    func sampleNotMixedIntoRecipes() async throws {
+        guard let server = Self.server else { return }
+        try await Self.withCatalogue(server) { catalogue in
+            let home = try TemporaryDirectory()
+            let file = home.url.appendingPathComponent("own.jsonl").path
+            let generated = try await RecipesBinary.run(["generate", "--count", "40", "--seed", "3", "--output", file])
+            #expect(generated.status == 0, "\(generated.standardError)")
+            let imported = try await RecipesBinary.run([catalogue, "-c", "import \(file)"])
+            if imported.standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
+            let run = try await RecipesBinary.run([catalogue, "-c", "count Recipe"], environment: ["RECIPES_POSTGRES_SAMPLE": "1"])
+            #expect(run.status == 0 && run.standardOutput == "40\n", "\(run.standardOutput)\(run.standardError)")
+            #expect(!run.standardError.contains("Created"), "\(run.standardError)")
+        }
+    }
+
     /// Whether `output` shows all three changes the editor saved.
     static func hasWatchLines(_ output: String) -> Bool {
         let lines = output.split(separator: "\n")

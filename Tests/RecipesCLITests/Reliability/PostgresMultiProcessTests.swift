@@ -303,6 +303,28 @@ struct PostgresMultiProcessTests {
         }
     }
 
+    @Test("Ctrl-C during a count that PostgreSQL sends to the evaluator stops it, as on SQLite: status 130, nothing after")
+    func interruptedEvaluatorCount() async throws {
+        guard let server = Self.server else { return }
+        try await Self.withCatalogue(server) { catalogue in
+            let home = try TemporaryDirectory()
+            let file = home.url.appendingPathComponent("many.jsonl").path
+            let generated = try await RecipesBinary.run(["generate", "--count", "4000", "--seed", "5", "--output", file])
+            #expect(generated.status == 0, "\(generated.standardError)")
+            let imported = try await RecipesBinary.run([catalogue, "-c", "import \(file)"])
+            if imported.standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
+            // MATCHES runs on the in-memory evaluator, after reading every table: seconds here.
+            let shell = try ShellProcess([catalogue, "-c", "count Chef", "-c", "count Recipe where name MATCHES '(.*[aeiou]){5}q'",
+                                          "-c", "count Cuisine"], home: home.url)
+            try await shell.waitFor("the first count") { !$0.isEmpty }
+            kill(shell.processIdentifier, SIGINT)
+            let exit = try await shell.waitForExit(timeout: .seconds(600))
+            let lines = shell.output.split(separator: "\n")
+            #expect(exit.status == 130 && !exit.wasSignalled, "\(shell.output)")
+            #expect(lines.count == 2 && lines.last == "-c:2: error: interrupted", "\(shell.output)")
+        }
+    }
+
     /// Whether `output` shows all three changes the editor saved.
     static func hasWatchLines(_ output: String) -> Bool {
         let lines = output.split(separator: "\n")

@@ -44,10 +44,10 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
             throw ObjectGraphError(.storeFailure,
                 "the URL holds a password: leave it out and set PGPASSWORD in the environment instead")
         }
-        guard let components = URLComponents(string: text), ["postgres", "postgresql"].contains(components.scheme ?? "") else {
+        guard let components = URLComponents(string: text), ["postgres", "postgresql"].contains(components.scheme?.lowercased() ?? "") else {
             let hostAndPort = authority.split(separator: "@").last ?? ""
             let port = hostAndPort.lastIndex(of: ":").map { hostAndPort[$0...].dropFirst() } ?? ""
-            if text.hasPrefix("postgres"), !port.isEmpty, !port.contains("]"), Int(port) == nil {
+            if text.lowercased().hasPrefix("postgres"), !port.isEmpty, !port.contains("]"), Int(port) == nil {
                 throw ObjectGraphError(.storeFailure, "the URL's port '\(port)' is not a number: \(usage)")
             }
             throw ObjectGraphError(.storeFailure, "'\(text)' is not a PostgreSQL URL: \(usage)")

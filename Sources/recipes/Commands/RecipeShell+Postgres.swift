@@ -9,9 +9,10 @@ import ObjectGraphPostgres
 /// `recipes postgres://USER@HOST:PORT/DB`: a catalogue in a PostgreSQL database (the
 /// password comes from `PGPASSWORD`, never from the command line).
 extension RecipeShell {
-    /// Whether `path` names a PostgreSQL catalogue rather than a file.
+    /// Whether `path` names a PostgreSQL catalogue rather than a file (a URL's scheme ignores case).
     static func isPostgresURL(_ path: String) -> Bool {
-        path.hasPrefix("postgres://") || path.hasPrefix("postgresql://")
+        let lowered = path.lowercased()
+        return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://")
     }
 
     /// Refuses a store path that starts like a URL but not a PostgreSQL one (`postgress://…`,

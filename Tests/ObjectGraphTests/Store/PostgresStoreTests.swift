@@ -14,6 +14,7 @@ struct PostgresStoreTests {
         #expect(location.user == "og" && location.host == "db.example" && location.port == 6543 && location.database == "kitchen")
         #expect(location.password == "secret" && !location.description.contains("secret"))
         #expect(try PostgresLocation(url: "postgresql://og@db/kitchen", environment: [:]).port == 5432)
+        #expect(try PostgresLocation(url: "PostgreSQL://og@db/kitchen", environment: [:]).database == "kitchen")  // schemes ignore case
         for (url, problem) in [("postgres://og:secret@db/kitchen", "holds a password"), ("postgres://db/kitchen", "no user"),
                                ("postgres://og@db", "no database"), ("mysql://og@db/kitchen", "not a PostgreSQL URL")] {
             let error = try #require(throws: ObjectGraphError.self) { try PostgresLocation(url: url, environment: [:]) }

@@ -20,6 +20,10 @@ struct StoreTypeTests {
         #expect(inside.standardError == "-c:1: error: 'postgres:' is not a kind of store: name a store file, or a PostgreSQL "
                 + "catalogue as postgres://USER@HOST:PORT/DB\n")
         #expect(inside.standardOutput == "opened real:/new.sqlite\n")  // a folder really called so is a path
+        // A scheme ignores case: this is a PostgreSQL URL (with no server there, or no PostgreSQL in this build).
+        let upper = try await RecipesBinary.run(["--memory", "-c", ".open POSTGRES://og@127.0.0.1:1/kitchen"], in: folder.url)
+        #expect(upper.standardError.contains("127.0.0.1:1") || upper.standardError.contains("built without PostgreSQL"),
+                "\(upper.standardError)")
     }
 
     @Test(".migrate counts one object in the singular, and refuses a path with another store's journal beside it")

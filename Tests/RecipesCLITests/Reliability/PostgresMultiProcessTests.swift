@@ -317,6 +317,9 @@ struct PostgresMultiProcessTests {
             let shell = try ShellProcess([catalogue, "-c", "count Chef", "-c", "count Recipe where name MATCHES '(.*[aeiou]){5}q'",
                                           "-c", "count Cuisine"], home: home.url)
             try await shell.waitFor("the first count") { !$0.isEmpty }
+            // Pacing, not a measurement: past the gap between two commands, into the slow one
+            // (which reads for seconds), so that Ctrl-C lands inside it.
+            try await Task.sleep(for: .milliseconds(300))
             kill(shell.processIdentifier, SIGINT)
             let exit = try await shell.waitForExit(timeout: .seconds(600))
             let lines = shell.output.split(separator: "\n")

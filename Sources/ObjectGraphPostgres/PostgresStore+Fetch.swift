@@ -174,6 +174,10 @@ extension PostgresStore {
                 return (source, destination)
             })
         }
-        return try body(MemoryStore(model: model, snapshotTables: tables, joins: joins))
+        let answer = try body(MemoryStore(model: model, snapshotTables: tables, joins: joins))
+        // The evaluator does not look for cancellation: a cancelled task's read is not
+        // answered (a save's reads always are: a save runs to its end).
+        if !isWritingOnThisThread, Task.isCancelled { throw CancellationError() }
+        return answer
     }
 }

@@ -140,12 +140,24 @@ public final class PostgresStore: StoreRequestHandler {
         try write(exclusive: true) { _ in try body() }
     }
 
+    /// Whether this thread is inside a write (a save's transaction) on this store.
+    var isWritingOnThisThread: Bool {
+        writerThread.withLock { owner in owner.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
+
     /// Runs `body` with the connection this thread reads on: the writer inside this thread's
     /// write, else the reader (which sees only committed saves).
+    ///
+    /// A read outside a write whose task is cancelled throws `CancellationError`, before it
+    /// starts or once its statements are answered (a statement the server runs cannot be
+    /// stopped from here), as the SQLite store's reads do: Ctrl-C in the shell is not lost.
     func read<T>(_ body: (PostgresSession) throws -> T) throws -> T {
-        let isWriting = writerThread.withLock { owner in owner.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        let isWriting = isWritingOnThisThread
         let session = isWriting ? writer : reader
-        return try session.withLock { try body(session) }
+        if !isWriting, Task.isCancelled { throw CancellationError() }
+        let result = try session.withLock { try body(session) }
+        if !isWriting, Task.isCancelled { throw CancellationError() }
+        return result
     }
 
     /// Runs `body` with every read this thread makes inside one repeatable-read transaction

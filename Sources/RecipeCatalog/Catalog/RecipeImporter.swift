@@ -58,6 +58,9 @@ public struct RecipeImporter: Sendable {
         public var lines = 0
         /// The line a resumed import started after (0 for a fresh import).
         public var resumedAfterLine = 0
+        /// The last line of the last batch saved (``resumedAfterLine`` when none was): where
+        /// running the same import again resumes. A cancelled import read further than this.
+        public var savedThroughLine = 0
         /// Whether the import stopped early because it was cancelled; every saved batch stays.
         public var wasCancelled = false
         /// Statements, rows and transactions the import ran.
@@ -97,6 +100,7 @@ public struct RecipeImporter: Sendable {
             let totalBytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
             var report = Report()
             report.resumedAfterLine = resumeAfter
+            report.savedThroughLine = resumeAfter
             let before = context.statistics
             let reader = try RecipeFileReader(url: url, batchSize: options.batchSize)
             var uniquing = UniquingCache(usesCache: options.usesUniquingCache)
@@ -119,6 +123,7 @@ public struct RecipeImporter: Sendable {
                     report.wasCancelled = true
                     break
                 }
+                report.savedThroughLine = batch.lastLineNumber
                 let aliveAfterSave = context.statistics.registeredObjects
                 if options.resetsAfterSave { context.reset() }
                 progress(Progress(lines: batch.lastLineNumber, imported: report.imported,

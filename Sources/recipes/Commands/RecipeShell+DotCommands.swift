@@ -119,7 +119,11 @@ extension RecipeShell {
             throw CommandError(".sqldebug takes 0 (off), 1 (statements), 2 (+ values) or 3 (+ query plans)")
         }
         guard let store = catalog.sqliteStore else {
-            throw CommandError(".sqldebug works on SQLite stores; this catalogue is \(Self.describe(catalog.storeType))")
+            var message = ".sqldebug works on SQLite stores; this catalogue is \(Self.describe(catalog.storeType))"
+            #if PostgreSQL
+            if catalog.storeType == .postgres { message += ": .explain COMMAND shows the SQL a command runs and PostgreSQL's plan" }
+            #endif
+            throw CommandError(message)
         }
         sqlDebugLevel = level
         let output = context.output
@@ -164,6 +168,9 @@ extension RecipeShell {
         case .xml: "an XML store"
         case .html: "an HTML store"
         case .sqlite: "a SQLite store"
+        #if PostgreSQL
+        case .postgres: "a PostgreSQL store"
+        #endif
         default: "a \(type) store"
         }
     }

@@ -62,7 +62,10 @@ extension RecipeShell {
         }
         context.print(summary)
         if report.wasCancelled {
-            context.print("import stopped at line \(report.lines): every saved batch is kept; run the same import again to continue")
+            // The line of the last batch saved, where the import resumes: the batch read after
+            // it (up to report.lines) was not saved.
+            context.print("import stopped after line \(report.savedThroughLine): every saved batch is kept; "
+                          + "run the same import again to continue")
             throw CancellationError()
         }
         if !report.errors.isEmpty {

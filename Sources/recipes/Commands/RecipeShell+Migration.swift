@@ -5,8 +5,9 @@ import ObjectGraphSQLite
 import RecipeCatalog
 
 extension RecipeShell {
-    /// `.open STORE` and `.open --migrate STORE [--copy-to NEW]`: opens another catalogue;
-    /// one written with an older version of the catalogue model is migrated only when asked.
+    /// `.open STORE` and `.open --migrate STORE [--copy-to NEW]`: opens another catalogue (a
+    /// file, `:memory:` or a `postgres://` URL); one written with an older version of the
+    /// catalogue model is migrated only when asked.
     func open(_ text: String, _ context: CommandContext) async throws {
         var words = try CommandWords.split(text)
         let migrates = words.contains("--migrate")
@@ -37,6 +38,18 @@ extension RecipeShell {
             context.print("opened \(path)" + stopped)
             return
         }
+        if Self.isPostgresURL(path) {
+            // A URL, not a file: opening it as a path would make a SQLite file under `postgres:/`.
+            guard !migrates else {
+                throw CommandError(".open --migrate migrates catalogue files; open a PostgreSQL catalogue without it: .open \(path)")
+            }
+            let wasWatching = watch != nil
+            let (catalog, location) = try await Self.openPostgres(path, output: context.output)
+            reopen(catalog, location: location)
+            context.print("opened \(location)" + (wasWatching ? "; the watch of the previous catalogue stopped" : ""))
+            return
+        }
+        try Self.refuseMisspelledURL(path)
         let version = FileManager.default.fileExists(atPath: path) ? try? CatalogMigration.version(ofStoreAt: path) : nil
         if migrates {
             guard let version else { throw CommandError("\(path) is not a catalogue that can be migrated") }

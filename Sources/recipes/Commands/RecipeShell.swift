@@ -71,6 +71,7 @@ import RecipeCatalog
             return RecipeShell(catalog: catalog, location: location, isDeterministic: invocation.isDeterministic)
         }
         if let path = invocation.storePath {
+            try refuseMisspelledURL(path)
             return RecipeShell(catalog: try await openNamed(path, invocation: invocation, output: output), location: path,
                                isDeterministic: invocation.isDeterministic)
         }

@@ -103,10 +103,11 @@ enum ShellHelp {
                                "  N     fit N columns (at least 20), terminal or not: for scripts and tests",
                                "  off   never cut a value",
                                "  json, csv and line modes always print values in full."]
-        case ".sqldebug": return [".sqldebug 0|1|2|3", "  1: each statement, rows and time; 2: + bound values; 3: + query plans"]
+        case ".sqldebug": return [".sqldebug 0|1|2|3", "  1: each statement, rows and time; 2: + bound values; 3: + query plans",
+                                  "  (SQLite stores only; on PostgreSQL, .explain shows a command's SQL and plan)"]
         case ".explain": return [".explain fetch|count|show|search ...",
-                                 "  The SQL the command runs, its values and SQLite's plan (for fetch … ids, keys,",
-                                 "  distinct and batch, the statement those run)."]
+                                 "  The SQL the command runs, its values and the store's plan, SQLite's or PostgreSQL's",
+                                 "  (for fetch … ids, keys, distinct and batch, the statement those run)."]
         case ".stats": return [".stats [reset]",
                                "  Statements, rows, faults fired, registered and live objects, peak memory, and how",
                                "  late the main actor ran a 5 ms timer (p50, p99, worst): the shell's responsiveness.",
@@ -130,7 +131,8 @@ enum ShellHelp {
         case ".schema": return [".schema [ENTITY ...]", "  Attributes, relationships, constraints and indexes: of every entity, or of those named."]
         case ".read": return [".read FILE", "  Runs the commands in FILE; errors name FILE:LINE."]
         case ".open": return [".open [--migrate] STORE [--copy-to NEW]",
-                              "  Opens another catalogue (a new path creates an empty one; :memory: for a scratch one).",
+                              "  Opens another catalogue (a new path creates an empty one; :memory: for a scratch one;",
+                              "  postgres://USER@HOST:PORT/DB one in a PostgreSQL database, the password from PGPASSWORD).",
                               "  A store's type (SQLite, XML, binary, HTML) is recognized from its content, whatever its name.",
                               "  --migrate migrates a catalogue made with an older version of the model first (the file is",
                               "  replaced only when the migration succeeds); --copy-to NEW migrates a copy and keeps STORE",

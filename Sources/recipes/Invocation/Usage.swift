@@ -16,7 +16,9 @@ enum Usage {
 
         Options:
           STORE              the store file to open: SQLite, XML, binary or HTML, recognized by
-                             its content whatever its name (.migrate converts between them)
+                             its content whatever its name (.migrate converts between them);
+                             or postgres://USER@HOST:PORT/DB, the password from PGPASSWORD
+                             (in a build with the PostgreSQL trait)
           --memory           use an in-memory store (nothing is written to disk)
           --deterministic    reproducible output: no timings, memory figures or progress bars
           --bail             stop at the first command that fails

@@ -44,6 +44,9 @@ import ObjectGraph
     var wasInterrupted = false
     /// How many `.read` scripts are running inside each other.
     var scriptDepth = 0
+    /// Raised by any Ctrl-C since the session began: a non-interactive run stops at the
+    /// first, also one that came between two commands or during one that ended anyway.
+    private let interruptedSinceStart: InterruptFlag
 
     /// The deepest `.read` nesting allowed (a script that reads itself stops there).
     static var maximumScriptDepth: Int { 16 }
@@ -55,6 +58,7 @@ import ObjectGraph
         self.output = output
         self.options = options
         self.interrupts = interrupts
+        interruptedSinceStart = interrupts.makeFlag()
     }
 
     /// The exit status of a non-interactive run: 130 after Ctrl-C, 1 after any failure, else 0.
@@ -69,6 +73,10 @@ import ObjectGraph
         defer { printNotes() }  // after blank lines too: Enter at the prompt shows job notes
         guard !ScriptFile.isComment(line) else { return .succeeded }
         let text = line.trimmingCharacters(in: .whitespaces)
+        // A script or -c run stops at Ctrl-C, as a shell script does, wherever it landed: a
+        // command too short to notice it ends normally (its output stands), and one pressed
+        // between two commands cancels no task; the next command does not run.
+        if mode != .interactive, interruptedSinceStart.isRaised { return stopInterrupted(at: location) }
         let interrupt = interrupts.makeFlag()
         let context = CommandContext(
             output: output, interrupt: interrupt, notes: notes, location: location, mode: mode,
@@ -85,15 +93,20 @@ import ObjectGraph
         case .failure(let failure as ScriptFailure):
             return failure.wasInterrupted ? .interrupted : .failed
         case .failure(is CancellationError):
-            wasInterrupted = true
-            failureCount += 1
-            report("interrupted", at: location)
-            return .interrupted
+            return stopInterrupted(at: location)
         case .failure(let error):
             failureCount += 1
             report(Self.message(for: error), at: location)
             return .failed
         }
+    }
+
+    /// Reports `interrupted` at `location` and counts it: the run ends with status 130.
+    private func stopInterrupted(at location: SourceLocation?) -> LineOutcome {
+        wasInterrupted = true
+        failureCount += 1
+        report("interrupted", at: location)
+        return .interrupted
     }
 
     /// The text printed after `error: ` for `error`. A Foundation file error that no command

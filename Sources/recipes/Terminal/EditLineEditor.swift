@@ -100,11 +100,17 @@ final class EditLineEditor: LineEditor {
         var line = String(cString: bytes)
         while line.last?.isNewline == true { line.removeLast() }
         let entry = line.trimmingCharacters(in: .whitespaces)
-        if recordsHistory, !entry.isEmpty {
+        if recordsHistory, !entry.isEmpty, !Self.holdsURLPassword(entry) {
             _ = clibedit_history_string(history, H_ENTER, entry)
             saveHistory()
         }
         return .line(line)
+    }
+
+    /// Whether `line` holds a URL with a password (`postgres://USER:PASSWORD@HOST/DB`): such a
+    /// line is refused, and the history file, a plain file, must not keep the password either.
+    static func holdsURLPassword(_ line: String) -> Bool {
+        line.range(of: #"[A-Za-z][A-Za-z0-9+.-]*://[^\s/@:]*:[^\s/@]*@"#, options: .regularExpression) != nil
     }
 
     func close() {

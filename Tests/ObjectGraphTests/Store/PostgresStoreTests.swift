@@ -14,8 +14,24 @@ struct PostgresStoreTests {
         #expect(location.user == "og" && location.host == "db.example" && location.port == 6543 && location.database == "kitchen")
         #expect(location.password == "secret" && !location.description.contains("secret"))
         #expect(try PostgresLocation(url: "postgresql://og@db/kitchen", environment: [:]).port == 5432)
+        #expect(try PostgresLocation(url: "PostgreSQL://og@db/kitchen", environment: [:]).database == "kitchen")  // schemes ignore case
         for (url, problem) in [("postgres://og:secret@db/kitchen", "holds a password"), ("postgres://db/kitchen", "no user"),
                                ("postgres://og@db", "no database"), ("mysql://og@db/kitchen", "not a PostgreSQL URL")] {
+            let error = try #require(throws: ObjectGraphError.self) { try PostgresLocation(url: url, environment: [:]) }
+            #expect(error.message.contains(problem), "\(url): \(error.message)")
+            #expect(!error.message.contains("secret"))
+        }
+    }
+
+    @Test("A URL with a typo says which part is wrong, and never repeats a password written in it")
+    func urlTypos() throws {
+        for (url, problem) in [
+            ("postgres://og:secret@db:54x29/kitchen", "holds a password"),  // once quoted whole, password and all
+            ("postgres://og@db:54x29/kitchen", "port '54x29' is not a number"),
+            ("postgres://og@db:99999/kitchen", "port 99999 is not a TCP port"),
+            ("postgres://og@db/kitchen/extra", "path '/kitchen/extra' is not one database name"),
+            ("postgres://og@db/kitchen?sslmode=require", "options (?sslmode=require) are not supported"),
+        ] {
             let error = try #require(throws: ObjectGraphError.self) { try PostgresLocation(url: url, environment: [:]) }
             #expect(error.message.contains(problem), "\(url): \(error.message)")
             #expect(!error.message.contains("secret"))

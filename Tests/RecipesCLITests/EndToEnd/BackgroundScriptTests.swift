@@ -83,6 +83,20 @@ struct BackgroundScriptTests {
         #expect(count.standardOutput == "\(line)\n", "the saved batches are kept")
     }
 
+    @Test("Ctrl-C during a -c run of many short commands stops it before the next command, with status 130")
+    func interruptManyShortCommands() async throws {
+        let shell = try ShellProcess(["--memory"] + Array(repeating: ["-c", "count Chef where name BEGINSWITH 'A'"], count: 30_000)
+            .joined(), home: directory.url)
+        try await shell.waitFor("the first answers") { $0.hasPrefix("0\n0\n") }
+        kill(shell.processIdentifier, SIGINT)
+        let exit = try await shell.waitForExit()
+        let lines = shell.output.split(separator: "\n")
+        #expect(exit.status == 130 && !exit.wasSignalled, "\(lines.suffix(3))")
+        // Every command that ran answered; the one after them says it was interrupted.
+        let last = try #require(lines.last)
+        #expect(last == "-c:\(lines.count): error: interrupted" && lines.dropLast().allSatisfy { $0 == "0" }, "\(lines.suffix(3))")
+    }
+
     @Test("Ctrl-C while piped input waits for its next line, with no job running, ends the run with status 130")
     func interruptIdlePipedInput() async throws {
         let shell = try ShellProcess([store], home: directory.url)

@@ -7,6 +7,25 @@ struct StoreTypeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
+    @Test("A misspelled PostgreSQL URL is named as such, not taken for a missing folder, and its password is not repeated")
+    func misspelledURLs() async throws {
+        let folder = try TemporaryDirectory()
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("real:"), withIntermediateDirectories: false)
+        let url = "postgress://og:secret@127.0.0.1:5432/kitchen"
+        let run = try await RecipesBinary.run([url], in: folder.url)
+        #expect(run.standardError == "error: 'postgress:' is not a kind of store: name a store file, or a PostgreSQL catalogue "
+                + "as postgres://USER@HOST:PORT/DB\n")
+        let inside = try await RecipesBinary.run(["--memory", "-c", ".open postgres:/og@127.0.0.1/kitchen",
+                                                  "-c", ".open real:/new.sqlite"], in: folder.url)
+        #expect(inside.standardError == "-c:1: error: 'postgres:' is not a kind of store: name a store file, or a PostgreSQL "
+                + "catalogue as postgres://USER@HOST:PORT/DB\n")
+        #expect(inside.standardOutput == "opened real:/new.sqlite\n")  // a folder really called so is a path
+        // A scheme ignores case: this is a PostgreSQL URL (with no server there, or no PostgreSQL in this build).
+        let upper = try await RecipesBinary.run(["--memory", "-c", ".open POSTGRES://og@127.0.0.1:1/kitchen"], in: folder.url)
+        #expect(upper.standardError.contains("127.0.0.1:1") || upper.standardError.contains("built without PostgreSQL"),
+                "\(upper.standardError)")
+    }
+
     @Test(".migrate counts one object in the singular, and refuses a path with another store's journal beside it")
     func migrateOneObjectAndLeftovers() async throws {
         let folder = try TemporaryDirectory()

@@ -59,6 +59,19 @@ struct TerminalTests {
         try await second.waitFor("its output") { $0.contains("\n0\n") }
     }
 
+    @Test("A line with a password in a URL is not saved in the history file")
+    func historyKeepsNoPassword() async throws {
+        try await waitForPrompt()
+        await terminal.type(".open postgres://og:secret@127.0.0.1:1/kitchen")
+        await terminal.press("Enter")
+        try await terminal.waitFor("the refusal") { $0.contains("error: ") }
+        try await run("count Cuisine where name == 'remembered'", expecting: "0")
+        await terminal.press("C-d")
+        #expect(try await terminal.waitForExit() == 0)
+        let saved = try String(contentsOf: home.url.appendingPathComponent(".local/share/recipes/history"), encoding: .utf8)
+        #expect(saved.contains("remembered") && !saved.contains("secret"), "\(saved)")
+    }
+
     @Test("Tab completes a unique prefix; a second Tab lists the candidates")
     func completion() async throws {
         try await waitForPrompt()
@@ -114,7 +127,7 @@ struct TerminalTests {
             $0.contains("error: interrupted") || $0.contains("imported 30000 recipes")
         }
         if !stopped.contains("error: interrupted") { return false }
-        #expect(await terminal.screen().contains("import stopped at line"))
+        #expect(await terminal.screen().contains("import stopped after line"))
         await terminal.type("count Recipe")
         await terminal.press("Enter")
         try await terminal.waitFor("a count") { screen in

@@ -204,6 +204,130 @@ struct PostgresMultiProcessTests {
         }
     }
 
+    @Test(".open switches from a SQLite file to a PostgreSQL catalogue and back; --migrate is refused for a URL")
+    func openSwitchesBetweenFileAndServer() async throws {
+        guard let server = Self.server else { return }
+        try await Self.withCatalogue(server) { catalogue in
+            let folder = try TemporaryDirectory()
+            let file = folder.url.appendingPathComponent("local.sqlite").path
+            let run = try await RecipesBinary.run([file, "--deterministic",
+                "-c", "insert Cuisine name=\"Local\"", "-c", "save",
+                "-c", ".open \(catalogue)", "-c", "count Cuisine",
+                "-c", "insert Cuisine name=\"Remote\"", "-c", "insert Cuisine name=\"Remote 2\"", "-c", "save",
+                "-c", ".open \(file)", "-c", "fetch Cuisine keys name",
+                "-c", ".open \(catalogue)", "-c", "count Cuisine",
+                "-c", ".open --migrate \(catalogue)"], in: folder.url)
+            if run.standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
+            #expect(run.standardOutput == """
+                inserted Cuisine (unsaved; save to keep it)
+                saved 1 change
+                opened \(catalogue)
+                0
+                inserted Cuisine (unsaved; save to keep it)
+                inserted Cuisine (unsaved; save to keep it)
+                saved 2 changes
+                opened \(file)
+                name
+                -----
+                Local
+                (1 row)
+                opened \(catalogue)
+                2
+
+                """, "\(run.standardError)")
+            #expect(run.standardError == "-c:12: error: .open --migrate migrates catalogue files; "
+                    + "open a PostgreSQL catalogue without it: .open \(catalogue)\n")
+            // The URL was never taken for a path: no folder `postgres:` beside the file.
+            #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("postgres:").path))
+        }
+    }
+
+    @Test(".sqldebug on a PostgreSQL catalogue names the store and points to .explain")
+    func sqlDebugPointsToExplain() async throws {
+        guard let server = Self.server else { return }
+        try await Self.withCatalogue(server) { catalogue in
+            let run = try await RecipesBinary.run([catalogue, "-c", ".sqldebug 1", "-c", ".explain count Chef"])
+            if run.standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
+            #expect(run.standardError == "-c:1: error: .sqldebug works on SQLite stores; this catalogue is a PostgreSQL store: "
+                    + ".explain COMMAND shows the SQL a command runs and PostgreSQL's plan\n")
+            #expect(run.standardOutput.hasPrefix("SQL: SELECT count(*) FROM \"Chef\""), "\(run.standardOutput)")
+        }
+    }
+
+    @Test("Ctrl-C during an import keeps the saved batches, names the line they end at, and the same import resumes there")
+    func interruptedImportResumes() async throws {
+        guard let server = Self.server else { return }
+        try await Self.withCatalogue(server) { catalogue in
+            let home = try TemporaryDirectory()
+            let file = home.url.appendingPathComponent("big.jsonl").path, total = 20_000
+            let generated = try await RecipesBinary.run(["generate", "--count", String(total), "--seed", "7", "--output", file])
+            #expect(generated.status == 0, "\(generated.standardError)")
+            let importer = try ShellProcess([catalogue, "--deterministic", "-c", "import \(file) --batch 200"], home: home.url)
+            var saved = 0
+            while saved == 0 {  // until a batch is saved, so that there is one to keep
+                let count = try await RecipesBinary.run([catalogue, "-c", "count Recipe"])
+                if count.standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
+                saved = Int(count.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+                if saved == 0 { try await Task.sleep(for: .milliseconds(50)) }  // pacing, not a measurement
+            }
+            kill(importer.processIdentifier, SIGINT)
+            let exit = try await importer.waitForExit()
+            let output = importer.output
+            if output.contains("imported \(total) recipes") { return }  // the import ended before Ctrl-C
+            #expect(exit.status == 130, "\(output)")
+            let stopped = try #require(output.split(separator: "\n").first { $0.hasPrefix("import stopped after line ") }, "\(output)")
+            let line = try #require(Int(stopped.dropFirst("import stopped after line ".count).prefix { $0.isNumber }))
+            // Every line is a good recipe: the saved batches hold exactly the lines up to the one named.
+            let count = try await RecipesBinary.run([catalogue, "-c", "count Recipe"])
+            #expect(count.standardOutput == "\(line)\n" && line % 200 == 0, "\(stopped); count: \(count.standardOutput)")
+            let resumed = try await RecipesBinary.run([catalogue, "--deterministic", "-c", "import \(file) --batch 200",
+                                                       "-c", "count Recipe"], timeout: .seconds(1_200))
+            #expect(resumed.standardOutput == "imported \(total - line) recipes from big.jsonl, resuming after line \(line)\n\(total)\n",
+                    "\(resumed.standardError)")
+        }
+    }
+
+    @Test("RECIPES_POSTGRES_SAMPLE leaves a catalogue that already holds recipes alone")
+    func sampleNotMixedIntoRecipes() async throws {
+        guard let server = Self.server else { return }
+        try await Self.withCatalogue(server) { catalogue in
+            let home = try TemporaryDirectory()
+            let file = home.url.appendingPathComponent("own.jsonl").path
+            let generated = try await RecipesBinary.run(["generate", "--count", "40", "--seed", "3", "--output", file])
+            #expect(generated.status == 0, "\(generated.standardError)")
+            let imported = try await RecipesBinary.run([catalogue, "-c", "import \(file)"])
+            if imported.standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
+            let run = try await RecipesBinary.run([catalogue, "-c", "count Recipe"], environment: ["RECIPES_POSTGRES_SAMPLE": "1"])
+            #expect(run.status == 0 && run.standardOutput == "40\n", "\(run.standardOutput)\(run.standardError)")
+            #expect(!run.standardError.contains("Created"), "\(run.standardError)")
+        }
+    }
+
+    @Test("Ctrl-C during a count that PostgreSQL sends to the evaluator stops it, as on SQLite: status 130, nothing after")
+    func interruptedEvaluatorCount() async throws {
+        guard let server = Self.server else { return }
+        try await Self.withCatalogue(server) { catalogue in
+            let home = try TemporaryDirectory()
+            let file = home.url.appendingPathComponent("many.jsonl").path
+            let generated = try await RecipesBinary.run(["generate", "--count", "4000", "--seed", "5", "--output", file])
+            #expect(generated.status == 0, "\(generated.standardError)")
+            let imported = try await RecipesBinary.run([catalogue, "-c", "import \(file)"])
+            if imported.standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
+            // MATCHES runs on the in-memory evaluator, after reading every table: seconds here.
+            let shell = try ShellProcess([catalogue, "-c", "count Chef", "-c", "count Recipe where name MATCHES '(.*[aeiou]){5}q'",
+                                          "-c", "count Cuisine"], home: home.url)
+            try await shell.waitFor("the first count") { !$0.isEmpty }
+            // Pacing, not a measurement: past the gap between two commands, into the slow one
+            // (which reads for seconds), so that Ctrl-C lands inside it.
+            try await Task.sleep(for: .milliseconds(300))
+            kill(shell.processIdentifier, SIGINT)
+            let exit = try await shell.waitForExit(timeout: .seconds(600))
+            let lines = shell.output.split(separator: "\n")
+            #expect(exit.status == 130 && !exit.wasSignalled, "\(shell.output)")
+            #expect(lines.count == 2 && lines.last == "-c:2: error: interrupted", "\(shell.output)")
+        }
+    }
+
     /// Whether `output` shows all three changes the editor saved.
     static func hasWatchLines(_ output: String) -> Bool {
         let lines = output.split(separator: "\n")

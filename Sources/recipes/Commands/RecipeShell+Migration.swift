@@ -43,10 +43,9 @@ extension RecipeShell {
             guard !migrates else {
                 throw CommandError(".open --migrate migrates catalogue files; open a PostgreSQL catalogue without it: .open \(path)")
             }
-            let wasWatching = watch != nil
             let (catalog, location) = try await Self.openPostgres(path, output: context.output)
-            reopen(catalog, location: location)
-            context.print("opened \(location)" + (wasWatching ? "; the watch of the previous catalogue stopped" : ""))
+            let stopped = reopen(catalog, location: location)
+            context.print("opened \(location)" + stopped)
             return
         }
         try Self.refuseMisspelledURL(path)

@@ -90,14 +90,20 @@ struct FaultFulfilmentTests {
         #expect(reader.hasChanges)  // nothing was saved, the change is kept
     }
 
-    @Test("refresh(mergeChanges: true) of a changed object whose row was deleted elsewhere makes it inaccessible and keeps the change")
-    func refreshingAChangedObjectWhoseRowIsGone() throws {
+    /// A recipe the writer saved (rating 3), and the reader's copy of it, renamed and unsaved.
+    func renamedCopyOfSavedRecipe() throws -> (recipe: ManagedObject, copy: ManagedObject) {
         let recipe = try writer.insert("Recipe")
         recipe["name"] = "Soup"
         recipe["rating"] = 3.0
         try writer.save()
         let copy = try reader.existingObject(with: recipe.objectID)
         copy["name"] = "Stew"
+        return (recipe, copy)
+    }
+
+    @Test("refresh(mergeChanges: true) of a changed object whose row was deleted elsewhere makes it inaccessible and keeps the change")
+    func refreshingAChangedObjectWhoseRowIsGone() throws {
+        let (recipe, copy) = try renamedCopyOfSavedRecipe()
         writer.delete(recipe)
         try writer.save()
         reader.refresh(copy, mergeChanges: true)
@@ -111,12 +117,7 @@ struct FaultFulfilmentTests {
 
     @Test("refresh(mergeChanges: true) that meets a store error keeps the object's values, and the next save reports it")
     func refreshingThroughAStoreError() throws {
-        let recipe = try writer.insert("Recipe")
-        recipe["name"] = "Soup"
-        recipe["rating"] = 3.0
-        try writer.save()
-        let copy = try reader.existingObject(with: recipe.objectID)
-        copy["name"] = "Stew"
+        let copy = try renamedCopyOfSavedRecipe().copy
         coordinator.rowCache.removeAll()
         try coordinator.sqliteStore.perform { connection in try connection.execute(#"ALTER TABLE "Recipe" RENAME TO "Gone""#) }
         reader.refresh(copy, mergeChanges: true)

@@ -292,11 +292,7 @@ struct PostgresMultiProcessTests {
         guard let server = Self.server else { return }
         try await Self.withCatalogue(server) { catalogue in
             let home = try TemporaryDirectory()
-            let file = home.url.appendingPathComponent("own.jsonl").path
-            let generated = try await RecipesBinary.run(["generate", "--count", "40", "--seed", "3", "--output", file])
-            #expect(generated.status == 0, "\(generated.standardError)")
-            let imported = try await RecipesBinary.run([catalogue, "-c", "import \(file)"])
-            if imported.standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
+            guard try await Self.importGenerated(40, seed: 3, into: catalogue, home: home) else { return }
             let run = try await RecipesBinary.run([catalogue, "-c", "count Recipe"], environment: ["RECIPES_POSTGRES_SAMPLE": "1"])
             #expect(run.status == 0 && run.standardOutput == "40\n", "\(run.standardOutput)\(run.standardError)")
             #expect(!run.standardError.contains("Created"), "\(run.standardError)")
@@ -308,11 +304,7 @@ struct PostgresMultiProcessTests {
         guard let server = Self.server else { return }
         try await Self.withCatalogue(server) { catalogue in
             let home = try TemporaryDirectory()
-            let file = home.url.appendingPathComponent("many.jsonl").path
-            let generated = try await RecipesBinary.run(["generate", "--count", "4000", "--seed", "5", "--output", file])
-            #expect(generated.status == 0, "\(generated.standardError)")
-            let imported = try await RecipesBinary.run([catalogue, "-c", "import \(file)"])
-            if imported.standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
+            guard try await Self.importGenerated(4000, seed: 5, into: catalogue, home: home) else { return }
             // MATCHES runs on the in-memory evaluator, after reading every table: seconds here.
             let shell = try ShellProcess([catalogue, "-c", "count Chef", "-c", "count Recipe where name MATCHES '(.*[aeiou]){5}q'",
                                           "-c", "count Cuisine"], home: home.url)
@@ -326,6 +318,16 @@ struct PostgresMultiProcessTests {
             #expect(exit.status == 130 && !exit.wasSignalled, "\(shell.output)")
             #expect(lines.count == 2 && lines.last == "-c:2: error: interrupted", "\(shell.output)")
         }
+    }
+
+    /// Imports `count` generated recipes into `catalogue`; false when the shell was built
+    /// without PostgreSQL (``importAndEdits`` says so).
+    static func importGenerated(_ count: Int, seed: Int, into catalogue: String, home: TemporaryDirectory) async throws -> Bool {
+        let file = home.url.appendingPathComponent("generated.jsonl").path
+        let generated = try await RecipesBinary.run(["generate", "--count", String(count), "--seed", String(seed), "--output", file])
+        #expect(generated.status == 0, "\(generated.standardError)")
+        let imported = try await RecipesBinary.run([catalogue, "-c", "import \(file)"])
+        return !imported.standardError.contains("built without PostgreSQL")
     }
 
     /// Whether `output` shows all three changes the editor saved.

@@ -33,7 +33,7 @@ extension ContextCore {
                 throw ObjectGraphError(.invalidValue, "\(value) is not a \(attribute.type.displayName) for '\(entity.name).\(key)'")
             }
             if stored.isNull && !attribute.isOptional {
-                throw ObjectGraphError(.validation, "required attribute '\(key)' cannot be set to nil; nothing was updated")
+                throw ObjectGraphError(.validation, "'\(entity.name).\(key)' is required: a batch update cannot set it to nil; nothing was updated")
             }
             values[key] = stored
         }

@@ -44,4 +44,32 @@ struct BatchRequestValueTests {
             #expect(context.object(with: inserted.insertedIDs[0])["rating"] == nil)
         }
     }
+
+    @Test("A batch insert refuses a derived key, and derives shadows of defaults and counts of no related rows")
+    func derivedAttributes() throws {
+        let model = try TestModel.make(chefAttributes: [
+            AttributeDescription("recipeCount", .integer32, derivedFrom: "recipes.@count"),
+            AttributeDescription("title", .string, defaultValue: "Chéf"),
+            AttributeDescription("titleCanonical", .string, derivedFrom: "canonical:(title)"),
+        ])
+        for context in try contexts(model) {
+            let error = try #require(throws: ObjectGraphError.self) {
+                try context.execute(BatchInsertRequest(entityName: "Chef", objects: [["name": "Ana", "titleCanonical": "junk"]]))
+            }
+            #expect(error.message == "'Chef.titleCanonical' is derived (canonical:(title)) and computed by the framework; change 'title' instead")
+            #expect(throws: ObjectGraphError.self) {
+                try context.execute(BatchInsertRequest(entityName: "Chef", objects: [["name": "Ana", "recipeCount": 9]]))
+            }
+            #expect(try context.count(for: FetchRequest(entityName: "Chef")) == 0)
+            try context.execute(BatchInsertRequest(entityName: "Chef", objects: [["name": "Ana"]]))
+            let inserted = try context.insert("Chef")
+            inserted["name"] = "Bo"
+            try context.save()
+            // The batch-inserted row and the saved object alike.
+            for predicate in ["title ==[cd] 'chef'", "title BEGINSWITH[cd] 'che'", "recipeCount == 0"] {
+                #expect(try context.count(for: FetchRequest(entityName: "Chef", predicate: try FetchPredicate(predicate))) == 2,
+                        "\(predicate)")
+            }
+        }
+    }
 }

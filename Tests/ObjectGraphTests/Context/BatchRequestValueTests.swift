@@ -72,4 +72,27 @@ struct BatchRequestValueTests {
             }
         }
     }
+
+    @Test("A batch insert or update that repeats a unique value says so alike on every store, and writes nothing")
+    func uniqueness() throws {
+        for context in try contexts(try TestModel.make()) {
+            try context.execute(BatchInsertRequest(entityName: "Chef", objects: [["name": "Ana"], ["name": "Bo"]]))
+            for (rows, message) in [
+                ([["name": "Cy"], ["name": "Cy"]], "cannot insert Chef: row 2: another Chef already has name = Cy; nothing was inserted"),
+                ([["name": "Di"], ["name": "Bo"]], "cannot insert Chef: row 2: another Chef already has name = Bo; nothing was inserted"),
+            ] {
+                let error = try #require(throws: ObjectGraphError.self) {
+                    try context.execute(BatchInsertRequest(entityName: "Chef", objects: rows))
+                }
+                #expect(error.code == .constraintViolation)
+                #expect(error.message == message)
+            }
+            let error = try #require(throws: ObjectGraphError.self) {
+                try context.execute(BatchUpdateRequest(entityName: "Chef", propertiesToUpdate: ["name": "Same"]))
+            }
+            #expect(error.message == "cannot update Chef: another Chef would have name = Same too, and it is unique; nothing was updated")
+            let names = try context.fetch(FetchRequest(entityName: "Chef", sortKeys: [SortKey("name")])).map { $0["name"] as? String }
+            #expect(names == ["Ana", "Bo"])
+        }
+    }
 }

@@ -8,7 +8,8 @@
 public struct BatchInsertRequest: Sendable {
     /// The entity of the new rows.
     public var entityName: String
-    /// One dictionary of attribute values per row; missing attributes take their defaults.
+    /// One dictionary of attribute values per row; missing attributes take their defaults,
+    /// a nil `Optional` is nil, and derived attributes are computed (setting one throws).
     public var objects: [[String: any Sendable]]
 
     /// Creates a request.
@@ -24,7 +25,8 @@ public struct BatchUpdateRequest: Sendable {
     public var entityName: String
     /// Which rows; all when nil.
     public var predicate: FetchPredicate?
-    /// The new values, by attribute name.
+    /// The new values, by attribute name; a nil `Optional` (a `Double?` that is nil) clears an
+    /// optional attribute. Derived attributes follow their sources; setting one throws.
     public var propertiesToUpdate: [String: any Sendable]
 
     /// Creates a request.

@@ -217,13 +217,13 @@ extension TableLayout {
                 }
                 try entity.checkSettable(attribute)
                 guard let stored = attribute.type.storedValue(from: value) else {
-                    throw ObjectGraphError(.invalidValue, "row \(index + 1): \(value) is not a \(attribute.type.displayName) for '\(key)'")
+                    throw ObjectGraphError(.invalidValue, "row \(index + 1): \(value) is not a \(attribute.type.displayName) for '\(entity.name).\(key)'; nothing was inserted")
                 }
                 row[columnIndex[key]!] = stored
                 for target in attribute.derivedTargets { row[columnIndex[target.name]!] = Derivations.derive(stored, target.derivation!) }
             }
             for attribute in entity.requiredAttributes where row[columnIndex[attribute.name]!].isNull {
-                throw ObjectGraphError(.validation, "row \(index + 1): required attribute '\(attribute.name)' is missing; nothing was inserted")
+                throw ObjectGraphError(.validation, "row \(index + 1): required attribute '\(entity.name).\(attribute.name)' is missing; nothing was inserted")
             }
             return row
         }

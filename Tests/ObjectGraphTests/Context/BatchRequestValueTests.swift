@@ -95,4 +95,20 @@ struct BatchRequestValueTests {
             #expect(names == ["Ana", "Bo"])
         }
     }
+
+    @Test("A batch request's value of the wrong type, or a missing required one, names the entity and writes nothing")
+    func wrongValues() throws {
+        for context in try contexts(try TestModel.make()) {
+            func message(_ attempt: () throws -> Void) throws -> String {
+                try #require(throws: ObjectGraphError.self) { try attempt() }.message
+            }
+            #expect(try message { try context.execute(BatchInsertRequest(entityName: "Recipe", objects: [["name": "A"], ["name": 3]])) }
+                    == "row 2: 3 is not a String for 'Recipe.name'; nothing was inserted")
+            #expect(try message { try context.execute(BatchInsertRequest(entityName: "Recipe", objects: [["servings": 2]])) }
+                    == "row 1: required attribute 'Recipe.name' is missing; nothing was inserted")
+            #expect(try message { try context.execute(BatchUpdateRequest(entityName: "Recipe", propertiesToUpdate: ["servings": "four"])) }
+                    == "four is not a Int16 for 'Recipe.servings'; nothing was updated")
+            #expect(try context.count(for: FetchRequest(entityName: "Recipe")) == 0)
+        }
+    }
 }

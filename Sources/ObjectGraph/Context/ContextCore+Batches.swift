@@ -15,6 +15,10 @@ extension ContextCore {
     func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
         let entity = try model.requireEntity(named: request.entityName)
         try coordinator.requireStores()
+        guard !request.propertiesToUpdate.isEmpty else {
+            throw ObjectGraphError(.invalidValue,
+                "a batch update of '\(entity.name)' needs a value to set in propertiesToUpdate; nothing was updated")
+        }
         var values: [String: StoredValue] = [:]
         for (key, value) in request.propertiesToUpdate {
             guard let attribute = entity.attribute(named: key) else {

@@ -109,6 +109,10 @@ struct BatchRequestValueTests {
             #expect(try message { try context.execute(BatchUpdateRequest(entityName: "Recipe", propertiesToUpdate: ["servings": "four"])) }
                     == "four is not a Int16 for 'Recipe.servings'; nothing was updated")
             #expect(try context.count(for: FetchRequest(entityName: "Recipe")) == 0)
+            // No values: a SQL syntax error on SQLite, every matching row's version bumped elsewhere.
+            try context.execute(BatchInsertRequest(entityName: "Recipe", objects: [["name": "A"]]))
+            #expect(try message { try context.execute(BatchUpdateRequest(entityName: "Recipe", propertiesToUpdate: [:])) }
+                    == "a batch update of 'Recipe' needs a value to set in propertiesToUpdate; nothing was updated")
         }
     }
 }

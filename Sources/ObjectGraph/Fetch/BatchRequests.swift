@@ -92,6 +92,7 @@ public struct BatchResult: Sendable {
     /// An empty result; stores fill it in.
     public init() {}
 
-    /// How many rows the request itself inserted, updated or deleted.
+    /// How many rows the request inserted, updated or deleted, the rows a cascade deleted
+    /// included (nullified and recomputed rows are not counted).
     public var count: Int { insertedIDs.count + updatedIDs.count + max(deletedCount, deletedIDs.count) }
 }

@@ -115,4 +115,27 @@ struct BatchRequestValueTests {
                     == "a batch update of 'Recipe' needs a value to set in propertiesToUpdate; nothing was updated")
         }
     }
+
+    @Test("A batch update keeps a sub-entity's shadow in step; a search of the parent entity folds instead of using it")
+    func subEntityShadow() throws {
+        let model = try ObjectModel(entities: [
+            EntityDescription("Media", isAbstract: true, attributes: [AttributeDescription("caption", .string, isOptional: true)]),
+            EntityDescription("Photo", parent: "Media",
+                              attributes: [AttributeDescription("captionCanonical", .string, derivedFrom: "canonical:(caption)")]),
+            EntityDescription("Video", parent: "Media", attributes: [AttributeDescription("seconds", .double, defaultValue: 0)]),
+        ])
+        for context in try contexts(model) {
+            try context.execute(BatchInsertRequest(entityName: "Photo", objects: [["caption": "Crème"]]))
+            try context.execute(BatchInsertRequest(entityName: "Video", objects: [["caption": "Crème"]]))
+            try context.execute(BatchUpdateRequest(entityName: "Media", propertiesToUpdate: ["caption": "Brûlée"]))
+            func count(_ entity: String, _ predicate: String) throws -> Int {
+                try context.count(for: FetchRequest(entityName: entity, predicate: try FetchPredicate(predicate)))
+            }
+            #expect(try count("Photo", "captionCanonical == 'brulee'") == 1)
+            #expect(try count("Photo", "caption ==[cd] 'BRULEE'") == 1)
+            // Media has no captionCanonical: the fetch used to rewrite onto it and throw 'unknown key'.
+            #expect(try count("Media", "caption ==[cd] 'BRULEE'") == 2)
+            #expect(try count("Media", "caption BEGINSWITH[cd] 'bru'") == 2)
+        }
+    }
 }

@@ -1,5 +1,6 @@
 /// Inserts rows straight into the store, without creating objects: the fastest way to load
 /// many plain rows (attributes only; relationships are set afterwards, through objects).
+/// A required relationship is not checked: the rows stay without it until a context sets it.
 ///
 /// ```swift
 /// let result = try context.execute(BatchInsertRequest(entityName: "Chef",

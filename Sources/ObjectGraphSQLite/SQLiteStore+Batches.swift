@@ -19,11 +19,15 @@ extension SQLiteStore {
                 connection.nextKeys.removeAll()
                 var ids: [ObjectID] = []
                 let statement = try insertStatement(ofEntityAt: entity.index, connection)
-                for values in prepared {
+                for (index, values) in prepared.enumerated() {
                     statement.reset()
                     try statement.bind(.integer(key), at: 1)
                     for column in 2..<layout.width { try statement.bind(values[column], at: Int32(column)) }
-                    try statement.run()
+                    do {
+                        try statement.run()
+                    } catch let error as SQLiteError where error.result == .constraint {
+                        throw Self.insertUniquenessError(error, entity: entity, row: index + 1, values: values, layout: layout)
+                    }
                     ids.append(ObjectID(entityIndex: entity.index, key: key))
                     key += 1
                 }
@@ -64,6 +68,24 @@ extension SQLiteStore {
         let columns = error.message.components(separatedBy: ": ").last?.split(separator: ",")
             .compactMap { $0.split(separator: ".").last.map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
         return .batchUpdateUniqueness(entity: entity, columns: columns, values: values, storeMessage: error.message, underlying: error)
+    }
+
+    /// A batch insert's row that repeats the unique values of another row, of the store or
+    /// of the batch, said with its values; in SQLite's words for another constraint.
+    private static func insertUniquenessError(
+        _ error: SQLiteError, entity: EntityDescription, row: Int, values: [StoredValue], layout: TableLayout
+    ) -> ObjectGraphError {
+        let columns = error.message.components(separatedBy: ": ").last?.split(separator: ",")
+            .compactMap { $0.split(separator: ".").last.map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+        let named = columns.compactMap { column -> String? in
+            guard let attribute = entity.attribute(named: column), let index = layout.columnIndex[column] else { return nil }
+            return "\(column) = \(attribute.type.swiftValue(from: values[index]).map { "\($0)" } ?? "nil")"
+        }
+        guard !named.isEmpty, named.count == columns.count else {
+            return ObjectGraphError(.constraintViolation, "cannot insert \(entity.name): row \(row): \(error.message); nothing was inserted",
+                                    underlying: error)
+        }
+        return .batchInsertUniqueness(entity: entity, row: row, detail: named.joined(separator: ", "), underlying: error)
     }
 
     /// Deletes the rows `plan` selects and what the delete rules reach from them

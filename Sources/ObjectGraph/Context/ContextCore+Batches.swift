@@ -15,6 +15,10 @@ extension ContextCore {
     func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
         let entity = try model.requireEntity(named: request.entityName)
         try coordinator.requireStores()
+        guard !request.propertiesToUpdate.isEmpty else {
+            throw ObjectGraphError(.invalidValue,
+                "a batch update of '\(entity.name)' needs a value to set in propertiesToUpdate; nothing was updated")
+        }
         var values: [String: StoredValue] = [:]
         for (key, value) in request.propertiesToUpdate {
             guard let attribute = entity.attribute(named: key) else {
@@ -30,10 +34,10 @@ extension ContextCore {
                     "'\(entity.name).\(key)' is transient: it is never stored, so a batch update cannot set it")
             }
             guard let stored = attribute.type.storedValue(from: value) else {
-                throw ObjectGraphError(.invalidValue, "\(value) is not a \(attribute.type.displayName) for '\(entity.name).\(key)'")
+                throw ObjectGraphError(.invalidValue, "\(value) is not a \(attribute.type.displayName) for '\(entity.name).\(key)'; nothing was updated")
             }
             if stored.isNull && !attribute.isOptional {
-                throw ObjectGraphError(.validation, "required attribute '\(key)' cannot be set to nil; nothing was updated")
+                throw ObjectGraphError(.validation, "'\(entity.name).\(key)' is required: a batch update cannot set it to nil; nothing was updated")
             }
             values[key] = stored
         }

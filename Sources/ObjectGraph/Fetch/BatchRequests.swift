@@ -1,5 +1,6 @@
 /// Inserts rows straight into the store, without creating objects: the fastest way to load
 /// many plain rows (attributes only; relationships are set afterwards, through objects).
+/// A required relationship is not checked: the rows stay without it until a context sets it.
 ///
 /// ```swift
 /// let result = try context.execute(BatchInsertRequest(entityName: "Chef",
@@ -8,7 +9,8 @@
 public struct BatchInsertRequest: Sendable {
     /// The entity of the new rows.
     public var entityName: String
-    /// One dictionary of attribute values per row; missing attributes take their defaults.
+    /// One dictionary of attribute values per row; missing attributes take their defaults,
+    /// a nil `Optional` is nil, and derived attributes are computed (setting one throws).
     public var objects: [[String: any Sendable]]
 
     /// Creates a request.
@@ -24,7 +26,8 @@ public struct BatchUpdateRequest: Sendable {
     public var entityName: String
     /// Which rows; all when nil.
     public var predicate: FetchPredicate?
-    /// The new values, by attribute name.
+    /// The new values, by attribute name; a nil `Optional` (a `Double?` that is nil) clears an
+    /// optional attribute. Derived attributes follow their sources; setting one throws.
     public var propertiesToUpdate: [String: any Sendable]
 
     /// Creates a request.
@@ -90,6 +93,7 @@ public struct BatchResult: Sendable {
     /// An empty result; stores fill it in.
     public init() {}
 
-    /// How many rows the request itself inserted, updated or deleted.
+    /// How many rows the request inserted, updated or deleted, the rows a cascade deleted
+    /// included (nullified and recomputed rows are not counted).
     public var count: Int { insertedIDs.count + updatedIDs.count + max(deletedCount, deletedIDs.count) }
 }

@@ -50,8 +50,17 @@ public enum AttributeType: String, Hashable, Sendable, CaseIterable {
     /// Converts a Swift value of this type to its stored form, or returns nil when it has another type.
     ///
     /// Integers accept any `BinaryInteger` within range; `double` also accepts integers.
+    /// A nil `Optional` boxed in `Any` (a `Double?` put in `[String: any Sendable]`) is nil too.
     public func storedValue(from value: Any?) -> StoredValue? {
         guard let value else { return .null }
+        if let stored = converted(value) { return stored }
+        // `guard let` sees a value in a boxed `Optional.none`; checked only when nothing
+        // else fitted, so setting a value pays nothing for it.
+        return (value as? any BoxedOptional)?.isNone == true ? .null : nil
+    }
+
+    /// `value` in its stored form, or nil when it has another type.
+    private func converted(_ value: Any) -> StoredValue? {
         switch self {
         case .integer16, .integer32, .integer64:
             let integer: Int64?
@@ -216,4 +225,14 @@ enum ISO8601Parsing {
         guard let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19) else { return false }
         return hour < 24 && minute < 60 && second < 60
     }
+}
+
+/// Any `Optional`, so a nil one boxed in `Any` can be recognized.
+private protocol BoxedOptional {
+    /// Whether it holds nil.
+    var isNone: Bool { get }
+}
+
+extension Optional: BoxedOptional {
+    var isNone: Bool { self == nil }
 }

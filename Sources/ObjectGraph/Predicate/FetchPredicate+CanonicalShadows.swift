@@ -26,8 +26,11 @@ extension FetchPredicate {
                   comparison.options.contains(.diacriticInsensitive),
                   case .keyPath(nil, let path, let keySpan) = comparison.lhs, path.count == 1,
                   case .value(.string(let text), let valueSpan) = comparison.rhs,
-                  let shadow = entity.attribute(named: path[0])?.derivedTargets
-                      .first(where: { if case .canonical? = $0.derivation { true } else { false } }) else { return node }
+                  // A shadow a sub-entity declares is not a column of the entity's other rows.
+                  let shadow = entity.attribute(named: path[0])?.derivedTargets.first(where: { target in
+                      guard case .canonical? = target.derivation else { return false }
+                      return entity.attribute(named: target.name) === target
+                  }) else { return node }
             comparison.lhs = .keyPath(base: nil, [shadow.name], keySpan)
             comparison.rhs = .value(.string(text.canonicalFolded()), valueSpan)
             comparison.options = [.normalized]

@@ -203,18 +203,27 @@ extension TableLayout {
             row[1] = .integer(Int64(entity.index))
             row[versionColumn] = .integer(0)
             for attribute in entity.attributes where !attribute.isTransient { row[columnIndex[attribute.name]!] = attribute.defaultValue }
+            // As an inserted object has them: derived from the defaults, and a new row
+            // holds no related row (`recipes.@count` is 0, `photo != nil` false).
+            for attribute in entity.attributesWithDefaults where !attribute.isTransient {
+                for target in attribute.derivedTargets {
+                    row[columnIndex[target.name]!] = Derivations.derive(attribute.defaultValue, target.derivation!)
+                }
+            }
+            for attribute in entity.relationshipDerivedAttributes { row[columnIndex[attribute.name]!] = .integer(0) }
             for (key, value) in values {
                 guard let attribute = entity.attribute(named: key), !attribute.isTransient else {
                     throw ObjectGraphError.unknownKey(key, entity: entity)
                 }
+                try entity.checkSettable(attribute)
                 guard let stored = attribute.type.storedValue(from: value) else {
-                    throw ObjectGraphError(.invalidValue, "row \(index + 1): \(value) is not a \(attribute.type.displayName) for '\(key)'")
+                    throw ObjectGraphError(.invalidValue, "row \(index + 1): \(value) is not a \(attribute.type.displayName) for '\(entity.name).\(key)'; nothing was inserted")
                 }
                 row[columnIndex[key]!] = stored
                 for target in attribute.derivedTargets { row[columnIndex[target.name]!] = Derivations.derive(stored, target.derivation!) }
             }
             for attribute in entity.requiredAttributes where row[columnIndex[attribute.name]!].isNull {
-                throw ObjectGraphError(.validation, "row \(index + 1): required attribute '\(attribute.name)' is missing; nothing was inserted")
+                throw ObjectGraphError(.validation, "row \(index + 1): required attribute '\(entity.name).\(attribute.name)' is missing; nothing was inserted")
             }
             return row
         }

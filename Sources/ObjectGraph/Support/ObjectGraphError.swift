@@ -120,6 +120,16 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
             + "and \(columns.count == 1 ? "it is" : "they are") unique; nothing was updated", underlying: underlying)
     }
 
+    /// A batch insert of `entity` whose row `row` (from 1, when known) repeats another row's
+    /// unique values, `detail` naming them (`name = Ana`): one of the store or of the batch.
+    package static func batchInsertUniqueness(
+        entity: EntityDescription, row: Int?, detail: String, underlying: (any Error & Sendable)? = nil
+    ) -> ObjectGraphError {
+        ObjectGraphError(.constraintViolation,
+            "cannot insert \(entity.name): \(row.map { "row \($0): " } ?? "")another \(entity.root.name) already has \(detail); nothing was inserted",
+            underlying: underlying)
+    }
+
     /// The error for `key` where a relationship is needed (prefetching): unknown, or an attribute.
     package static func notARelationship(_ key: String, entity: EntityDescription) -> ObjectGraphError {
         guard entity.attribute(named: key) != nil else { return unknownKey(key, entity: entity) }

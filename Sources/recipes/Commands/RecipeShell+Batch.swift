@@ -25,10 +25,8 @@ extension RecipeShell {
                 throw CommandError("'\(key)' is derived (\(derivation)) and computed by the framework; change '\(derivation.source)' instead")
             }
             let stored = try attribute.type.parse(text, key: key)
-            guard let value = Self.sendableValue(stored, type: attribute.type) else {
-                throw CommandError("update --batch cannot set '\(key)' to nil; leave out --batch to clear it")
-            }
-            values[key] = value
+            // nil as the request takes it (the framework refuses it for a required attribute).
+            values[key] = Self.sendableValue(stored, type: attribute.type) ?? (String?.none as any Sendable)
         }
         let result = try self.context.execute(BatchUpdateRequest(entityName: entity.name, predicate: request.predicate,
                                                                  propertiesToUpdate: values))

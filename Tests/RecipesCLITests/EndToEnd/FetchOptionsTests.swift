@@ -169,15 +169,17 @@ struct FetchOptionsTests {
     func batchUpdate() async throws {
         let run = try await run(["update Recipe where cuisine.name == 'Thai' set rating=4.5 servings=6 --batch",
                                  ".mode json", "update Recipe where name == 'Som Tam' set course=dessert --batch",
+                                 "update Recipe where name == 'Larb Gai' set rating=nil --batch",
                                  "fetch Recipe where cuisine.name == 'Thai' sort name limit 3 keys name, rating, servings",
                                  "fetch Recipe where name == 'Som Tam' keys course", "save"])
         #expect(run.standardError == "")
         #expect(run.standardOutput == """
             updated 7 Recipe rows (batch: written to the store, no objects loaded)
             {"updated": 1}
+            {"updated": 1}
             {"name": "Gaeng Keow Wan Gai", "rating": 4.5, "servings": 6}
             {"name": "Khao Niao Mamuang", "rating": 4.5, "servings": 6}
-            {"name": "Larb Gai", "rating": 4.5, "servings": 6}
+            {"name": "Larb Gai", "rating": null, "servings": 6}
             {"course": "dessert"}
             saved 0 changes
 
@@ -216,7 +218,7 @@ struct FetchOptionsTests {
                                  "fetch Recipe keys name faults", "fetch Recipe ids prefetch chef", "count Recipe ids",
                                  "fetch Recipe ids 3", "fetch Recipe keys", "fetch Recipe keys name chef.name",
                                  "fetch Recipe keys chef", "fetch Recipe keys ingredients.quantity",
-                                 "update Recipe set chef=Ana --batch", "update Recipe set rating=nil --batch",
+                                 "update Recipe set chef=Ana --batch", "update Recipe set name=nil --batch",
                                  "update Recipe set nameCanonical=x --batch", "update Recipe where rating < 1 sort name set rating=1 --batch",
                                  "delete Recipe --batch", "delete Recipe where rating < 1 limit 3 --batch",
                                  "delete Recipe where rating < 1 nosub --batch"])
@@ -234,7 +236,7 @@ struct FetchOptionsTests {
             -c:11: error: 'chef' is a relationship; 'keys' reads attributes, such as chef.name
             -c:12: error: 'keys' follows to-one relationships only; 'ingredients' in 'ingredients.quantity' is to-many
             -c:13: error: 'chef' is a relationship; update --batch sets attributes only (leave out --batch to set it)
-            -c:14: error: update --batch cannot set 'rating' to nil; leave out --batch to clear it
+            -c:14: error: 'Recipe.name' is required: a batch update cannot set it to nil; nothing was updated
             -c:15: error: 'nameCanonical' is derived (canonical:(name)) and computed by the framework; change 'name' instead
             -c:16: error: 'sort' does not apply to update --batch, which takes only 'where'
             -c:17: error: delete needs 'where': delete Recipe where … --batch (use 'where TRUEPREDICATE' to delete all)

@@ -84,7 +84,12 @@ extension MemoryStore {
                 row[0] = .integer(id.key)
                 next.tables[layout.root.index, default: [:]][id.key] = row
             }
-            try checkUniqueness(of: ids, in: next)
+            try checkUniqueness(of: ids, in: next) { failed, constraint, values, detail in
+                // The batch's last row with those values is the one that repeats them, as in SQL.
+                let columns = constraint.map { layout.columnIndex[$0]! }
+                let row = prepared.lastIndex { row in columns.map { row[$0] } == values }
+                return .batchInsertUniqueness(entity: failed, row: row.map { $0 + 1 }, detail: detail)
+            }
             return ids
         }
     }
@@ -113,7 +118,11 @@ extension MemoryStore {
                 row[layout.versionColumn] = .integer(version + 1)
                 next.tables[layout.root.index]![id.key] = row
             }
-            try checkUniqueness(of: ids, in: next)
+            try checkUniqueness(of: ids, in: next) { entity, constraint, _, detail in
+                let error = ObjectGraphError(.constraintViolation, "another \(entity.root.name) already has \(detail)")
+                return .batchUpdateUniqueness(entity: entity, columns: constraint, values: values, storeMessage: error.message,
+                                              underlying: error)
+            }
             return ids
         }
     }
@@ -223,8 +232,15 @@ extension MemoryStore {
     }
 
     /// Throws `constraintViolation` when a touched row repeats another row's values of a
-    /// uniqueness constraint (rows with a nil among them never conflict, as in SQL).
-    private func checkUniqueness(of touched: [ObjectID], in contents: Contents) throws {
+    /// uniqueness constraint (rows with a nil among them never conflict, as in SQL); a save's
+    /// error unless `failure` makes another from the entity, the constraint's attributes,
+    /// their values, and those said as `name = Ana`.
+    private func checkUniqueness(
+        of touched: [ObjectID], in contents: Contents,
+        failure: (EntityDescription, [String], [StoredValue], String) -> ObjectGraphError = { entity, _, _, detail in
+            ObjectGraphError(.constraintViolation, "cannot save \(entity.name): another \(entity.root.name) already has \(detail); nothing was saved")
+        }
+    ) throws {
         let roots = Set(touched.map { model.entities[Int($0.entityIndex)].root.index })
         for root in roots {
             let rows = contents.tables[root] ?? [:]
@@ -244,8 +260,7 @@ extension MemoryStore {
                                 let shown = entity.attribute(named: name)?.type.swiftValue(from: value).map { "\($0)" }
                                 return "\(name) = \(shown ?? (value.isNull ? "nil" : "\(value)"))"
                             }.joined(separator: ", ")
-                            throw ObjectGraphError(.constraintViolation,
-                                "cannot save \(entity.name): another \(entity.root.name) already has \(detail); nothing was saved")
+                            throw failure(entity, constraint, values, detail)
                         }
                     }
                 }

@@ -220,7 +220,10 @@ struct PredicateSQLTests {
         #expect(fragment.sql == #"(SELECT h1."name" FROM "Chef" AS h1 WHERE h1._pk = t0."chef")"#)
         #expect(try PredicateSQLCompiler.compileKeyPath(["rating"], entity: recipeEntity, alias: "t0", dialect: .sqlite).sql == #"t0."rating""#)
         #expect(throws: ObjectGraphError.self) { try PredicateSQLCompiler.compileKeyPath(["chef"], entity: recipeEntity, alias: "t0", dialect: .sqlite) }
-        #expect(throws: PredicateSyntaxError.self) { try PredicateSQLCompiler.compileKeyPath(["tags", "name"], entity: recipeEntity, alias: "t0", dialect: .sqlite) }
+        let toMany = try #require(throws: ObjectGraphError.self) {
+            try PredicateSQLCompiler.compileKeyPath(["tags", "name"], entity: recipeEntity, alias: "t0", dialect: .sqlite)
+        }
+        #expect(toMany.message.hasPrefix("'tags.name' goes through 'tags', a to-many relationship of 'Recipe'"), "\(toMany.message)")
         #expect(throws: PredicateSyntaxError.self) { try PredicateSQLCompiler.compileKeyPath(["chef", "nmae"], entity: recipeEntity, alias: "t0", dialect: .sqlite) }
         #expect(recipe("Toast").value(atKeyPath: ["chef", "name"]) == .null)
         #expect(recipe("Apple pie").value(atKeyPath: ["chef", "name"]) == .text("Ana"))

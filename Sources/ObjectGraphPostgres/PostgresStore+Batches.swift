@@ -47,15 +47,15 @@ extension PostgresStore {
         }
     }
 
-    /// A batch insert that would give two rows the same unique values, said as a save says
-    /// it (the server's detail is only "Key (name)=(Ada) already exists.").
+    /// A batch insert that would give two rows the same unique values, said as the other
+    /// stores say it (the server's detail is only "Key (name)=(Ada) already exists.").
     private static func insertUniquenessError(_ error: ObjectGraphError, entity: EntityDescription) -> ObjectGraphError {
         guard let key = keyDetail(error.message) else {
-            return ObjectGraphError(.constraintViolation, "cannot save \(entity.name): \(error.message); nothing was saved", underlying: error)
+            return ObjectGraphError(.constraintViolation, "cannot insert \(entity.name): \(error.message); nothing was inserted",
+                                    underlying: error)
         }
         let listed = key.columns.count == 1 ? "\(key.columns[0]) = \(key.values)" : "(\(key.columns.joined(separator: ", "))) = (\(key.values))"
-        return ObjectGraphError(.constraintViolation,
-            "cannot save \(entity.name): another \(entity.root.name) already has \(listed); nothing was saved", underlying: error)
+        return .batchInsertUniqueness(entity: entity, row: nil, detail: listed, underlying: error)
     }
 
     /// A batch update that would give two rows the same unique values, said with the keys

@@ -217,7 +217,7 @@ struct PostgresStoreTests {
             try context.execute(BatchInsertRequest(entityName: "Chef", objects: [["name": "c2"], ["name": "c1"]]))
         }
         #expect(inserted.code == .constraintViolation)
-        #expect(inserted.message == "cannot save Chef: another Chef already has name = c1; nothing was saved", "\(inserted.message)")
+        #expect(inserted.message == "cannot insert Chef: another Chef already has name = c1; nothing was inserted", "\(inserted.message)")
         let updated = try #require(throws: ObjectGraphError.self) {
             try context.execute(BatchUpdateRequest(entityName: "Chef", propertiesToUpdate: ["name": "same"]))
         }

@@ -34,7 +34,7 @@ extension ContextCore {
                     "'\(entity.name).\(key)' is transient: it is never stored, so a batch update cannot set it")
             }
             guard let stored = attribute.type.storedValue(from: value) else {
-                throw ObjectGraphError(.invalidValue, "\(value) is not a \(attribute.type.displayName) for '\(entity.name).\(key)'; nothing was updated")
+                throw ObjectGraphError(.invalidValue, "\(value) is not \(attribute.type.nameWithArticle) for '\(entity.name).\(key)'; nothing was updated")
             }
             if stored.isNull && !attribute.isOptional {
                 throw ObjectGraphError(.validation, "'\(entity.name).\(key)' is required: a batch update cannot set it to nil; nothing was updated")

@@ -239,7 +239,7 @@ struct Inference {
                 throw Self.cannot("attribute '\(name).\(attribute.name)' comes from '\(old.name).\(oldName)', which is not a stored attribute of the source model")
             }
             guard previous.type == attribute.type || Self.widens(previous.type, to: attribute.type) else {
-                throw Self.cannot("attribute '\(name).\(attribute.name)' is a \(attribute.type.displayName), but '\(old.name).\(oldName)' was a \(previous.type.displayName)")
+                throw Self.cannot("attribute '\(name).\(attribute.name)' is \(attribute.type.nameWithArticle), but '\(old.name).\(oldName)' was \(previous.type.nameWithArticle)")
             }
             pairs.append((attribute.name, previous.name))
         }

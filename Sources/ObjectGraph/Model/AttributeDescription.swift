@@ -137,7 +137,7 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
         }
         guard let stored = type.storedValue(from: defaultValue) else {
             preconditionFailure(
-                "default value \(String(describing: defaultValue)) of '\(name)' is not a \(type.displayName)")
+                "default value \(String(describing: defaultValue)) of '\(name)' is not \(type.nameWithArticle)")
         }
         self.name = name
         self.type = type

@@ -39,6 +39,14 @@ public enum AttributeType: String, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// ``displayName`` after its article, for messages: `an Int16`, `a String`.
+    package var nameWithArticle: String {
+        switch self {
+        case .integer16, .integer32, .integer64: "an \(displayName)"
+        default: "a \(displayName)"
+        }
+    }
+
     /// Whether values of this type are numbers (usable in arithmetic and aggregates).
     public var isNumeric: Bool {
         switch self {

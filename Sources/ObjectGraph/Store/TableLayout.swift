@@ -217,7 +217,7 @@ extension TableLayout {
                 }
                 try entity.checkSettable(attribute)
                 guard let stored = attribute.type.storedValue(from: value) else {
-                    throw ObjectGraphError(.invalidValue, "row \(index + 1): \(value) is not a \(attribute.type.displayName) for '\(entity.name).\(key)'; nothing was inserted")
+                    throw ObjectGraphError(.invalidValue, "row \(index + 1): \(value) is not \(attribute.type.nameWithArticle) for '\(entity.name).\(key)'; nothing was inserted")
                 }
                 row[columnIndex[key]!] = stored
                 for target in attribute.derivedTargets { row[columnIndex[target.name]!] = Derivations.derive(stored, target.derivation!) }

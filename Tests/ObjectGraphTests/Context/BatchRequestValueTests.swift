@@ -107,7 +107,7 @@ struct BatchRequestValueTests {
             #expect(try message { try context.execute(BatchInsertRequest(entityName: "Recipe", objects: [["servings": 2]])) }
                     == "row 1: required attribute 'Recipe.name' is missing; nothing was inserted")
             #expect(try message { try context.execute(BatchUpdateRequest(entityName: "Recipe", propertiesToUpdate: ["servings": "four"])) }
-                    == "four is not a Int16 for 'Recipe.servings'; nothing was updated")
+                    == "four is not an Int16 for 'Recipe.servings'; nothing was updated")
             #expect(try context.count(for: FetchRequest(entityName: "Recipe")) == 0)
             // No values: a SQL syntax error on SQLite, every matching row's version bumped elsewhere.
             try context.execute(BatchInsertRequest(entityName: "Recipe", objects: [["name": "A"]]))

@@ -27,7 +27,7 @@ extension AtomicStore {
                     throw problem(object, "\(entity.name) has no stored attribute '\(name)'")
                 }
                 guard value.isNull || Self.fits(value, attribute.type) else {
-                    throw problem(object, "'\(name)' of \(describe(object)) is \(value), not a \(attribute.type.displayName)")
+                    throw problem(object, "'\(name)' of \(describe(object)) is \(value), not \(attribute.type.nameWithArticle)")
                 }
                 row[layout.columnIndex[name]!] = value
             }

@@ -35,7 +35,7 @@ enum StoredValueText {
         }
         guard let value else {
             let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-            throw StoreFileError(location, "'\(shown)' is not a \(attribute.type.displayName) (attribute '\(attribute.name)' of \(attribute.entity.name))")
+            throw StoreFileError(location, "'\(shown)' is not \(attribute.type.nameWithArticle) (attribute '\(attribute.name)' of \(attribute.entity.name))")
         }
         return value
     }

@@ -42,7 +42,7 @@ struct AtomicStoreReaderTests {
 
     @Test("Malformed text files are rejected with the file, the line and the problem", arguments: [
         (StoreKind.xml, "<Recipe id=\"2\">", "<Cake id=\"2\">", "unknown entity 'Cake'"),
-        (.xml, "<servings>3</servings>", "<servings>three</servings>", "'three' is not a Int16 (attribute 'servings' of Recipe)"),
+        (.xml, "<servings>3</servings>", "<servings>three</servings>", "'three' is not an Int16 (attribute 'servings' of Recipe)"),
         (.xml, "<Recipe id=\"4\">", "<Recipe id=\"4\"><chef ref=\"Chef/9\"/>", "'chef' of Recipe/p4 points at Chef/p9, which the file does not have"),
         (.xml, "</Tag>", "</Tga>", "unexpected </Tga> inside <Tag>"),
         (.xml, "</Tag>", "</Tag", "expected '>' to close the end tag 'Tag'"),

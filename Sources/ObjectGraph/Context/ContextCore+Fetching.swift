@@ -91,6 +91,7 @@ extension ContextCore {
             // Values filled from here on are at least as new as every change logged so far.
             checkPrefilledFaultsIfStale()
         }
+        let cacheSeen = coordinator.rowCache.latestChange
         try run { id, row in
             let (object, needsValues, isNew) = registerFetched(id, created: &created)
             // What the row's values become: the object's (populated or prefilled), or none.
@@ -125,7 +126,7 @@ extension ContextCore {
             if objects.isEmpty { objects.reserveCapacity(8) }
             objects.append(consume object)
         }
-        if case .cache = handling { coordinator.rowCache.store(cachedRows) }
+        if case .cache = handling { coordinator.rowCache.store(cachedRows, readAfter: cacheSeen) }
         return objects
     }
 

@@ -7,7 +7,9 @@ import Synchronization
 /// (``ValueState/prefilled``); the rows it cannot leave there (a nested context's, rows of
 /// objects already loaded or changed) come here, where faults take their values from before
 /// falling back to the store. Saves remove the rows they change, and log them
-/// (``changes(since:)``), so a context can tell which prefilled faults are out of date.
+/// (``changes(since:)``), so a context can tell which prefilled faults are out of date; a
+/// fetch's rows that a change logged after the fetch began stay out, since it may have read
+/// them before that change (a save in another context, between the read and the caching).
 ///
 /// The cache is bounded: when a fetch would take it past ``limit`` rows it starts over with
 /// that fetch's rows (all of them, as Core Data keeps a fetch's rows, so touching every
@@ -79,9 +81,17 @@ package final class RowCache: Sendable {
         storage.withLock { $0.index.find(id) != nil }
     }
 
-    /// Adds a fetch's rows, replacing older rows of the same objects.
-    func store(_ batch: Batch) {
+    /// Adds a fetch's rows, replacing older rows of the same objects, but for rows that a
+    /// change after number `seen` (``latestChange`` before the fetch read them) touched: the
+    /// fetch may have read them before that change, and its removal has come and gone.
+    func store(_ batch: Batch, readAfter seen: UInt64) {
         storage.withLock { storage in
+            // Changes log and remove under this lock, so one not seen here removes these rows after.
+            var changed: Set<ObjectID> = []
+            if changeCount.load(ordering: .acquiring) != seen {
+                guard let ids = changes(since: seen).ids else { return }  // any row may have changed
+                changed = Set(ids)
+            }
             if storage.index.count + batch.ids.count > limit { storage = Storage() }
             let base = storage.values.count, width = batch.width - 2
             storage.index.reserve(storage.index.count + batch.ids.count)
@@ -91,7 +101,9 @@ package final class RowCache: Sendable {
                 storage.values.append(contentsOf: batch.values)
             }
             for (row, id) in batch.ids.enumerated() {
-                if let old = storage.index.insert(id, start: base + row * width, width: width) {
+                if !changed.isEmpty, changed.contains(id) {
+                    storage.dead += width
+                } else if let old = storage.index.insert(id, start: base + row * width, width: width) {
                     storage.dead += old
                 }
             }
@@ -103,19 +115,21 @@ package final class RowCache: Sendable {
     /// as changed.
     func remove(_ ids: [ObjectID]) {
         storage.withLock { storage in
+            logChange(ids)
             guard storage.index.count > 0 else { return }
             for id in ids {
                 if let width = storage.index.remove(id) { storage.dead += width }
             }
             storage.compactIfMostlyDead()
         }
-        logChange(ids)
     }
 
     /// Forgets every row, and logs every row as changed.
     func removeAll() {
-        storage.withLock { $0 = Storage() }
-        logChange(nil)
+        storage.withLock { storage in
+            logChange(nil)
+            storage = Storage()
+        }
     }
 
     // MARK: Changed rows

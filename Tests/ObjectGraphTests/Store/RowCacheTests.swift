@@ -99,9 +99,39 @@ struct RowCacheTests {
         #expect(cache.row(for: ObjectID(entityIndex: 3, key: 7)) == nil)
         #expect(cache.row(for: id) == Self.row(id, width: 3, version: 0))
     }
+
+    @Test("A fetch's rows that a change touched after the fetch began are not cached: the fetch may have read them before it")
+    func rowsChangedDuringTheFetchStayOut() {
+        let cache = RowCache(limit: 100)
+        let (changed, untouched) = (ObjectID(entityIndex: 0, key: 1), ObjectID(entityIndex: 0, key: 2))
+        func fetched() -> RowCache.Batch {
+            var batch = RowCache.Batch(width: 3)
+            for id in [changed, untouched] { batch.append(id) { Self.row(id, width: 3, version: 0)[$0] } }
+            return batch
+        }
+        // A save removes `changed` between the fetch's read and its rows' arrival.
+        var seen = cache.latestChange
+        cache.remove([changed])
+        cache.store(fetched(), readAfter: seen)
+        #expect(cache.row(for: changed) == nil)
+        #expect(cache.row(for: untouched) == Self.row(untouched, width: 3, version: 0))
+        // A change that named no rows (a count-only batch request): none of the fetch's rows stay.
+        cache.removeAll()
+        seen = cache.latestChange
+        cache.removeAll()
+        cache.store(fetched(), readAfter: seen)
+        #expect(cache.count == 0)
+        // A change before the fetch began keeps nothing out.
+        cache.remove([changed])
+        cache.store(fetched(), readAfter: cache.latestChange)
+        #expect(cache.count == 2)
+    }
 }
 
 extension RowCache {
+    /// Adds `batch` as a fetch does that no change overtook.
+    func store(_ batch: Batch) { store(batch, readAfter: latestChange) }
+
     /// The cached row of `id` as an array, read through ``withRow(for:_:)``.
     func row(for id: ObjectID) -> Row? {
         withRow(for: id) { width, column in (0..<width).map(column) }

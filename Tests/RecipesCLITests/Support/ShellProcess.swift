@@ -79,6 +79,15 @@ final class ShellProcess {
         }
     }
 
+    /// Sends `signal` from the thread that reads the output, the moment the output first
+    /// satisfies `condition` (at once if it does already): for a signal that must land while
+    /// a quick run still goes on, which a wait on Swift's cooperative pool, kept busy by the
+    /// tests in parallel, can miss.
+    func send(signal: Int32, when condition: @escaping @Sendable (String) -> Bool) {
+        let pid = processIdentifier
+        received.whenText(condition) { _ = Glibc.kill(pid, signal) }
+    }
+
     /// Kills the process with SIGKILL: no handler runs, nothing is flushed or rolled back.
     func kill() {
         if ending == nil { Glibc.kill(processIdentifier, SIGKILL) }
@@ -97,9 +106,26 @@ final class ShellProcess {
 /// Bytes read from a child, appended by the reading thread and read by the test.
 private final class Received: Sendable {
     private let data = Locked(Data())
+    /// What to do, on the reading thread, once the text satisfies a condition.
+    private let trigger = Locked<(condition: @Sendable (String) -> Bool, action: @Sendable () -> Void)?>(nil)
 
-    /// Appends `chunk`.
-    func append(_ chunk: Data) { data.withLock { $0.append(chunk) } }
+    /// Appends `chunk`, and runs the trigger whose condition the text now meets.
+    func append(_ chunk: Data) {
+        data.withLock { $0.append(chunk) }
+        fireTriggerIfMet()
+    }
+
+    /// Runs `action` once, as soon as the text satisfies `condition`.
+    func whenText(_ condition: @escaping @Sendable (String) -> Bool, _ action: @escaping @Sendable () -> Void) {
+        trigger.withLock { $0 = (condition, action) }
+        fireTriggerIfMet()
+    }
+
+    private func fireTriggerIfMet() {
+        guard let (condition, action) = trigger.withLock({ $0 }), condition(text) else { return }
+        guard trigger.withLock({ current in defer { current = nil }; return current != nil }) else { return }
+        action()
+    }
 
     /// Everything so far, as UTF-8 text.
     var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }

@@ -308,11 +308,9 @@ struct PostgresMultiProcessTests {
             // MATCHES runs on the in-memory evaluator, after reading every table: seconds here.
             let shell = try ShellProcess([catalogue, "-c", "count Chef", "-c", "count Recipe where name MATCHES '(.*[aeiou]){5}q'",
                                           "-c", "count Cuisine"], home: home.url)
-            try await shell.waitFor("the first count") { !$0.isEmpty }
-            // Pacing, not a measurement: past the gap between two commands, into the slow one
-            // (which reads for seconds), so that Ctrl-C lands inside it.
-            try await Task.sleep(for: .milliseconds(300))
-            kill(shell.processIdentifier, SIGINT)
+            // After the first answer, from the thread reading it: inside the slow count, or just
+            // before it starts, where the run stops alike (before the next command).
+            shell.send(signal: SIGINT) { !$0.isEmpty }
             let exit = try await shell.waitForExit(timeout: .seconds(600))
             let lines = shell.output.split(separator: "\n")
             #expect(exit.status == 130 && !exit.wasSignalled, "\(shell.output)")

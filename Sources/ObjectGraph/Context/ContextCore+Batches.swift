@@ -101,15 +101,17 @@ extension ContextCore {
         // A batch request often changes rows no registered object stands for: the IDs of a
         // table that holds no object are not looked up one by one.
         let holdsObjects = model.entities.map { tables[$0.root.index].count > 0 }
+        // Listed only when undo holds records: a group that recorded one of them holds the
+        // values the store had before, and undoing or redoing it would bring those back as
+        // saved, unsaved and out of sight of a save.
+        let checksUndo = undo.hasRecords
         var refreshed: [ManagedObject] = []
         for id in changed where holdsObjects[Int(id.entityIndex)] {
             guard let object = registeredObject(for: id), object.state != .deleted else { continue }
             refresh(object, mergeChanges: true)
-            refreshed.append(object)
+            if checksUndo { refreshed.append(object) }
         }
-        // A group that recorded one of them holds the values the store had before: undoing
-        // or redoing it would bring those back as saved, unsaved and out of sight of a save.
-        if undo.holdsAny(of: refreshed) { undo.removeAll() }
+        if checksUndo, undo.holdsAny(of: refreshed) { undo.removeAll() }
         guard !result.deletedIDs.isEmpty else { return }
         undo.removeAll()  // an undo group could bring back an object that is gone from the store
         var removed: [ManagedObject] = []

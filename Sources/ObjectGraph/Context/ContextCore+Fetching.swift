@@ -24,7 +24,7 @@ extension ContextCore {
         let checked = plan.predicate
         if matchesInMemory { plan.predicate = nil }
         // A sort key that reads related objects the parents changed: the store's order is stale.
-        let sortsInMemory = parentChangesReach(Self.relationshipPaths(of: plan.sortTerms))
+        let sortsInMemory = parent != nil && parentChangesReach(Self.relationshipPaths(of: plan.sortTerms))
         // With unsaved changes in play the window is applied after merging them in memory.
         if !pending.isEmpty || !fromParents.isEmpty || matchesInMemory || sortsInMemory {
             plan.limit = 0

@@ -71,13 +71,17 @@ struct UndoHistory {
         }
     }
 
+    /// Whether any group, open or kept for undo or redo, holds a record.
+    var hasRecords: Bool {
+        open.map { !$0.records.isEmpty } == true || !undoGroups.isEmpty || !redoGroups.isEmpty
+    }
+
     /// Whether a group, open or kept for undo or redo, recorded any of `objects`.
     func holdsAny(of objects: [ManagedObject]) -> Bool {
-        guard !objects.isEmpty else { return false }
-        let groups = [open].compactMap { $0 } + undoGroups + redoGroups
-        guard groups.contains(where: { !$0.records.isEmpty }) else { return false }
+        guard !objects.isEmpty, hasRecords else { return false }
         let keys = Set(objects.map(ObjectIdentifier.init))
-        return groups.contains { $0.records.contains { keys.contains(ObjectIdentifier($0.object)) } }
+        return ([open].compactMap { $0 } + undoGroups + redoGroups)
+            .contains { $0.records.contains { keys.contains(ObjectIdentifier($0.object)) } }
     }
 
     /// Forgets every group (after a save, a rollback or a reset).

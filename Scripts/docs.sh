@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `make docs`: builds the ObjectGraph DocC catalogue into a static site under .build/docs,
 # and fails on a broken symbol link (DocC's warnings are errors), an undocumented public
-# symbol of ObjectGraph or ObjectGraphSQLite, or a Swift example in the README, the articles
-# or the tutorials that does not compile.
+# symbol of ObjectGraph or ObjectGraphSQLite, or a Swift example in the README, the articles,
+# the tutorials or a public symbol's doc comment that does not compile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,6 +39,13 @@ fi
 examples=.build/docs-examples
 rm -rf "$examples" && mkdir -p "$examples"
 awk -v out="$examples" -f Scripts/docs-examples/wrap.awk README.md Sources/ObjectGraph/Documentation.docc/*.md Tutorials/*.md
+# So does every example in the doc comment of a public symbol, read from the symbol graphs
+# above; a block with an ellipsis (…) in it is a sketch and is left out.
+jq -r '.symbols[] | select(.docComment.uri != null) | (.docComment.uri | sub("^file://"; "")) as $file
+    | .docComment.lines[] | select(.range != null) | "\($file)\t\(.range.start.line + 1)\t\(.text)"' \
+    "$symbols"/*.symbols.json | sed "s|^$PWD/||" | sort -u -t "$(printf '\t')" -k1,1 -k2,2n \
+    | awk -v out="$examples" -v comments=1 -f Scripts/docs-examples/wrap.awk
+{ grep -l '…' "$examples"/*_swift-*.swift || true; } | xargs -r rm
 { grep -l Postgres "$examples"/*.swift || true; } | xargs -r rm
 swiftc -typecheck -parse-as-library -swift-version 6 -suppress-warnings -target "$triple" -I "$modules" \
     -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap \

@@ -19,3 +19,20 @@ enum NotesModel { static func version1() throws -> ObjectModel { fatalError() } 
 struct Record: Sendable {}
 var records: [Record] { fatalError() }
 func insert(_ record: Record, into context: isolated PrivateContext) throws {}
+
+// What the doc comments' examples take as given, beyond the above.
+@MainActor var recipe: ManagedObject { fatalError() }
+@MainActor var objects: [ManagedObject] { fatalError() }
+@MainActor var request: FetchRequest { get { fatalError() } set {} }
+@MainActor var importer: PrivateContext { fatalError() }
+var store: SQLiteStore { fatalError() }
+var chefEntity: EntityDescription { fatalError() }
+var recipeEntity: EntityDescription { fatalError() }
+var entity: EntityDescription { fatalError() }
+var assignments: [(key: String, text: String)] { fatalError() }
+var tagMapping: EntityMapping { fatalError() }
+var file: AtomicStoreWriter { fatalError() }
+var bytes: [UInt8] { fatalError() }
+@MainActor func edit(_ context: MainContext) throws {}
+struct ChefPolicy: EntityMigrationPolicy {}
+struct NotePolicy: EntityMigrationPolicy {}

@@ -27,8 +27,11 @@ public struct ContextStatistics: Sendable, Equatable {
     ///
     /// ```swift
     /// ContextStatistics.resetPeakLiveObjects()
-    /// try await importer.run(into: context)
-    /// let peak = await context.perform { $0.statistics.peakLiveObjects }
+    /// try await importer.perform { context in
+    ///     for record in records { try insert(record, into: context) }
+    ///     try context.save()
+    /// }
+    /// let peak = await importer.perform { $0.statistics.peakLiveObjects }
     /// ```
     ///
     /// Like ``liveObjects`` it counts every context's objects, so measure one piece of work

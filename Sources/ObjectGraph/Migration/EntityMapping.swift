@@ -5,7 +5,7 @@
 /// make by itself; a mapping with a ``policy`` hands each object to code.
 /// ```swift
 /// // Every source Recipe becomes a destination Recipe; a policy makes the chefs.
-/// let recipes = try EntityMapping(custom: "Recipe", from: v1, to: v2) { ChefPolicy() }
+/// let recipes = try EntityMapping(custom: "Recipe", from: version1, to: version2) { ChefPolicy() }
 /// ```
 public struct EntityMapping: Sendable, CustomStringConvertible {
     /// What a mapping does with its entity.

@@ -10,7 +10,7 @@
 /// print(mapping)   // one line per entity that changes, with the changes
 ///
 /// let custom = try MappingModel(from: version1, to: version2, entityMappings: [
-///     try EntityMapping(custom: "Note", from: version1, to: version2) { TagPolicy() },
+///     try EntityMapping(custom: "Note", from: version1, to: version2) { NotePolicy() },
 /// ])
 /// ```
 /// - SeeAlso: ``AttributeDescription/renamingIdentifier``, ``EntityMigrationPolicy``

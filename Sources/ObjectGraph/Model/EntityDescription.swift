@@ -2,7 +2,9 @@
 /// indexes, uniqueness constraints and the class its objects are made of.
 ///
 /// ```swift
-/// EntityDescription("Chef", objectClass: Chef.self,
+/// final class Chef: ManagedObject {}
+///
+/// let chefEntity = EntityDescription("Chef", objectClass: Chef.self,
 ///     attributes: [AttributeDescription("name", .string)],
 ///     relationships: [RelationshipDescription("recipes", toMany: "Recipe", inverse: "chef")],
 ///     uniquenessConstraints: [["name"]])

@@ -166,8 +166,10 @@ extension ManagedObject {
     /// Reads an attribute as a Swift type, for typed properties of subclasses.
     ///
     /// ```swift
-    /// var servings: Int { self[attribute: "servings"] }
-    /// var rating: Double? { self[attribute: "rating"] }
+    /// final class Recipe: ManagedObject {
+    ///     var servings: Int { self[attribute: "servings"] }
+    ///     var rating: Double? { self[attribute: "rating"] }
+    /// }
     /// ```
     @inlinable
     public subscript<Value: AttributeValue>(attribute key: String) -> Value {

@@ -4,8 +4,8 @@
 /// an inverse on its destination, parents must exist, names must be unique, and a model
 /// holds at most 65,536 entities.
 /// ```swift
-/// let model = try ObjectModel(entities: [chef, recipe])
-/// let recipeEntity = model.entity(named: "Recipe")
+/// let model = try ObjectModel(entities: [chefEntity, recipeEntity])
+/// let recipes = model.entity(named: "Recipe")
 /// ```
 /// - Throws: ``ObjectGraphError`` with code ``ObjectGraphError/Code/invalidModel``, naming the
 ///   entity and property at fault.

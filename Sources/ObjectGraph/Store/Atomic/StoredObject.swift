@@ -6,7 +6,7 @@
 /// object a save inserted or changed.
 ///
 /// ```swift
-/// var object = StoredObject(entity: chef, key: 3)
+/// var object = StoredObject(entity: chefEntity, key: 3)
 /// object.values["name"] = .text("Ana")
 /// object.destinations["recipes"] = []   // to-many relationships are kept by the other side
 /// ```

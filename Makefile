@@ -38,8 +38,8 @@ test:
 	$(SWIFT) test --package-path Exercises --skip-build
 
 # The DocC catalogue as a static site in .build/docs; fails on a broken symbol link, an
-# undocumented public symbol, or a Swift example of the README, articles or tutorials that
-# does not compile.
+# undocumented public symbol, or a Swift example of the README, articles, tutorials or doc
+# comments that does not compile.
 docs:
 	@bash Scripts/setup.sh docs
 	@bash Scripts/docs.sh

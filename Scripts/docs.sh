@@ -9,7 +9,13 @@ cd "$(dirname "$0")/.."
 symbols=.build/docs-symbols
 rm -rf "$symbols" .build/docs
 mkdir -p "$symbols"
-swift build --target ObjectGraphSQLite 1>&2
+# CI runs the tests first and sets DOCS_REUSE_TEST_BUILD=1: the symbols then come from the
+# tests' build (already done) rather than from a second build of the framework.
+if [ -n "${DOCS_REUSE_TEST_BUILD:-}" ]; then
+    swift build --build-tests --traits PostgreSQL 1>&2
+else
+    swift build --target ObjectGraphSQLite 1>&2
+fi
 modules="$(swift build --show-bin-path)/Modules"
 triple=$(swift -print-target-info | jq -r .target.triple)
 for module in ObjectGraph ObjectGraphSQLite; do

@@ -30,6 +30,13 @@ extension CheckerTests {
         }
     }
 
+    @Test("Exercise 2 refuses an import that replaces the ingredients already in the store instead of finding them")
+    func findOrCreateByReplacing() async throws {
+        let result = try await FindOrCreateCheck.check(ReplacingImporter(), subject: "a cheat")
+        #expect(result.problems.contains { $0.contains("already in the store were replaced") }, "\(result.rendered())")
+        #expect(!result.isPassing)
+    }
+
     @Test("Exercise 5 refuses a delete that takes the cuisines with the recipes")
     func largeDeleteOfCuisines() async throws {
         let result = try await LargeDeleteCheck.check(CuisineDeleter(), subject: "a cheat")
@@ -62,6 +69,34 @@ private struct BareLinesImporter: RecipeImporting {
             return record
         }
         try solution.importRecipes(stripped, in: context)
+    }
+}
+
+/// Exercise 2 without a single lookup: it deletes every stored ingredient (none has lines yet)
+/// and creates each name afresh, losing what the stored ones held.
+private struct ReplacingImporter: RecipeImporting {
+    func importRecipes(_ records: [RecipeRecord], in context: isolated PrivateContext) throws {
+        try context.execute(BatchDeleteRequest(entityName: CatalogModel.ingredient))
+        var made: [String: Ingredient] = [:]
+        for record in records {
+            let recipe = try context.insert(CatalogModel.recipe) as! Recipe
+            recipe.sourceID = record.sourceID
+            recipe.name = record.name
+            for (position, item) in record.ingredients.enumerated() {
+                let line = try context.insert(CatalogModel.recipeIngredient) as! RecipeIngredient
+                line.displayOrder = position
+                line.quantity = item.quantity
+                line.unit = item.unit
+                line.recipe = recipe
+                if made[item.name] == nil {
+                    let ingredient = try context.insert(CatalogModel.ingredient) as! Ingredient
+                    ingredient.name = item.name
+                    made[item.name] = ingredient
+                }
+                line.ingredient = made[item.name]
+            }
+        }
+        try context.save()
     }
 }
 

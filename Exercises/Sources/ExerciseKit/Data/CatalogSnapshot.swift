@@ -28,6 +28,9 @@ struct CatalogSnapshot {
     var danglingLines = 0
     /// Every ingredient's name, duplicates included.
     var ingredientNames: [String] = []
+    /// Each ingredient's `usdaNumber`, by name: what tells a stored ingredient the check
+    /// seeded (``PrivateContext/insertIngredients(_:)``) from one made again with its name.
+    var usdaNumbers: [String: String] = [:]
     /// The number of chefs.
     var chefCount = 0
     /// The number of cuisines.
@@ -56,8 +59,12 @@ struct CatalogSnapshot {
                 snapshot.lines.append(line(sourceID, row["displayOrder"] as? Int ?? -1, name, row["quantity"] as? Double, row["unit"] as? String))
             }
             var ingredients = FetchRequest(entityName: CatalogModel.ingredient)
-            ingredients.propertiesToFetch = ["name"]
-            snapshot.ingredientNames = try context.fetchDictionaries(ingredients).map { $0["name"] as? String ?? "" }
+            ingredients.propertiesToFetch = ["name", "usdaNumber"]
+            for row in try context.fetchDictionaries(ingredients) {
+                let name = row["name"] as? String ?? ""
+                snapshot.ingredientNames.append(name)
+                snapshot.usdaNumbers[name] = row["usdaNumber"] as? String
+            }
             snapshot.chefCount = try context.count(for: FetchRequest(entityName: CatalogModel.chef))
             snapshot.cuisineCount = try context.count(for: FetchRequest(entityName: CatalogModel.cuisine))
             return snapshot
@@ -118,6 +125,18 @@ struct CatalogSnapshot {
         return problems
     }
 
+    /// The `usdaNumber` the check gives the stored ingredient called `name`.
+    static func seededUSDANumber(of name: String) -> String { "seeded \(name)" }
+
+    /// What is wrong with the ingredients `seeded` into the store before the learner's work:
+    /// each must still be there with what it held, found rather than replaced; empty when right.
+    func problems(seededIngredients seeded: [String]) -> [String] {
+        let replaced = seeded.filter { usdaNumbers[$0] != Self.seededUSDANumber(of: $0) }
+        guard let first = replaced.first else { return [] }
+        return ["\(replaced.count) of the \(seeded.count) ingredients already in the store were replaced by new ones "
+                + "('\(first)' lost its usdaNumber): find them in the store and link to them"]
+    }
+
     /// Ingredient names that occur more than once.
     var duplicatedIngredientNames: [String] {
         var seen: Set<String> = [], duplicated: Set<String> = []
@@ -127,11 +146,13 @@ struct CatalogSnapshot {
 }
 
 extension PrivateContext {
-    /// Inserts one `Ingredient` per name and saves: the ingredients a check starts with.
+    /// Inserts one `Ingredient` per name, with a `usdaNumber` the learner's code never sets,
+    /// and saves: the ingredients a check starts with.
     func insertIngredients(_ names: [String]) throws {
         for name in names {
             let ingredient = try insert(CatalogModel.ingredient)
             ingredient["name"] = name
+            ingredient["usdaNumber"] = CatalogSnapshot.seededUSDANumber(of: name)
         }
         try save()
         reset()

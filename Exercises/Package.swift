@@ -36,7 +36,8 @@ var targets: [Target] = [
                            .product(name: "RecipeCatalog", package: "ObjectGraph")],
             swiftSettings: strict),
     .testTarget(name: "ExerciseTests",
-                dependencies: ["ExerciseKit"] + exercises.flatMap { [.target(name: $0.module), .target(name: $0.module + "Solution")] },
+                dependencies: ["ExerciseKit", .product(name: "ObjectGraph", package: "ObjectGraph"),
+                               .product(name: "RecipeCatalog", package: "ObjectGraph")] + exercises.flatMap { [.target(name: $0.module), .target(name: $0.module + "Solution")] },
                 swiftSettings: strict),
 ]
 for exercise in exercises {

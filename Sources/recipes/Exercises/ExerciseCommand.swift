@@ -68,7 +68,7 @@ struct ExerciseCommand {
 
     // MARK: list
 
-    /// Prints each exercise with its state and last figures.
+    /// Prints each exercise with its state and last figures, or why its last check failed.
     func list() throws(CommandError) {
         let progress = try ExerciseProgress.load(from: progressURL)
         let rows = try folder.entries().map { entry -> [String] in
@@ -80,7 +80,9 @@ struct ExerciseCommand {
             }
             let shown = record.state == .failing ? record.figures.filter { $0.value > $0.budget } : record.figures
             let figures = shown.map { "\($0.name) \(grouped($0.value)) (budget \(grouped($0.budget)))" }
-            return [entry.paddedNumber, entry.title, state, figures.joined(separator: ", ")]
+            // A failed check says why first when a figure cannot: a wrong result, a build or a crash.
+            let last = (record.state == .failing ? record.reason.map { [$0] } ?? [] : []) + figures
+            return [entry.paddedNumber, entry.title, state, last.joined(separator: ", ")]
         }
         let table = TextTable(header: ["#", "exercise", "state", "last check"], rows: rows,
                               isCuttable: [false, false, false, true], maximumCellWidth: nil)
@@ -123,11 +125,19 @@ struct ExerciseCommand {
     func check(_ number: Int) async throws -> Bool {
         let entry = try folder.entry(number)
         let product = "check-\(entry.paddedNumber)"
+        // Without its file the exercise's module is empty: SwiftPM warns about 'Sources/…' and
+        // the link fails on mangled names, or an old build of the file is linked in.
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: entry.url.path)) ?? []
+        guard files.contains(where: { $0.hasSuffix(".swift") }) else {
+            try record(number, state: .failing, figures: [], reason: "its Swift file is missing")
+            throw CommandError("\(entry.url.path)/ has no Swift file to check; "
+                               + "'git checkout -- \(entry.url.path)/' brings back the starter")
+        }
         output.write("Building \(product): swift build --package-path \(folder.url.path) --product \(product)\n", to: .standardError)
         let build = try await ChildProgram.run(swift + ["build", "--package-path", folder.url.path, "--product", product],
                                              capturingOutput: false)
         guard build.status == 0 else {
-            try record(number, state: .failing, figures: [])
+            try record(number, state: .failing, figures: [], reason: "did not build")
             throw CommandError("exercise \(number) did not build (swift build: \(build.outcome)); the compiler's messages are above")
         }
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-\(product)-\(UUID().uuidString).json")
@@ -138,10 +148,15 @@ struct ExerciseCommand {
         let run = try await ChildProgram.run([binary.path, "--json", report.path], capturingOutput: true,
                                              environment: ["SWIFT_BACKTRACE": "preset=friendly,threads=crashed,registers=none,images=none"])
         output.write(String(decoding: run.output, as: UTF8.self), to: .standardOutput)
-        let figures = (try? JSONDecoder().decode(CheckReport.self, from: Data(contentsOf: report)))?.measurements ?? []
+        // The report is written whenever the checker finished, even when the result was wrong
+        // before anything could be measured (the learner's code threw): only a missing report
+        // means the checker itself stopped.
+        let checked = try? JSONDecoder().decode(CheckReport.self, from: Data(contentsOf: report))
+        let figures = checked?.measurements ?? []
         let passed = run.status == 0 && !run.wasSignalled
-        try record(number, state: passed ? .passing : .failing, figures: figures)
-        if figures.isEmpty && !passed {
+        let reason: String? = if let checked { checked.problems?.first.map { "incorrect: " + $0.prefix { $0 != "\n" } } } else { "stopped (\(run.outcome))" }
+        try record(number, state: passed ? .passing : .failing, figures: figures, reason: passed ? nil : reason)
+        if checked == nil && !passed {
             throw CommandError("the checker of exercise \(number) stopped (\(run.outcome)) before it could measure; its messages are above")
         }
         if passed {
@@ -154,17 +169,21 @@ struct ExerciseCommand {
         return passed
     }
 
-    private func record(_ number: Int, state: ExerciseProgress.State, figures: [ExerciseProgress.Figure]) throws(CommandError) {
+    private func record(_ number: Int, state: ExerciseProgress.State, figures: [ExerciseProgress.Figure],
+                        reason: String?) throws(CommandError) {
         var progress = try ExerciseProgress.load(from: progressURL)
         progress[number].state = state
         progress[number].checked = now()
         progress[number].figures = figures
+        progress[number].reason = reason
         try progress.save(to: progressURL)
     }
 
     /// The part of a checker's JSON report the progress file keeps.
     private struct CheckReport: Decodable {
         var measurements: [ExerciseProgress.Figure]
+        /// What the correctness checks found wrong; empty when the result was right.
+        var problems: [String]?
     }
 }
 

@@ -36,6 +36,9 @@ struct ExerciseProgress: Codable, Equatable {
         var hintsShown = 0
         /// The last check's figures.
         var figures: [Figure] = []
+        /// Why the last check failed when no figure says it: `did not build`, `stopped (signal 6)`
+        /// or `incorrect: ` and the checker's first problem; `nil` otherwise.
+        var reason: String?
     }
 
     /// The records by exercise number (as text: JSON keys are strings).

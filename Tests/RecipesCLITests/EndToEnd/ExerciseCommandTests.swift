@@ -65,11 +65,37 @@ struct ExerciseCommandTests {
         let broken = try await sandbox.check(status: 0, buildStatus: 1)
         #expect(broken.status == 1 && broken.standardError.contains("exercise 1 did not build (swift build: exit status 1)"),
                 "\(broken.standardError)")
+        #expect(Self.row(1, of: try await sandbox.run(["exercise", "list"])) == ["01", "Demo", "failing", "did", "not", "build"])
         let crashed = try await sandbox.run(["exercise", "check", "1"], extra: ["STAND_IN_SIGNAL": "ABRT"])
         #expect(crashed.status == 1 && crashed.standardError.contains("the checker of exercise 1 stopped (signal 6) before it could measure"),
                 "\(crashed.standardError)")
+        #expect(Self.row(1, of: try await sandbox.run(["exercise", "list"])) == ["01", "Demo", "failing", "stopped", "(signal", "6)"])
         let unknown = try await sandbox.run(["exercise", "check", "2"])
         #expect(unknown.status == 1 && unknown.standardError.contains("there is no exercise 2"), "\(unknown.standardError)")
+    }
+
+    @Test("check of code that threw reports a wrong result, not a checker that stopped, and list says why it fails")
+    func checkOfCodeThatThrew() async throws {
+        let sandbox = try StandInExercises()
+        // The checker finished and wrote its report, with a problem and no measurement.
+        let wrong = try await sandbox.run(["exercise", "check", "1"],
+                                          extra: ["STAND_IN_STATUS": "1", "STAND_IN_PROBLEM": "it threw an error: boom"])
+        #expect(wrong.status == 1 && !wrong.standardError.contains("before it could measure"), "\(wrong.standardError)")
+        #expect(wrong.standardOutput.contains("'recipes exercise hint 1' gives a hint"), "\(wrong.standardOutput)")
+        let list = try await sandbox.run(["exercise", "list"])
+        #expect(Self.row(1, of: list) == ["01", "Demo", "failing", "incorrect:", "it", "threw", "an", "error:", "boom"], "\(list.standardOutput)")
+    }
+
+    @Test("check of an exercise whose Swift file was deleted says so before building")
+    func checkWithoutItsFile() async throws {
+        let sandbox = try StandInExercises()
+        try FileManager.default.removeItem(at: sandbox.exercises.appendingPathComponent("01-demo/Demo.swift"))
+        let missing = try await sandbox.check(status: 0)
+        #expect(missing.status == 1 && missing.standardError.contains("01-demo/ has no Swift file to check; 'git checkout -- "),
+                "\(missing.standardError)")
+        #expect(!missing.standardError.contains("stand-in swift"), "no build is started: \(missing.standardError)")
+        let list = try await sandbox.run(["exercise", "list"])
+        #expect(Self.row(1, of: list) == ["01", "Demo", "failing", "its", "Swift", "file", "is", "missing"], "\(list.standardOutput)")
     }
 }
 
@@ -129,6 +155,7 @@ private struct StandInExercises {
         try directory.write("// swift-tools-version:6.1\n", to: "Exercises/Package.swift")
         try directory.write("# 01 · Demo\n\nA stand-in.\n", to: "Exercises/01-demo/README.md")
         try directory.write("## Hint 1\n\nOne.\n\n## Hint 2\n\nTwo.\n", to: "Exercises/01-demo/hint.md")
+        try directory.write("// The learner's file.\n", to: "Exercises/01-demo/Demo.swift")
         try script("bin/swift", """
             if [ -n "$STAND_IN_BUILD_PID" ]; then echo $$ > "$STAND_IN_BUILD_PID"; exec sleep 600; fi
             echo "stand-in swift: $*"
@@ -137,8 +164,12 @@ private struct StandInExercises {
         try script("Exercises/.build/debug/check-01", """
             [ -n "$STAND_IN_SIGNAL" ] && kill -"$STAND_IN_SIGNAL" $$
             while [ $# -gt 0 ]; do [ "$1" = --json ] && json="$2"; shift; done
-            printf '{"measurements": [{"name": "transactions", "value": %s, "budget": 10, "advice": "save less often"}]}' \
-                "$STAND_IN_VALUE" > "$json"
+            if [ -n "$STAND_IN_PROBLEM" ]; then
+                printf '{"measurements": [], "problems": ["%s"]}' "$STAND_IN_PROBLEM" > "$json"
+            else
+                printf '{"measurements": [{"name": "transactions", "value": %s, "budget": 10, "advice": "save less often"}]}' \
+                    "$STAND_IN_VALUE" > "$json"
+            fi
             echo "REPORT of the stand-in checker"
             exit "$STAND_IN_STATUS"
             """)

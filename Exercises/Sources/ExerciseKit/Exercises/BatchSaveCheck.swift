@@ -32,8 +32,8 @@ public enum BatchSaveCheck: ExerciseCheck {
             return result
         }
         let snapshot = try await CatalogSnapshot.read(catalog.coordinator)
-        result.problems = snapshot.problems(recipes: records, checkingLines: false)
-        result.facts = ["\(snapshot.recipes.count.grouped) recipes saved, each once, with their names"]
+        result.problems = snapshot.problems(recipes: records, checkingLines: false, checkingCourseAndRating: true)
+        result.facts = ["\(snapshot.recipes.count.grouped) recipes saved, each once, with their names, courses and ratings"]
         result.measurements = [
             Measurement("transactions", value: figures.statistics.transactions, budget: transactionBudget,
                         advice: "every save() commits a transaction: insert a few hundred recipes, then save"),

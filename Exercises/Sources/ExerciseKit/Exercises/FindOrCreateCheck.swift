@@ -37,7 +37,7 @@ public enum FindOrCreateCheck: ExerciseCheck {
             return result
         }
         let snapshot = try await CatalogSnapshot.read(catalog.coordinator)
-        result.problems = snapshot.problems(recipes: records, checkingLines: true)
+        result.problems = snapshot.problems(recipes: records, checkingLines: true) + snapshot.problems(seededIngredients: existing)
         let duplicated = snapshot.duplicatedIngredientNames
         if !duplicated.isEmpty {
             result.problems.append("\(duplicated.count) ingredient names are stored more than once, such as '\(duplicated[0])'")

@@ -40,13 +40,16 @@ public enum LargeDeleteCheck: ExerciseCheck {
             return result
         }
         let after = try await CatalogSnapshot.read(catalog.coordinator)
-        result.problems = after.problems(recipes: kept, checkingLines: true)
-        if after.ingredientNames.count != before.ingredientNames.count || after.chefCount != before.chefCount {
-            result.problems.append("ingredients or chefs were deleted too: \(after.ingredientNames.count) of \(before.ingredientNames.count) ingredients, \(after.chefCount) of \(before.chefCount) chefs left")
+        result.problems = after.problems(recipes: kept, checkingLines: true, checkingCourseAndRating: true,
+                                         checkingChefsAndCuisines: true)
+        if after.ingredientNames.count != before.ingredientNames.count || after.chefCount != before.chefCount
+            || after.cuisineCount != before.cuisineCount {
+            result.problems.append("ingredients, chefs or cuisines were deleted too: \(after.ingredientNames.count) of \(before.ingredientNames.count) ingredients, "
+                                   + "\(after.chefCount) of \(before.chefCount) chefs, \(after.cuisineCount) of \(before.cuisineCount) cuisines left")
         }
         let deletedLines = before.lines.count - after.lines.count
         result.facts = ["\((recipes.records.count - kept.count).grouped) recipes and \(deletedLines.grouped) lines deleted, "
-                        + "\(kept.count.grouped) recipes kept whole, no dangling lines, ingredients and chefs kept"]
+                        + "\(kept.count.grouped) recipes kept whole, no dangling lines, ingredients, chefs and cuisines kept"]
         result.measurements = [
             Measurement("faults fired", value: figures.allFaultsFired, budget: faultBudget,
                         advice: "deleting objects in the context realizes them and all they point to: delete in the store (BatchDeleteRequest)"),

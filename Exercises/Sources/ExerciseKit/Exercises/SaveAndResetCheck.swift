@@ -30,7 +30,7 @@ public enum SaveAndResetCheck: ExerciseCheck {
             return result
         }
         let snapshot = try await CatalogSnapshot.read(catalog.coordinator)
-        result.problems = snapshot.problems(recipes: records, checkingLines: true)
+        result.problems = snapshot.problems(recipes: records, checkingLines: true) + snapshot.problems(seededIngredients: used)
         if snapshot.ingredientNames.count != used.count {
             result.problems.append("\(snapshot.ingredientNames.count) ingredients stored, expected the \(used.count) that were there")
         }

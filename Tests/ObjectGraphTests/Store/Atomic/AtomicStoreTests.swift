@@ -122,6 +122,23 @@ struct AtomicStoreTests {
         #expect(lines.count == 1 + 2 + 3 + 5 + 10 + 5)  // metadata, chefs, tags, recipes, lines, media
     }
 
+    @Test("The article's example names the line of a line it cannot read, counting blank lines")
+    func articleExampleErrors() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let path = try StoreKind.newFile(extension: "jsonl")
+        defer { StoreKind.removeFolder(of: path) }
+        try coordinator.addStore(JSONLinesStore.self, at: path)
+        let metadata = try String(contentsOfFile: path, encoding: .utf8)
+        for (text, problem) in [(metadata + "\n{\"entity\": \"Tag\"}\n", "line 3: expected an object: {\"entity\", \"key\", \"values\", \"links\"}"),
+                                ("[1]\n", "line 1: expected the metadata, a JSON object of strings")] {
+            try text.write(toFile: path, atomically: false, encoding: .utf8)
+            let error = try #require(throws: ObjectGraphError.self) {
+                try PersistentStoreCoordinator(model: try TestModel.make()).addStore(JSONLinesStore.self, at: path)
+            }
+            #expect(error.message == "'\(path)' is not a valid JSONLinesStore file: \(problem)")
+        }
+    }
+
     @Test("A subclass that misses customization points is refused when added, naming each one")
     func missingOverride() throws {
         final class Incomplete: AtomicStore<String>, @unchecked Sendable {

@@ -99,20 +99,21 @@ struct StoreCopyTests {
 
     @Test("A move to another store type that fails removes every file the new store made, so the path can be used again")
     func failedMoveLeavesNothing() throws {
-        // A file edited by another program so that two chefs share a name, which the
-        // model's uniqueness constraint forbids: reading it is fine, copying it into SQLite is not.
+        // A store holding two chefs that share a name, which the model's uniqueness
+        // constraint forbids, so that copying it into SQLite fails. (Opening a file that
+        // holds them is refused, so the rows are edited in memory, after the load.)
         let xml = path("catalog.xml")
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let store = try coordinator.addStore(XMLStore.self, at: xml)
         do {
-            let context = MainContext(coordinator: PersistentStoreCoordinator(model: try TestModel.make()))
-            try context.coordinator.addStore(type: .xml, at: xml)
+            let context = MainContext(coordinator: coordinator)
             try context.insert("Chef")["name"] = "dup-a"
             try context.insert("Chef")["name"] = "dup-b"
             try context.save()
         }
-        let text = try String(contentsOfFile: xml, encoding: .utf8)
-        try text.replacingOccurrences(of: "dup-b", with: "dup-a").write(toFile: xml, atomically: true, encoding: .utf8)
-        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
-        let store = try coordinator.addStore(type: .xml, at: xml)
+        let chef = try #require(coordinator.model.entity(named: "Chef"))
+        let name = try #require(store.engine.layout(for: chef).columnIndex["name"])
+        store.engine.contents.withLock { $0.tables[chef.root.index]?[2]?[name] = .text("dup-a") }
 
         let target = path("catalog.sqlite")
         let error = try #require(throws: ObjectGraphError.self) { try coordinator.migrateStore(store, to: target, type: .sqlite) }

@@ -65,7 +65,36 @@ extension AtomicStore {
             }
             contents.tables[entity.root.index, default: [:]][object.objectID.key] = row
         }
+        try checkUniqueness(objects)
         return contents
+    }
+
+    /// Throws `notADatabase` when two objects of a file repeat the values of a uniqueness
+    /// constraint (objects with a nil among them never conflict, as in a save), naming both
+    /// objects, where the file has them, and the values.
+    private func checkUniqueness(_ objects: [StoredObject]) throws {
+        for entity in model.entities {
+            for constraint in entity.uniquenessConstraints {
+                var seen: [[StoredValue]: StoredObject] = [:]
+                for object in objects where object.entity.isKind(of: entity) {
+                    let values = constraint.map { object.values[$0] ?? .null }
+                    guard !values.contains(where: \.isNull) else { continue }
+                    guard let earlier = seen[values] else {
+                        seen[values] = object
+                        continue
+                    }
+                    // As a save names them: `name = Ana`, not the stored value's form.
+                    let detail = zip(constraint, values).map { name, value in
+                        "\(name) = \(entity.attribute(named: name)?.type.swiftValue(from: value).map { "\($0)" } ?? "\(value)")"
+                    }.joined(separator: ", ")
+                    let place = earlier.location.map { " (\($0))" } ?? ""
+                    throw problem(object, """
+                        \(describe(object)) has \(detail), as \(describe(earlier))\(place) has, and \(entity.name) objects \
+                        are unique by \(constraint.joined(separator: " and "))
+                        """)
+                }
+            }
+        }
     }
 
     private func describe(_ object: StoredObject) -> String { model.describe(object.objectID) }

@@ -83,7 +83,8 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
     }
 
     /// The key of an object being inserted (its *reference object*): one that no object of
-    /// its entity's inheritance tree has. ``AtomicStore/largestKey(of:)`` helps.
+    /// its entity's inheritance tree has, nor any inserted by the same save (a save that gets a
+    /// key twice fails, naming it). ``AtomicStore/largestKey(of:)`` helps.
     open func newReferenceObject(for object: StoredObject) throws -> Int64 {
         throw MissingOverride(point: "newReferenceObject(for:)")
     }
@@ -237,7 +238,7 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
     func newKey(for entity: EntityDescription, row: MemoryStore.Row?, in contents: MemoryStore.Contents) throws -> Int64 {
         var object = StoredObject(entity: entity, key: 0)
         if let row { object = storedObject(entity: entity, key: 0, row: row, contents: contents, pairs: nil) }
-        let key = try newReferenceObject(for: object)
+        let key = try point("newReferenceObject(for:)") { try newReferenceObject(for: object) }
         largestKeys.withLock { $0[entity.root.index] = max($0[entity.root.index] ?? 0, key) }
         return key
     }
@@ -257,19 +258,34 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
             guard let row = next.tables[entity.root.index]?[id.key] else { continue }
             let object = storedObject(entity: entity, key: id.key, row: row, contents: next, pairs: pairs)
             if var node = nodes[id] {
-                try updateCacheNode(&node, from: object)
+                try point("updateCacheNode(_:from:)") { try updateCacheNode(&node, from: object) }
                 nodes[id] = node
             } else {
-                nodes[id] = try newCacheNode(for: object)
+                nodes[id] = try point("newCacheNode(for:)") { try newCacheNode(for: object) }
             }
         }
         let entries = nodes.sorted { $0.key < $1.key }.map { (objectID: $0.key, node: $0.value) }
         let staged = try AtomicFile.stage(path, failsAfter: failsAfter.withLock { $0 }) { file in
-            try save(entries, metadata: next.metadata, to: file)
+            try point("save(_:metadata:to:)") { try save(entries, metadata: next.metadata, to: file) }
         }
         return CommitNodes(staged: staged, check: checkFileIsTheOneRead) {
             self.nodes.withLock { $0 = nodes }
             self.fileVersion.withLock { $0 = FileVersion(of: self.path) }
+        }
+    }
+
+    /// Runs a customization point during a write; an error of the subclass's own (not an
+    /// ``ObjectGraphError``, which the writer throws) becomes a `storeFailure` naming the file
+    /// and the point, with the error as its underlying error.
+    private func point<T>(_ name: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ObjectGraphError {
+            throw error
+        } catch {
+            throw ObjectGraphError(.storeFailure, """
+                cannot save the store at '\(path)': \(storeName).\(name) threw \(error); nothing was written
+                """, underlying: error)
         }
     }
 
@@ -280,7 +296,12 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
         let check: () throws -> Void
         let keep: () -> Void
         func commit() throws {
-            try check()
+            do {
+                try check()
+            } catch {
+                staged.discard()  // the caller discards only when a later store fails, not on this
+                throw error
+            }
             try staged.commit()
             keep()
         }

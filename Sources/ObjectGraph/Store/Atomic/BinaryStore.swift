@@ -84,8 +84,13 @@ public final class BinaryStore: AtomicStore<[UInt8]>, @unchecked Sendable {
 
     override public func load(from data: Data, into objects: inout [StoredObject], metadata: inout [String: String]) throws {
         var reader = ByteReader(bytes: [UInt8](data))
-        guard data.count >= Self.magic.count + 5, data.starts(with: Self.magic) else {
+        guard !data.isEmpty else { throw StoreFileError(.byte(0), "the file is empty") }
+        guard data.starts(with: Self.magic.prefix(min(data.count, Self.magic.count))) else {
             throw StoreFileError(.byte(0), "not a binary store file (the magic number \(Self.magic.map { String(format: "%02X", $0) }.joined(separator: " ")) is missing)")
+        }
+        // The magic number, the version, an empty metadata, schema and object list, the checksum.
+        guard data.count >= Self.magic.count + 8 else {
+            throw StoreFileError(.byte(data.count), "the file ends after \(data.count) bytes, inside its header: it is truncated")
         }
         reader.position = Self.magic.count
         let version = try reader.byte()

@@ -71,6 +71,7 @@ public final class HTMLStore: AtomicStore<String>, @unchecked Sendable {
 
     override public func load(from data: Data, into objects: inout [StoredObject], metadata: inout [String: String]) throws {
         var scanner = try MarkupScanner(data)
+        guard !data.isEmpty else { throw StoreFileError(.line(1), "the file is empty") }
         guard scanner.starts(with: "<!DOCTYPE html") else { throw StoreFileError(.line(1), "expected '<!DOCTYPE html>' at the start") }
         while let token = try scanner.next() {
             guard case .start("table", let attributes, false) = token else { continue }

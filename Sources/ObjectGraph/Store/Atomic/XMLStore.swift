@@ -50,6 +50,7 @@ public final class XMLStore: AtomicStore<String>, @unchecked Sendable {
 
     override public func load(from data: Data, into objects: inout [StoredObject], metadata: inout [String: String]) throws {
         var scanner = try MarkupScanner(data)
+        guard !data.isEmpty else { throw StoreFileError(.line(1), "the file is empty") }
         guard scanner.starts(with: "<?xml") else { throw StoreFileError(.line(1), "expected the XML prolog '<?xml version=\"1.0\"?>'") }
         guard case .start("objectgraph", let attributes, false)? = try scanner.nextElement() else {
             throw scanner.error("expected the root element <objectgraph format=\"1\">")

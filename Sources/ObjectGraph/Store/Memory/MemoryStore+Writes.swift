@@ -202,7 +202,9 @@ extension MemoryStore {
     private func assignKeys(
         _ ids: [ObjectID], in next: inout Contents, _ backing: (any MemoryStoreBacking)?, row: (Int) -> Row? = { _ in nil }
     ) throws -> [ObjectID] {
-        try ids.enumerated().map { position, id in
+        // The keys given so far, per table: the rows they go with are not in `next` yet.
+        var given: [Int: Set<Int64>] = [:]
+        return try ids.enumerated().map { position, id in
             guard id.isTemporary else { return id }
             let entity = model.entities[Int(id.entityIndex)]
             let root = entity.root.index
@@ -212,7 +214,7 @@ extension MemoryStore {
                 return ObjectID(entityIndex: entity.index, key: last + 1)
             }
             let key = try backing.newKey(for: entity, row: row(position), in: next)
-            if next.tables[root]?[key] != nil {
+            if next.tables[root]?[key] != nil || !given[root, default: []].insert(key).inserted {
                 throw ObjectGraphError(.storeFailure,
                     "\(backing.storeName) gave a new \(entity.name) the key \(key), which another \(entity.root.name) has; nothing was saved")
             }

@@ -82,6 +82,42 @@ struct AtomicStoreReaderTests {
         #expect(try message(data.prefix(data.count - 10)).hasPrefix(prefix + "byte \(data.count - 14): the checksum does not match"))
     }
 
+    @Test("Empty files, and a binary file cut inside its header, say so", arguments: [
+        (StoreKind.xml, 0, "line 1: the file is empty"),
+        (.html, 0, "line 1: the file is empty"),
+        (.binary, 0, "byte 0: the file is empty"),
+        (.binary, 5, "byte 5: the file ends after 5 bytes, inside its header: it is truncated"),
+        (.binary, 9, "byte 9: the file ends after 9 bytes, inside its header: it is truncated"),
+    ])
+    func emptyAndTruncated(kind: StoreKind, length: Int, problem: String) throws {
+        let (path, data) = try Self.validFile(kind)
+        defer { StoreKind.removeFolder(of: path) }
+        let error = try #require(try Self.openingError(kind, data.prefix(length), at: path))
+        #expect(error.code == .notADatabase)
+        #expect(error.message == "'\(path)' is not a valid \(kind == .xml ? "XMLStore" : kind == .html ? "HTMLStore" : "BinaryStore") file: \(problem)")
+    }
+
+    @Test("A file whose objects repeat a unique value is refused, naming both objects and the value",
+          arguments: [StoreKind.xml, .html])
+    func duplicateUniqueValues(kind: StoreKind) throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let path = (try kind.addStore(to: coordinator) as! any AtomicStorePath).path
+        defer { StoreKind.removeFolder(of: path) }
+        let context = MainContext(coordinator: coordinator)
+        try context.insert("Chef")["name"] = "Ana"
+        try context.insert("Chef")["name"] = "Bo"
+        try context.save()
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let broken = try Self.edit(data, ">Bo<", ">Ana<")
+        let error = try #require(try Self.openingError(kind, broken, at: path))
+        #expect(error.code == .notADatabase)
+        let (first, second) = (Self.line(of: ">Ana<", in: data), Self.line(of: ">Bo<", in: data))
+        #expect(error.message == """
+            '\(path)' is not a valid \(kind == .xml ? "XMLStore" : "HTMLStore") file: line \(second - (kind == .xml ? 1 : 0)): \
+            Chef/p2 has name = Ana, as Chef/p1 (line \(first - (kind == .xml ? 1 : 0))) has, and Chef objects are unique by name
+            """)
+    }
+
     @Test("Fuzzed files (truncated, flipped, spliced) give errors, never a crash", arguments: StoreKind.atomic)
     nonisolated func fuzz(kind: StoreKind) async throws {
         let (path, data) = try await Self.validFile(kind)

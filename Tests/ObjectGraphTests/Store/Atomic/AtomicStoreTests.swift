@@ -122,6 +122,23 @@ struct AtomicStoreTests {
         #expect(lines.count == 1 + 2 + 3 + 5 + 10 + 5)  // metadata, chefs, tags, recipes, lines, media
     }
 
+    @Test("The article's example names the line of a line it cannot read, counting blank lines")
+    func articleExampleErrors() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let path = try StoreKind.newFile(extension: "jsonl")
+        defer { StoreKind.removeFolder(of: path) }
+        try coordinator.addStore(JSONLinesStore.self, at: path)
+        let metadata = try String(contentsOfFile: path, encoding: .utf8)
+        for (text, problem) in [(metadata + "\n{\"entity\": \"Tag\"}\n", "line 3: expected an object: {\"entity\", \"key\", \"values\", \"links\"}"),
+                                ("[1]\n", "line 1: expected the metadata, a JSON object of strings")] {
+            try text.write(toFile: path, atomically: false, encoding: .utf8)
+            let error = try #require(throws: ObjectGraphError.self) {
+                try PersistentStoreCoordinator(model: try TestModel.make()).addStore(JSONLinesStore.self, at: path)
+            }
+            #expect(error.message == "'\(path)' is not a valid JSONLinesStore file: \(problem)")
+        }
+    }
+
     @Test("A subclass that misses customization points is refused when added, naming each one")
     func missingOverride() throws {
         final class Incomplete: AtomicStore<String>, @unchecked Sendable {
@@ -136,6 +153,109 @@ struct AtomicStoreTests {
         #expect(error.message.hasPrefix("Incomplete does not implement newCacheNode(for:) and save(_:metadata:to:): an AtomicStore subclass overrides"))
         #expect(coordinator.stores.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: path), "nothing was written")
+    }
+
+    /// A store whose customization points fail on request, for the tests of what a save
+    /// makes of a subclass's errors.
+    final class Faulty: AtomicStore<String>, @unchecked Sendable {
+        // @unchecked: `failing` is set before a save and read by the points, under the store's lock.
+        struct Refusal: Error {}
+        enum Failure { case none, node, save, sameKey }
+        nonisolated(unsafe) var failing = Failure.none
+
+        override func load(from data: Data, into objects: inout [StoredObject], metadata: inout [String: String]) throws {
+            metadata = ["_storeUUID": String(decoding: data, as: UTF8.self)]
+        }
+        override func newReferenceObject(for object: StoredObject) throws -> Int64 {
+            failing == .sameKey ? 7 : largestKey(of: object.entity) + 1
+        }
+        override func newCacheNode(for object: StoredObject) throws -> String {
+            if failing == .node { throw Refusal() }
+            return ""
+        }
+        override func updateCacheNode(_ node: inout String, from object: StoredObject) throws {}
+        override func save(_ nodes: [(objectID: ObjectID, node: String)], metadata: [String: String], to file: AtomicStoreWriter) throws {
+            if failing == .save { throw Refusal() }
+            try file.write(metadata["_storeUUID"] ?? "")
+        }
+    }
+
+    @Test("An error a customization point throws during a save is a storeFailure naming the file and the point; nothing is written",
+          arguments: [(Faulty.Failure.node, "newCacheNode(for:)"), (.save, "save(_:metadata:to:)")])
+    func customizationPointErrors(failure: Faulty.Failure, point: String) throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let path = try StoreKind.newFile(extension: "txt")
+        defer { StoreKind.removeFolder(of: path) }
+        let store = try coordinator.addStore(Faulty.self, at: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        store.failing = failure
+        let context = MainContext(coordinator: coordinator)
+        try context.insert("Tag")["label"] = "kept"
+        let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .storeFailure)
+        #expect(error.message == "cannot save the store at '\(path)': Faulty.\(point) threw Refusal(); nothing was written")
+        #expect(error.underlying is Faulty.Refusal)
+        #expect(context.hasChanges)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["store.txt"], "no temporary file is left")
+        store.failing = .none
+        try context.save()
+    }
+
+    @Test("A subclass that gives two objects of one save the same key is refused; neither object is lost")
+    func sameKeyTwiceInOneSave() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let path = try StoreKind.newFile(extension: "txt")
+        defer { StoreKind.removeFolder(of: path) }
+        let store = try coordinator.addStore(Faulty.self, at: path)
+        store.failing = .sameKey
+        let context = MainContext(coordinator: coordinator)
+        try context.insert("Tag")["label"] = "first"
+        try context.insert("Tag")["label"] = "second"
+        let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.message == "Faulty gave a new Tag the key 7, which another Tag has; nothing was saved")
+        #expect(try MainContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Tag")) == 0)
+        store.failing = .none
+        try context.save()
+        #expect(try MainContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Tag")) == 2)
+    }
+
+    /// A store that, when it saves, touches the XML store file beside it (`tags.xml`): the
+    /// other program that changes a file between an atomic store's write and its rename.
+    final class Meddling: AtomicStore<String>, @unchecked Sendable {
+        // @unchecked: no state of its own (see AtomicStore).
+        override func load(from data: Data, into objects: inout [StoredObject], metadata: inout [String: String]) throws {
+            metadata = ["_storeUUID": "meddling"]
+        }
+        override func newReferenceObject(for object: StoredObject) throws -> Int64 { largestKey(of: object.entity) + 1 }
+        override func newCacheNode(for object: StoredObject) throws -> String { "" }
+        override func updateCacheNode(_ node: inout String, from object: StoredObject) throws {}
+        override func save(_ nodes: [(objectID: ObjectID, node: String)], metadata: [String: String], to file: AtomicStoreWriter) throws {
+            let other = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("tags.xml")
+            guard !nodes.isEmpty, let handle = try? FileHandle(forWritingTo: other) else { return }
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("\n".utf8))
+            try handle.close()
+        }
+    }
+
+    @Test("A save that finds, at its rename, the file changed by another program leaves no temporary file")
+    func changedBeforeRename() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let path = try StoreKind.newFile(extension: "txt")
+        defer { StoreKind.removeFolder(of: path) }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        // The XML store writes first and renames last, after the other store's save.
+        try coordinator.addStore(XMLStore.self, at: folder + "/tags.xml", configuration: ["Tag"])
+        try coordinator.addStore(Meddling.self, at: path)
+        let context = MainContext(coordinator: coordinator)
+        try context.insert("Tag")["label"] = "kept"
+        try context.insert("Chef")["name"] = "Ana"
+        let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.message.contains("'\(folder)/tags.xml' was changed by another process or program"), "\(error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["store.txt", "tags.xml"],
+                "no temporary file is left")
     }
 
     @Test("A save whose write fails part-way leaves the file and the store as they were", arguments: StoreKind.atomic)

@@ -13,11 +13,17 @@ final class JSONLinesStore: AtomicStore<String>, @unchecked Sendable {
     }
 
     override func load(from data: Data, into objects: inout [StoredObject], metadata: inout [String: String]) throws {
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
-        guard let first = lines.first else { throw StoreFileError(.line(1), "empty file: expected the metadata line") }
-        metadata = try JSONDecoder().decode([String: String].self, from: Data(first.utf8))
-        for (number, text) in lines.enumerated().dropFirst() {
-            let line = try JSONDecoder().decode(Line.self, from: Data(text.utf8))
+        // Empty subsequences kept, so that line numbers count blank lines too.
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard let first = lines.first, !first.isEmpty else { throw StoreFileError(.line(1), "empty file: expected the metadata line") }
+        // A decoder's error names no line: say which one, and what it should hold.
+        do { metadata = try JSONDecoder().decode([String: String].self, from: Data(first.utf8)) } catch {
+            throw StoreFileError(.line(1), "expected the metadata, a JSON object of strings")
+        }
+        for (number, text) in lines.enumerated().dropFirst() where !text.isEmpty {
+            guard let line = try? JSONDecoder().decode(Line.self, from: Data(text.utf8)) else {
+                throw StoreFileError(.line(number + 1), "expected an object: {\"entity\", \"key\", \"values\", \"links\"}")
+            }
             guard let entity = model.entity(named: line.entity) else { throw StoreFileError(.line(number + 1), "unknown entity '\(line.entity)'") }
             var object = StoredObject(entity: entity, key: line.key, location: "line \(number + 1)")
             for (name, tagged) in line.values {

@@ -64,6 +64,18 @@ struct DemoTests {
         #expect(peaks[1] > 2 * peaks[0])
     }
 
+    @Test("An import demo that Ctrl-C stops throws, where its importer returns the batches it saved",
+          arguments: ["uniquing", "import"])
+    func cancelledImportsThrow(name: String) async throws {
+        let workspace = try DemoWorkspace(count: 20)
+        defer { workspace.remove() }
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }  // as Ctrl-C does, once the data is generated
+            return name == "uniquing" ? try await Demos.uniquing(workspace, true) : try await Demos.importing(workspace, true)
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
     @Test func unknownDemosNameTheKnownOnes() async throws {
         await #expect(throws: (any Error).self) { try await Demos.run("nope") }
     }

@@ -170,9 +170,7 @@ extension Demos {
             var options = RecipeImporter.Options()
             options.usesUniquingCache = usesCache
             options.resumes = false
-            let (report, seconds) = try await measure {
-                try await RecipeImporter(options: options).importFile(workspace.file, into: PrivateContext(coordinator: catalog.coordinator))
-            }
+            let (report, seconds) = try await measure { try await workspace.importFile(into: catalog, options: options) }
             let context = PrivateContext(coordinator: catalog.coordinator)
             counts.append(try await context.perform { context in
                 try [CatalogModel.recipe, CatalogModel.chef, CatalogModel.cuisine, CatalogModel.ingredient].map {
@@ -198,9 +196,8 @@ extension Demos {
             options.resetsAfterSave = resets
             let peak = Locked(0)
             let (_, seconds) = try await measure {
-                try await RecipeImporter(options: options).importFile(
-                    workspace.file, into: PrivateContext(coordinator: catalog.coordinator),
-                    progress: { step in peak.withLock { $0 = max($0, step.registeredObjects) } })
+                try await workspace.importFile(into: catalog, options: options,
+                                               progress: { step in peak.withLock { $0 = max($0, step.registeredObjects) } })
             }
             rows.append([resets ? "save + reset every 1,000" : "save every 1,000, never reset",
                          deterministic ? "-" : formatSeconds(seconds), String(peak.withLock { $0 })])

@@ -90,9 +90,19 @@ struct DemoWorkspace: Sendable {
         let catalog = try Catalog.open(at: directory.appendingPathComponent(name + ".sqlite").path)
         var options = RecipeImporter.Options()
         options.resumes = false
-        let report = try await RecipeImporter(options: options).importFile(file, into: PrivateContext(coordinator: catalog.coordinator))
-        if report.wasCancelled { throw CancellationError() }
+        _ = try await importFile(into: catalog, options: options)
         return catalog
+    }
+
+    /// Imports the generated file into `catalog`: an import that Ctrl-C stopped throws, where
+    /// the importer itself returns a report of the batches it saved.
+    /// - Throws: `CancellationError` when the task was cancelled; the importer's errors.
+    func importFile(into catalog: Catalog, options: RecipeImporter.Options,
+                    progress: @escaping @Sendable (RecipeImporter.Progress) -> Void = { _ in }) async throws -> RecipeImporter.Report {
+        let report = try await RecipeImporter(options: options).importFile(
+            file, into: PrivateContext(coordinator: catalog.coordinator), progress: progress)
+        if report.wasCancelled { throw CancellationError() }
+        return report
     }
 
     func remove() { try? FileManager.default.removeItem(at: directory) }

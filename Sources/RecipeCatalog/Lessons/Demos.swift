@@ -23,9 +23,13 @@ public enum Demos {
     /// The fewest recipes a demo builds: below that its variants have too little to compare.
     public static let minimumSize = 10
 
+    /// The most recipes a demo builds: a million is about a gigabyte of generated file,
+    /// with stores of that order beside it (the delete demo builds four).
+    public static let maximumSize = 1_000_000
+
     /// Runs the demo called `name`.
-    /// - Throws: an error naming the known demos for an unknown name, or the minimum for a
-    ///   `size` below ``minimumSize``.
+    /// - Throws: an error naming the known demos for an unknown name, or the limit for a
+    ///   `size` below ``minimumSize`` or above ``maximumSize``.
     public static func run(_ name: String, size: Int? = nil, deterministic: Bool = false) async throws -> DemoReport {
         guard let entry = catalogue.first(where: { $0.name == name }) else {
             throw ObjectGraphError(.invalidValue,
@@ -33,6 +37,9 @@ public enum Demos {
         }
         if let size, size < minimumSize {
             throw ObjectGraphError(.invalidValue, "a size of \(size) is too small: the demo '\(name)' needs at least \(minimumSize) recipes")
+        }
+        if let size, size > maximumSize {
+            throw ObjectGraphError(.invalidValue, "a size of \(size) is too large: a demo builds at most \(maximumSize) recipes")
         }
         let count = size ?? entry.defaultSize
         let workspace = try DemoWorkspace(count: count)

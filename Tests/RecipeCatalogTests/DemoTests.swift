@@ -76,6 +76,15 @@ struct DemoTests {
         await #expect(throws: CancellationError.self) { try await task.value }
     }
 
+    @Test("Below one batch of the importer, the import demo saves in two batches, so the missing reset shows",
+          arguments: [10, 100])
+    func resettingShowsOnASmallFile(size: Int) async throws {
+        let report = try await Demos.run("import", size: size, deterministic: true)
+        let peaks = column(report, "peak objects alive in the context").compactMap(Int.init)
+        #expect(peaks[1] > peaks[0], "\(report.rows)")
+        #expect(column(report, "variant") == ["save + reset every \(size / 2)", "save every \(size / 2), never reset"])
+    }
+
     @Test func unknownDemosNameTheKnownOnes() async throws {
         await #expect(throws: (any Error).self) { try await Demos.run("nope") }
     }

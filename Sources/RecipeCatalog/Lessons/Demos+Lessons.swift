@@ -150,9 +150,12 @@ extension Demos {
         let catalog = try await workspace.makeCatalog("refresh")
         let context = PrivateContext(coordinator: catalog.coordinator)
         let rows = try await context.perform { context -> [[String]] in
+            // The live count is the process's: objects the caller already holds (the shell's
+            // unsaved changes) are alive before the demo starts, and are not the demo's.
+            let alreadyAlive = context.statistics.liveObjects
             let row = { (step: String) -> [String] in
                 let statistics = context.statistics
-                return [step, String(statistics.liveObjects), String(statistics.registeredObjects)]
+                return [step, String(statistics.liveObjects - alreadyAlive), String(statistics.registeredObjects)]
             }
             var rows = [row("before the fetch")]
             do {

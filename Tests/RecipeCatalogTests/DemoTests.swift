@@ -85,6 +85,12 @@ struct DemoTests {
         #expect(column(report, "variant") == ["save + reset every \(size / 2)", "save every \(size / 2), never reset"])
     }
 
+    @Test("Times under a millisecond print in microseconds, not as 0.0 ms",
+          arguments: [(0.000_04, "40 µs"), (0.000_95, "950 µs"), (0.0123, "12.3 ms"), (2.5, "2.50 s")])
+    func timesKeepTheirFigures(seconds: Double, text: String) {
+        #expect(Demos.formatSeconds(seconds) == text)
+    }
+
     @Test func unknownDemosNameTheKnownOnes() async throws {
         await #expect(throws: (any Error).self) { try await Demos.run("nope") }
     }

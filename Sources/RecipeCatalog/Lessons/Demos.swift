@@ -55,8 +55,14 @@ public enum Demos {
         }
     }
 
+    /// A duration with three significant figures or so: microseconds below a millisecond,
+    /// where "0.0 ms" would stand beside a ratio computed from the true time.
     static func formatSeconds(_ seconds: Double) -> String {
-        seconds < 1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds)
+        switch seconds {
+        case ..<0.001: String(format: "%.0f µs", seconds * 1_000_000)
+        case ..<1: String(format: "%.1f ms", seconds * 1000)
+        default: String(format: "%.2f s", seconds)
+        }
     }
 
     static let measuredColumns = ["variant", "time", "÷ first", "statements", "faults fired"]

@@ -1,5 +1,6 @@
 import Testing
 @testable import RecipeCatalog
+import ObjectGraph
 
 /// Each lesson demo, small, asserting its counts (never its times).
 struct DemoTests {
@@ -89,6 +90,20 @@ struct DemoTests {
           arguments: [(0.000_04, "40 µs"), (0.000_95, "950 µs"), (0.0123, "12.3 ms"), (2.5, "2.50 s")])
     func timesKeepTheirFigures(seconds: Double, text: String) {
         #expect(Demos.formatSeconds(seconds) == text)
+    }
+
+    @Test("An error a demo throws after Ctrl-C is reported as the interruption, not as a store failure")
+    func errorsAfterCancellationAreInterruptions() async throws {
+        let task = Task {
+            try await Demos.stoppingOnCancellation {
+                withUnsafeCurrentTask { $0?.cancel() }
+                throw ObjectGraphError(.storeFailure, "could not load RecipeIngredient/p1 while reading it: CancellationError()")
+            }
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        await #expect(throws: ObjectGraphError.self) {
+            try await Demos.stoppingOnCancellation { throw ObjectGraphError(.storeFailure, "a real failure") }
+        }
     }
 
     @Test func unknownDemosNameTheKnownOnes() async throws {

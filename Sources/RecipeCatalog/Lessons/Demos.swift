@@ -42,16 +42,30 @@ public enum Demos {
             throw ObjectGraphError(.invalidValue, "a size of \(size) is too large: a demo builds at most \(maximumSize) recipes")
         }
         let count = size ?? entry.defaultSize
-        let workspace = try DemoWorkspace(count: count)
-        defer { workspace.remove() }
-        switch name {
-        case "prefetch": return try await prefetch(workspace, deterministic)
-        case "search": return try await search(workspace, deterministic)
-        case "delete": return try await delete(workspace, deterministic)
-        case "lazy": return try await lazy(workspace, deterministic)
-        case "refresh": return try await refresh(workspace)
-        case "uniquing": return try await uniquing(workspace, deterministic)
-        default: return try await importing(workspace, deterministic)
+        return try await stoppingOnCancellation {
+            let workspace = try DemoWorkspace(count: count)
+            defer { workspace.remove() }
+            switch name {
+            case "prefetch": return try await prefetch(workspace, deterministic)
+            case "search": return try await search(workspace, deterministic)
+            case "delete": return try await delete(workspace, deterministic)
+            case "lazy": return try await lazy(workspace, deterministic)
+            case "refresh": return try await refresh(workspace)
+            case "uniquing": return try await uniquing(workspace, deterministic)
+            default: return try await importing(workspace, deterministic)
+            }
+        }
+    }
+
+    /// Runs `body`, turning any error it throws once the task is cancelled into
+    /// `CancellationError`: a fault that Ctrl-C stopped while a delete loaded it is reported
+    /// by the save as a store failure ("could not load … CancellationError()"), where the
+    /// demo was merely interrupted.
+    static func stoppingOnCancellation<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch where Task.isCancelled {
+            throw CancellationError()
         }
     }
 

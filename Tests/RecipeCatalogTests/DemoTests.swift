@@ -1,5 +1,6 @@
 import Testing
 @testable import RecipeCatalog
+import ObjectGraph
 
 /// Each lesson demo, small, asserting its counts (never its times).
 struct DemoTests {
@@ -62,6 +63,47 @@ struct DemoTests {
         let report = try await Demos.run("import", size: 3_000, deterministic: true)
         let peaks = column(report, "peak objects alive in the context").compactMap(Int.init)
         #expect(peaks[1] > 2 * peaks[0])
+    }
+
+    @Test("An import demo that Ctrl-C stops throws, where its importer returns the batches it saved",
+          arguments: ["uniquing", "import"])
+    func cancelledImportsThrow(name: String) async throws {
+        let workspace = try DemoWorkspace(count: 20)
+        defer { workspace.remove() }
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }  // as Ctrl-C does, once the data is generated
+            return name == "uniquing" ? try await Demos.uniquing(workspace, true) : try await Demos.importing(workspace, true)
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
+    @Test("Below one batch of the importer, the import demo saves in two batches, so the missing reset shows",
+          arguments: [10, 100])
+    func resettingShowsOnASmallFile(size: Int) async throws {
+        let report = try await Demos.run("import", size: size, deterministic: true)
+        let peaks = column(report, "peak objects alive in the context").compactMap(Int.init)
+        #expect(peaks[1] > peaks[0], "\(report.rows)")
+        #expect(column(report, "variant") == ["save + reset every \(size / 2)", "save every \(size / 2), never reset"])
+    }
+
+    @Test("Times under a millisecond print in microseconds, not as 0.0 ms",
+          arguments: [(0.000_04, "40 µs"), (0.000_95, "950 µs"), (0.0123, "12.3 ms"), (2.5, "2.50 s")])
+    func timesKeepTheirFigures(seconds: Double, text: String) {
+        #expect(Demos.formatSeconds(seconds) == text)
+    }
+
+    @Test("An error a demo throws after Ctrl-C is reported as the interruption, not as a store failure")
+    func errorsAfterCancellationAreInterruptions() async throws {
+        let task = Task {
+            try await Demos.stoppingOnCancellation {
+                withUnsafeCurrentTask { $0?.cancel() }
+                throw ObjectGraphError(.storeFailure, "could not load RecipeIngredient/p1 while reading it: CancellationError()")
+            }
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        await #expect(throws: ObjectGraphError.self) {
+            try await Demos.stoppingOnCancellation { throw ObjectGraphError(.storeFailure, "a real failure") }
+        }
     }
 
     @Test func unknownDemosNameTheKnownOnes() async throws {

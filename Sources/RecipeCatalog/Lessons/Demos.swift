@@ -23,9 +23,13 @@ public enum Demos {
     /// The fewest recipes a demo builds: below that its variants have too little to compare.
     public static let minimumSize = 10
 
+    /// The most recipes a demo builds: a million is about a gigabyte of generated file,
+    /// with stores of that order beside it (the delete demo builds four).
+    public static let maximumSize = 1_000_000
+
     /// Runs the demo called `name`.
-    /// - Throws: an error naming the known demos for an unknown name, or the minimum for a
-    ///   `size` below ``minimumSize``.
+    /// - Throws: an error naming the known demos for an unknown name, or the limit for a
+    ///   `size` below ``minimumSize`` or above ``maximumSize``.
     public static func run(_ name: String, size: Int? = nil, deterministic: Bool = false) async throws -> DemoReport {
         guard let entry = catalogue.first(where: { $0.name == name }) else {
             throw ObjectGraphError(.invalidValue,
@@ -34,22 +38,45 @@ public enum Demos {
         if let size, size < minimumSize {
             throw ObjectGraphError(.invalidValue, "a size of \(size) is too small: the demo '\(name)' needs at least \(minimumSize) recipes")
         }
+        if let size, size > maximumSize {
+            throw ObjectGraphError(.invalidValue, "a size of \(size) is too large: a demo builds at most \(maximumSize) recipes")
+        }
         let count = size ?? entry.defaultSize
-        let workspace = try DemoWorkspace(count: count)
-        defer { workspace.remove() }
-        switch name {
-        case "prefetch": return try await prefetch(workspace, deterministic)
-        case "search": return try await search(workspace, deterministic)
-        case "delete": return try await delete(workspace, deterministic)
-        case "lazy": return try await lazy(workspace, deterministic)
-        case "refresh": return try await refresh(workspace)
-        case "uniquing": return try await uniquing(workspace, deterministic)
-        default: return try await importing(workspace, deterministic)
+        return try await stoppingOnCancellation {
+            let workspace = try DemoWorkspace(count: count)
+            defer { workspace.remove() }
+            switch name {
+            case "prefetch": return try await prefetch(workspace, deterministic)
+            case "search": return try await search(workspace, deterministic)
+            case "delete": return try await delete(workspace, deterministic)
+            case "lazy": return try await lazy(workspace, deterministic)
+            case "refresh": return try await refresh(workspace)
+            case "uniquing": return try await uniquing(workspace, deterministic)
+            default: return try await importing(workspace, deterministic)
+            }
         }
     }
 
+    /// Runs `body`, turning any error it throws once the task is cancelled into
+    /// `CancellationError`: a fault that Ctrl-C stopped while a delete loaded it is reported
+    /// by the save as a store failure ("could not load … CancellationError()"), where the
+    /// demo was merely interrupted.
+    static func stoppingOnCancellation<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch where Task.isCancelled {
+            throw CancellationError()
+        }
+    }
+
+    /// A duration with three significant figures or so: microseconds below a millisecond,
+    /// where "0.0 ms" would stand beside a ratio computed from the true time.
     static func formatSeconds(_ seconds: Double) -> String {
-        seconds < 1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds)
+        switch seconds {
+        case ..<0.001: String(format: "%.0f µs", seconds * 1_000_000)
+        case ..<1: String(format: "%.1f ms", seconds * 1000)
+        default: String(format: "%.2f s", seconds)
+        }
     }
 
     static let measuredColumns = ["variant", "time", "÷ first", "statements", "faults fired"]
@@ -90,9 +117,19 @@ struct DemoWorkspace: Sendable {
         let catalog = try Catalog.open(at: directory.appendingPathComponent(name + ".sqlite").path)
         var options = RecipeImporter.Options()
         options.resumes = false
-        let report = try await RecipeImporter(options: options).importFile(file, into: PrivateContext(coordinator: catalog.coordinator))
-        if report.wasCancelled { throw CancellationError() }
+        _ = try await importFile(into: catalog, options: options)
         return catalog
+    }
+
+    /// Imports the generated file into `catalog`: an import that Ctrl-C stopped throws, where
+    /// the importer itself returns a report of the batches it saved.
+    /// - Throws: `CancellationError` when the task was cancelled; the importer's errors.
+    func importFile(into catalog: Catalog, options: RecipeImporter.Options,
+                    progress: @escaping @Sendable (RecipeImporter.Progress) -> Void = { _ in }) async throws -> RecipeImporter.Report {
+        let report = try await RecipeImporter(options: options).importFile(
+            file, into: PrivateContext(coordinator: catalog.coordinator), progress: progress)
+        if report.wasCancelled { throw CancellationError() }
+        return report
     }
 
     func remove() { try? FileManager.default.removeItem(at: directory) }

@@ -91,7 +91,8 @@ enum ShellHelp {
         case "demo": return ["demo [NAME] [--size N]",
                              "  Runs one of the performance lessons on a catalogue it generates in a store of its",
                              "  own, and prints each way of doing the job with its time, statements and faults.",
-                             "  demo alone lists them; --size N sets how many recipes it builds (at least 10).",
+                             "  demo alone lists them; --size N sets how many recipes it builds (10 to 1000000).",
+                             "  Your catalogue is untouched: .stats and .sqldebug see none of a demo's statements.",
                              "  demo prefetch --size 200"]
         case "search": return ["search TEXT", "  search creme brulee   finds Crème Brûlée (case and accents ignored)"]
         case ".mode": return [".mode table|json|csv|line", "  json prints one object per line; count prints {\"count\": N}"]

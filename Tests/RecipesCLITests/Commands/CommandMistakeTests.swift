@@ -110,8 +110,31 @@ struct CommandMistakeTests {
     @Test(".help demo explains demos; a size below the minimum is refused, not raised in silence")
     func demoHelpAndSize() async throws {
         let run = try await run([".help demo", "demo prefetch --size 5"])
-        #expect(run.standardOutput.contains("--size N sets how many recipes it builds (at least 10)"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("--size N sets how many recipes it builds (10 to 1000000)"), "\(run.standardOutput)")
         #expect(run.standardError == "-c:2: error: a size of 5 is too small: the demo 'prefetch' needs at least 10 recipes\n",
                 "\(run.standardError)")
+    }
+
+    @Test("A demo's wrong arguments are named: a misspelt demo or option, --size twice, out of range or not a number")
+    func demoArguments() async throws {
+        let run = try await run([
+            "demo prefech", "demo prefetch --sise 10", "demo prefetch --size 10 --size 20", "demo prefetch lazy",
+            "demo --size 10", "demo prefetch --size", "demo prefetch --size abc", "demo prefetch --size 0",
+            "demo prefetch --size -1", "demo prefetch --size 99999999999999999999", "demo prefetch --size=2000000",
+        ])
+        let usage = "usage: demo NAME [--size N]"
+        #expect(run.standardError.split(separator: "\n").map(String.init) == [
+            "-c:1: error: unknown demo 'prefech'; did you mean 'prefetch'? (the demos are: prefetch, search, delete, lazy, refresh, uniquing, import)",
+            "-c:2: error: unknown option '--sise' for demo; did you mean '--size'? (\(usage))",
+            "-c:3: error: --size is given twice; give it once",
+            "-c:4: error: demo runs one demo, found 2: 'prefetch' 'lazy'; \(usage)",
+            "-c:5: error: --size needs a demo to size: demo NAME [--size N]",
+            "-c:6: error: --size needs a number of recipes: demo NAME --size N",
+            "-c:7: error: --size needs a whole number of recipes, not 'abc'",
+            "-c:8: error: a size of 0 is too small: the demo 'prefetch' needs at least 10 recipes",
+            "-c:9: error: a size of -1 is too small: the demo 'prefetch' needs at least 10 recipes",
+            "-c:10: error: --size 99999999999999999999 is too large: a demo builds at most 1000000 recipes",
+            "-c:11: error: a size of 2000000 is too large: a demo builds at most 1000000 recipes",
+        ], "\(run.standardError)")
     }
 }

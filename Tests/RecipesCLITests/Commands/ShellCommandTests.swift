@@ -11,6 +11,15 @@ struct ShellCommandTests {
         try await RecipesBinary.run(arguments, input: input, in: Self.root)
     }
 
+    @Test("demo refresh counts its own live objects, not the ones the shell's unsaved changes hold")
+    func refreshDemoCountsItsOwnObjects() async throws {
+        let run = try await run(["--memory", "--deterministic", "-c", "insert Chef name=Bob", "-c", "insert Chef name=Al",
+                                 "-c", "demo refresh --size 10"])
+        let steps = run.standardOutput.split(separator: "\n").filter { $0.hasPrefix("before") || $0.hasPrefix("after") }
+        #expect(steps.map { $0.split(separator: " ", omittingEmptySubsequences: true).suffix(2).joined(separator: " ") }
+                == ["0 0", "0 0"], "\(run.standardOutput)")
+    }
+
     @Test func withoutAStoreTheSampleCatalogueIsCreatedOnFirstUse() async throws {
         let first = try await run(["-c", "count Recipe", "-c", "count Ingredient where kcal > 0"])
         #expect(first.status == 0, "\(first.standardError)")

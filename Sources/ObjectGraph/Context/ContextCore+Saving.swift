@@ -433,10 +433,9 @@ extension ContextCore {
                 row = try store.fetchLatestRow(object.objectID)
             } catch {
                 // The values stay as they were; the next save reports the store's error.
-                if faultError == nil {
-                    faultError = ObjectGraphError(.storeFailure,
-                        "could not refresh \(model.describe(object.objectID)): \(error); nothing was saved", underlying: error)
-                }
+                keepFaultError(ObjectGraphError(.storeFailure,
+                    "could not refresh \(model.describe(object.objectID)): \(Self.reason(error)); nothing was saved",
+                    underlying: error))
                 return
             }
             // Reload unchanged values; relationship slots go back to IDs, breaking cycles.

@@ -305,12 +305,26 @@ final class ContextCore {
         } catch let error as ObjectGraphError where error.code == .objectNotFound {
             // Recorded on the object by loadFault.
         } catch {
-            if faultError == nil {
-                faultError = ObjectGraphError(.storeFailure,
-                    "could not load \(model.describe(object.objectID)) while reading it: \(error); nothing was saved",
-                    underlying: error)
-            }
+            keepFaultError(ObjectGraphError(.storeFailure,
+                "could not load \(model.describe(object.objectID)) while reading it: \(Self.reason(error)); nothing was saved",
+                underlying: error))
         }
+    }
+
+    /// Keeps `error`, met while a property read fired a fault or a refresh read a row, for
+    /// the next save to throw, unless an earlier one is kept. Met inside an undo group that
+    /// records, it goes when the group is discarded (``discardUndoGroup()``): every change made
+    /// after the failed read is then put back, so none can rest on what it could not read.
+    func keepFaultError(_ error: @autoclosure () -> ObjectGraphError) {
+        guard faultError == nil else { return }
+        faultError = error()
+        if undo.isEnabled { undo.open?.metFaultError = true }
+    }
+
+    /// How a failed read is described: a cancelled one (Ctrl-C in the shell, a cancelled
+    /// task) says so rather than printing `CancellationError()`.
+    static func reason(_ error: any Error) -> String {
+        error is CancellationError ? "the read was cancelled" : "\(error)"
     }
 
     /// Loads a fault's values now.
@@ -466,11 +480,9 @@ final class ContextCore {
             do {
                 ids = try coordinator.store(for: relationship.destination).fetchDestinations(of: relationship, key: savedID.key)
             } catch {
-                if faultError == nil {
-                    faultError = ObjectGraphError(.storeFailure,
-                        "could not load \(relationship.name) of \(model.describe(object.objectID)): \(error); nothing was saved",
-                        underlying: error)
-                }
+                keepFaultError(ObjectGraphError(.storeFailure,
+                    "could not load \(relationship.name) of \(model.describe(object.objectID)): \(Self.reason(error)); nothing was saved",
+                    underlying: error))
             }
         }
         if let state = withParent({ $0.pendingNestedChanges() }) { adjust(&ids, of: object, relationship: relationship, by: state) }

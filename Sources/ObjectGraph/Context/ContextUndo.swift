@@ -49,9 +49,11 @@ extension MainContext {
     ///
     /// Only recorded changes come back: with ``isUndoEnabled`` off nothing is put back, and
     /// after a save inside the group only the changes since the save are. The redo history
-    /// that the group's first change ended comes back too. Calling it inside a nested group
-    /// traps (a nested group's changes belong to the outermost one), and so does calling it
-    /// with no group open.
+    /// that the group's first change ended comes back too. A store error that a fault met
+    /// inside the group, which the next ``save()`` would otherwise throw, goes with it (with
+    /// undo on): no change made after it is left. Calling it inside a nested group traps (a
+    /// nested group's changes belong to the outermost one), and so does calling it with no
+    /// group open.
     public func discardUndoGroup() { core.discardUndoGroup() }
     /// Forgets every undo and redo group.
     public func removeAllUndoActions() { core.undo.removeAll() }

@@ -25,6 +25,9 @@ struct UndoHistory {
         var recorded: Set<ObjectIdentifier> = []
         /// The redo groups the group's first change ended, put back if the group is discarded.
         var replacedRedoGroups: [Group] = []
+        /// Whether the context's kept fault error (``ContextCore/keepFaultError(_:)``) was met
+        /// while this group recorded: discarding the group forgets it.
+        var metFaultError = false
     }
 
     /// Whether changes are recorded (``MainContext/isUndoEnabled``).
@@ -163,6 +166,7 @@ extension ContextCore {
         undo.explicitDepth = 0
         guard let group = undo.open else { return }
         undo.open = nil
+        if group.metFaultError { faultError = nil }
         guard !group.records.isEmpty else { return }
         restore(group.records)
         undo.redoGroups = group.replacedRedoGroups

@@ -59,8 +59,8 @@ public enum Demos {
 
     /// Runs `body`, turning any error it throws once the task is cancelled into
     /// `CancellationError`: a fault that Ctrl-C stopped while a delete loaded it is reported
-    /// by the save as a store failure ("could not load … CancellationError()"), where the
-    /// demo was merely interrupted.
+    /// by the save as a store failure ("could not load …: the read was cancelled"), where
+    /// the demo was merely interrupted.
     static func stoppingOnCancellation<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()

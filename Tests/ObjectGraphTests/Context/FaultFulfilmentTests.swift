@@ -143,4 +143,57 @@ struct FaultFulfilmentTests {
         let error = try #require(throws: ObjectGraphError.self) { try reader.save() }
         #expect(error.message.contains("could not load Tag/p1"), "\(error.message)")
     }
+
+    /// A saved tag as an unfired fault in the reader, with its table renamed away so the
+    /// fault cannot load; `restore` puts the table back.
+    func unloadableFault() throws -> (fault: ManagedObject, restore: () throws -> Void) {
+        let tag = try writer.insert("Tag")
+        tag["label"] = "x"
+        try writer.save()
+        let fault = reader.object(with: tag.objectID)
+        coordinator.rowCache.removeAll()
+        let store = coordinator.sqliteStore
+        try store.perform { connection in try connection.execute(#"ALTER TABLE "Tag" RENAME TO "Gone""#) }
+        return (fault, { try store.perform { connection in try connection.execute(#"ALTER TABLE "Gone" RENAME TO "Tag""#) } })
+    }
+
+    @Test("A store error met inside an undo group that is then discarded goes with the group's changes; the next save lands")
+    func discardedGroupForgetsItsFaultError() throws {
+        let (fault, restore) = try unloadableFault()
+        reader.isUndoEnabled = true
+        reader.beginUndoGroup(named: "edit that failed")
+        _ = fault["label"]  // fails: kept for the next save
+        try reader.insert("Tag")["label"] = "made from what it read"
+        reader.discardUndoGroup()
+        try restore()
+        #expect(!reader.hasChanges)
+        try reader.insert("Tag")["label"] = "later"
+        try reader.save()
+        #expect(try writer.count(for: FetchRequest(entityName: "Tag")) == 2)
+    }
+
+    @Test("A store error kept before an undo group, or met in one that ends normally or records nothing, still reaches the next save")
+    func otherFaultErrorsStayKept() throws {
+        let (fault, restore) = try unloadableFault()
+        reader.isUndoEnabled = true
+        _ = fault["label"]  // before the group
+        reader.beginUndoGroup()
+        _ = fault["label"]
+        reader.discardUndoGroup()
+        #expect(throws: ObjectGraphError.self) { try reader.save() }
+
+        reader.beginUndoGroup()
+        _ = fault["label"]
+        reader.endUndoGroup()
+        #expect(throws: ObjectGraphError.self) { try reader.save() }
+
+        reader.isUndoEnabled = false  // the group puts nothing back, so it keeps the error
+        reader.beginUndoGroup()
+        _ = fault["label"]
+        reader.discardUndoGroup()
+        let error = try #require(throws: ObjectGraphError.self) { try reader.save() }
+        #expect(error.message.contains("could not load Tag/p1"), "\(error.message)")
+        try restore()
+        try reader.save()
+    }
 }

@@ -46,14 +46,20 @@ final class SQLiteConnection {
         sqlite3_extended_result_codes(db, 1)
         let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(db, Int32(clamping: milliseconds))
-        // Cancelling the Swift task that runs a read stops it within a few thousand virtual
-        // machine steps (SQLITE_INTERRUPT, reported as CancellationError by ConnectionPool).
-        // Only statements outside a write transaction stop: a save is never cut in half.
-        // A read-only connection stops inside its read transactions too: they change nothing.
-        sqlite3_progress_handler(db, Self.cancellationCheckInterval, { db in
+        checksCancellation(true)
+    }
+
+    /// Cancelling the Swift task that runs a read stops it within a few thousand virtual
+    /// machine steps (SQLITE_INTERRUPT, reported as CancellationError by ConnectionPool).
+    /// Only statements outside a write transaction stop: a save is never cut in half. A
+    /// read-only connection stops inside its read transactions too: they change nothing.
+    /// Off, nothing stops (see ``endReading()``).
+    private func checksCancellation(_ on: Bool) {
+        guard on else { return sqlite3_progress_handler(handle, 0, nil, nil) }
+        sqlite3_progress_handler(handle, Self.cancellationCheckInterval, { db in
             Task.isCancelled && (sqlite3_get_autocommit(OpaquePointer(db)) != 0
                 || sqlite3_db_readonly(OpaquePointer(db), "main") == 1) ? 1 : 0
-        }, UnsafeMutableRawPointer(db))
+        }, UnsafeMutableRawPointer(handle))
     }
 
     /// How many SQLite virtual machine steps run between two checks for task cancellation.
@@ -185,9 +191,17 @@ final class SQLiteConnection {
     }
 
     /// Ends the read transaction ``beginReading()`` began; nothing happens without one.
+    ///
+    /// Never stopped by cancellation: SQLite counts a cached statement's steps across its
+    /// runs, so one run in a thousand or so of this COMMIT meets the check, and a cancelled
+    /// task's COMMIT that stopped there left the transaction open, refusing the next BEGIN.
     func endReading() {
         guard isInTransaction, let statement = try? cachedStatement("COMMIT", number: 5) else { return }
-        defer { statement.reset() }
+        checksCancellation(false)
+        defer {
+            statement.reset()
+            checksCancellation(true)
+        }
         while (try? statement.step()) == true {}
     }
 

@@ -77,6 +77,26 @@ struct ReaderPoolTests {
         await #expect(throws: CancellationError.self) { try await fetching.value }
     }
 
+    @Test("A cancelled task's read transactions end: the COMMIT that ends one is never stopped, so the next BEGIN works")
+    nonisolated func cancelledReadsEndTheirTransactions() async throws {
+        let file = path("cancelled-reads.sqlite")
+        let context = PrivateContext(coordinator: try TestModel.coordinator(path: file))
+        // On the context's queue, not the cooperative pool, in a task that cancels itself.
+        let stuckAfter = try await Task.detached {
+            try await context.perform { _ -> Int? in
+                withUnsafeCurrentTask { $0?.cancel() }
+                let reader = try SQLiteConnection(path: file, readOnly: true)
+                for round in 1...5_000 {
+                    try? reader.beginReading()  // the BEGIN itself may stop: then no transaction
+                    reader.endReading()
+                    if reader.isInTransaction { return round }
+                }
+                return nil
+            }
+        }.value
+        #expect(stuckAfter == nil, "a read transaction stayed open after round \(stuckAfter ?? 0)")
+    }
+
     @Test("A fetch runs while another thread holds a save's transaction open, and sees only committed rows")
     nonisolated func aFetchDoesNotWaitForASaveInProgress() async throws {
         let coordinator = try TestModel.coordinator(path: path("busy.sqlite"))

@@ -184,17 +184,23 @@ final class SQLiteConnection {
     /// Begins a read transaction: the first statement after it takes a snapshot that every
     /// statement until ``endReading()`` sees. Bookkeeping, neither traced nor counted, so
     /// statistics and SQL logs show the same statements with or without it.
+    ///
+    /// Like ``endReading()``, never stopped by cancellation: SQLite counts a cached
+    /// statement's steps across its runs, so one run in several hundred of this BEGIN or
+    /// that COMMIT meets the check. A cancelled task's BEGIN that stopped there had opened
+    /// the transaction and reported failure, and a COMMIT that stopped left it open: either
+    /// way the reader refused every later BEGIN.
     func beginReading() throws(SQLiteError) {
         let statement = try cachedStatement("BEGIN", number: 4)
-        defer { statement.reset() }
+        checksCancellation(false)
+        defer {
+            statement.reset()
+            checksCancellation(true)
+        }
         while try statement.step() {}
     }
 
     /// Ends the read transaction ``beginReading()`` began; nothing happens without one.
-    ///
-    /// Never stopped by cancellation: SQLite counts a cached statement's steps across its
-    /// runs, so one run in a thousand or so of this COMMIT meets the check, and a cancelled
-    /// task's COMMIT that stopped there left the transaction open, refusing the next BEGIN.
     func endReading() {
         guard isInTransaction, let statement = try? cachedStatement("COMMIT", number: 5) else { return }
         checksCancellation(false)

@@ -223,6 +223,7 @@ extension RecipeShell {
         for object in objects {
             for assignment in checked { try assign(assignment, to: object) }
         }
+        try context.interrupt.check()  // see delete
         context.print("updated \(objects.count) \(request.entityName) object\(objects.count == 1 ? "" : "s") (unsaved)")
     }
 
@@ -234,7 +235,14 @@ extension RecipeShell {
             throw CommandError("delete needs 'where': delete \(request.entityName) where … (use 'where TRUEPREDICATE' to delete all)")
         }
         let objects = try self.context.fetch(request)
-        self.context.delete(objects)
+        // A thousand at a time, so Ctrl-C stops a large delete within one chunk. Ctrl-C while
+        // the delete rules read relationships stops those reads, so the delete may have
+        // missed some: the command fails, and what it changed is put back.
+        for start in stride(from: 0, to: objects.count, by: 1_000) {
+            try context.interrupt.check()
+            self.context.delete(objects[start..<min(start + 1_000, objects.count)])
+        }
+        try context.interrupt.check()
         context.print("deleted \(objects.count) \(request.entityName) object\(objects.count == 1 ? "" : "s") (unsaved)")
     }
 

@@ -26,8 +26,8 @@ public final class MigrationManager {
     private var associations: [String: [ObjectID: [ObjectID]]] = [:]
     /// Associations made in the batch in progress, until the save gives them permanent IDs.
     private var pending: [(mapping: String, source: ObjectID, destination: ManagedObject)] = []
-    /// Permanent IDs of saved objects that were not associated (objects a policy shares,
-    /// found again by the temporary ID it kept).
+    /// Permanent IDs of saved objects, by the temporary ID they had in their batch (a policy
+    /// finds an object it keeps the ID of, such as one it shares, through it).
     private var renamed: [ObjectID: ObjectID] = [:]
     /// The mapping whose destination objects stand for a source entity's objects, by entity name.
     private var primaryMapping: [String: String] = [:]
@@ -240,9 +240,8 @@ public final class MigrationManager {
     /// Saves the destination, records the permanent IDs of what the batch created, and
     /// resets both contexts.
     private func saveBatch(_ mapping: EntityMapping, keys: [Int64], entity: EntityDescription) throws {
-        let associated = Set(pending.map { ObjectIdentifier($0.destination) })
-        let inserted = destination.inserted.filter { $0.state == .inserted && !associated.contains(ObjectIdentifier($0)) }
-            .map { ($0, $0.objectID) }
+        // Every object, associated or not: a policy may keep the temporary ID of either.
+        let inserted = destination.inserted.filter { $0.state == .inserted }.map { ($0, $0.objectID) }
         do {
             _ = try destination.save()
         } catch {

@@ -102,6 +102,34 @@ struct PolicyMigrationTests {
         #expect(try fixture.bytes() == before)
         #expect(try fixture.files() == ["store.sqlite"])
     }
+
+    @Test("A policy finds a destination object it associated in an earlier batch by the temporary ID it kept")
+    func associatedObjectAcrossBatches() throws {
+        defer { fixture.remove() }
+        try fixture.write(try TaggedNotes.version1(), TaggedNotes.fill)
+        let v1 = try TaggedNotes.version1()
+        let v2 = try ObjectModel(entities: [
+            EntityDescription("Note", attributes: [AttributeDescription("title", .string),
+                                                   AttributeDescription("tag", .string, isOptional: true),
+                                                   AttributeDescription("firstTitle", .string, isOptional: true)]),
+        ])
+        /// Keeps the ID of the first note it migrated, and copies that note's title into every later one.
+        struct FirstNotePolicy: EntityMigrationPolicy {
+            var first: ObjectID?
+            mutating func createDestinationInstances(for source: ManagedObject, mapping: EntityMapping, manager: MigrationManager) throws {
+                let note = try manager.createDefaultInstance(for: source, mapping: mapping)!
+                guard let first else { first = note.objectID; return }
+                note["firstTitle"] = manager.destinationObject(with: first)["title"]
+            }
+        }
+        let mapping = try MappingModel(from: v1, to: v2, entityMappings: [
+            try EntityMapping(custom: "Note", from: v1, to: v2) { FirstNotePolicy() },
+        ])
+        let context = try fixture.open(v2, mappings: [mapping])
+        let notes = try context.fetch(FetchRequest(entityName: "Note"))
+        #expect(notes.count == 2_500)
+        #expect(notes.filter { $0["firstTitle"] as? String == "note 0" }.count == 2_499)
+    }
 }
 
 @Suite("Inferring a mapping")

@@ -103,6 +103,39 @@ struct PolicyMigrationTests {
         #expect(try fixture.files() == ["store.sqlite"])
     }
 
+    @Test("A custom mapping maps each property from its renaming identifier, as inference does")
+    func customMappingFollowsRenames() throws {
+        defer { fixture.remove() }
+        let v1 = try TaggedNotes.version1()
+        let v2 = try ObjectModel(entities: [
+            EntityDescription("Note", attributes: [
+                AttributeDescription("heading", .string, renamingIdentifier: "title"),
+                AttributeDescription("label", .string, isOptional: true, renamingIdentifier: "tag"),
+                AttributeDescription("stamp", .integer64, isOptional: true),
+            ]),
+        ])
+        try fixture.write(v1) { context in
+            for index in 0..<3 {
+                let note = try context.insert("Note")
+                note["title"] = "note \(index)"
+                note["tag"] = "tag \(index)"
+            }
+        }
+        struct StampPolicy: EntityMigrationPolicy {
+            mutating func createDestinationInstances(for source: ManagedObject, mapping: EntityMapping, manager: MigrationManager) throws {
+                try manager.createDefaultInstance(for: source, mapping: mapping)?["stamp"] = 7
+            }
+        }
+        let custom = try EntityMapping(custom: "Note", from: v1, to: v2) { StampPolicy() }
+        #expect(custom.attributeMappings.map(\.description) == ["heading ← title", "label ← tag", "stamp ← default"])
+        let mapping = try MappingModel(from: v1, to: v2, entityMappings: [custom])
+        let context = try fixture.open(v2, mappings: [mapping])
+        let notes = try context.all("Note", by: "heading")
+        #expect(notes.map { $0["heading"] as? String } == ["note 0", "note 1", "note 2"])
+        #expect(notes.map { $0["label"] as? String } == ["tag 0", "tag 1", "tag 2"])
+        #expect(notes.map { $0["stamp"] as? Int } == [7, 7, 7])
+    }
+
     @Test("A policy finds a destination object it associated in an earlier batch by the temporary ID it kept")
     func associatedObjectAcrossBatches() throws {
         defer { fixture.remove() }

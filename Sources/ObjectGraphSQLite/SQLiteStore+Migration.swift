@@ -195,6 +195,10 @@ extension SQLiteStore {
             let differences = metadata[MetadataKey.entityDescriptions].flatMap(decodeJSON).map {
                 ModelDifferences(stored: $0, current: model.storageDescriptions)
             } ?? ModelDifferences(stored: hashes, current: model.versionHashes)
+            if !options.shouldInferMappingModelAutomatically, options.sourceModels.contains(where: { $0.versionHashes == hashes }) {
+                throw ObjectGraphError(.modelMismatch,
+                    "the store at '\(path)' was made with one of the options' sourceModels, but no mapping model migrates it and shouldInferMappingModelAutomatically is off: \(differences.summary). Add a mapping model to mappingModels, or turn inference on.")
+            }
             throw ObjectGraphError(.modelMismatch,
                 "the store at '\(path)' was made with a model that no given source model or mapping model matches: \(differences.summary). Add the model it was made with to the options' sourceModels (or a mapping model to mappingModels).")
         }

@@ -136,8 +136,13 @@ extension SQLiteStore {
     /// renames the migrated file over the store, and a crash between the two then loses
     /// nothing. (The other order would leave the old log beside the new file, and SQLite
     /// would replay it into the new file on the next open.)
+    ///
+    /// It runs whenever the log exists, even empty: a connection in the middle of a
+    /// transaction may not have written to the log yet, and the checkpoint, which waits for
+    /// it and then reports it busy, is what refuses to migrate under it (its commit would
+    /// land in the old file, and be lost).
     private static func checkpoint(_ path: String) throws {
-        guard let size = try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int, size > 0 else { return }
+        guard FileManager.default.fileExists(atPath: path + "-wal") else { return }
         do {
             let connection = try SQLiteConnection(path: path)
             if case .integer(let busy)? = try connection.rows(SchemaSQL.checkpoint).first?.first, busy != 0 {

@@ -90,19 +90,19 @@ public final class MigrationManager {
     @discardableResult
     public func createDefaultInstance(for source: ManagedObject, mapping: EntityMapping) throws -> ManagedObject? {
         guard let name = mapping.destinationEntityName else { return nil }
+        let entity = try mappingModel.destinationModel.requireEntity(named: name)
         var values: [(String, Any?)] = []
         for attribute in mapping.attributeMappings {
-            guard case .property(let key) = attribute.source else { continue }
+            guard case .property(let key) = attribute.source, let destination = entity.attribute(named: attribute.name) else { continue }
             var value = try source.value(forKey: key)
-            if value == nil, let fallback = attribute.valueForNil,
-               let type = mappingModel.destinationModel.entity(named: name)?.attribute(named: attribute.name)?.type {
-                value = type.swiftValue(from: fallback)
-            }
-            values.append((attribute.name, value))
+            if value == nil, let fallback = attribute.valueForNil { value = destination.type.swiftValue(from: fallback) }
+            // A nil stays nil where the attribute may be nil (not the new default, which is for
+            // new objects); a required one keeps its default, or the save names it.
+            if value != nil || destination.isOptional { values.append((attribute.name, value)) }
         }
         if mapping.kind == .extract, !values.contains(where: { $0.1 != nil }) { return nil }
         let object = try insertDestinationObject(name)
-        for (key, value) in values where value != nil { try object.setValue(value, forKey: key) }
+        for (key, value) in values { try object.setValue(value, forKey: key) }
         associate(source: source, destination: object, mapping: mapping)
         return object
     }

@@ -136,6 +136,31 @@ struct PolicyMigrationTests {
         #expect(notes.map { $0["stamp"] as? Int } == [7, 7, 7])
     }
 
+    @Test("The default instance keeps a source nil for an optional attribute whose new version has a default")
+    func nilIsNotReplacedByDefault() throws {
+        defer { fixture.remove() }
+        let v1 = try TaggedNotes.version1()
+        let v2 = try ObjectModel(entities: [
+            EntityDescription("Note", attributes: [AttributeDescription("title", .string),
+                                                   AttributeDescription("tag", .string, isOptional: true, defaultValue: "inbox"),
+                                                   AttributeDescription("stamp", .integer64, isOptional: true)]),
+        ])
+        try fixture.write(v1) { context in
+            for (title, tag) in [("a", "work"), ("b", nil)] {
+                let note = try context.insert("Note")
+                note["title"] = title
+                note["tag"] = tag
+            }
+        }
+        let mapping = try MappingModel(from: v1, to: v2, entityMappings: [
+            try EntityMapping(custom: "Note", from: v1, to: v2) { DefaultMigrationPolicy() },
+        ])
+        let context = try fixture.open(v2, mappings: [mapping])
+        #expect(try context.all("Note", by: "title").map { $0["tag"] as? String } == ["work", nil])
+        // As the same change migrated in SQL does.
+        #expect(try context.insert("Note")["tag"] as? String == "inbox", "a new note gets the default")
+    }
+
     @Test("A policy finds a destination object it associated in an earlier batch by the temporary ID it kept")
     func associatedObjectAcrossBatches() throws {
         defer { fixture.remove() }

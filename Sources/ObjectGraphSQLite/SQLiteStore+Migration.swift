@@ -69,11 +69,17 @@ extension SQLiteStore {
     public static func migrateStore(
         at path: String, using mapping: MappingModel, progress: (@Sendable (Double) -> Void)? = nil
     ) throws {
-        try withMigrationLock(path) { try migrate(at: path, using: mapping, progress: progress) }
+        try withMigrationLock(path) { try migrate(at: path, using: [mapping], progress: progress) }
     }
 
-    /// ``migrateStore(at:using:progress:)`` for a caller that holds the migration lock.
-    private static func migrate(at path: String, using mapping: MappingModel, progress: (@Sendable (Double) -> Void)?) throws {
+    /// ``migrateStore(at:using:progress:)`` for a caller that holds the migration lock, with
+    /// one mapping or a chain of them (each one's destination model the next one's source),
+    /// run one after the other on the same working copy: the store is replaced once, at the end.
+    private static func migrate(at path: String, using mappings: [MappingModel], progress: (@Sendable (Double) -> Void)?) throws {
+        precondition(!mappings.isEmpty && zip(mappings, mappings.dropFirst()).allSatisfy {
+            $0.destinationModel.versionHashes == $1.sourceModel.versionHashes
+        }, "each mapping of a chain must start from the model the one before it ends with")
+        let mapping = mappings[0]
         let manager = FileManager.default
         guard isFile(path), manager.fileExists(atPath: path) else {
             throw ObjectGraphError(.storeFailure, "cannot migrate '\(path)': there is no store file there")
@@ -97,12 +103,17 @@ extension SQLiteStore {
                 throw ObjectGraphError(.modelMismatch,
                     "the store at '\(path)' was not made with the mapping's source model: \(differences.summary)")
             }
-            if mapping.needsPolicies {
-                try migrateObjects(from: copy, into: result, mapping: mapping, metadata: metadata) { progress?($0 * 0.99) }
-                removeStoreFiles(copy)
-            } else {
-                try migrateInSQL(copy, mapping: mapping) { progress?($0 * 0.99) }
-                try manager.moveItem(atPath: copy, toPath: result)
+            for (step, mapping) in mappings.enumerated() {
+                let report = { (fraction: Double) -> Void in progress?((Double(step) + fraction) / Double(mappings.count) * 0.99) }
+                if step > 0 { try manager.moveItem(atPath: result, toPath: copy) }
+                if mapping.needsPolicies {
+                    let kept = step == 0 ? metadata : try self.metadata(ofStoreAt: copy)
+                    try migrateObjects(from: copy, into: result, mapping: mapping, metadata: kept, progress: report)
+                    removeStoreFiles(copy)
+                } else {
+                    try migrateInSQL(copy, mapping: mapping, progress: report)
+                    try manager.moveItem(atPath: copy, toPath: result)
+                }
             }
             // The old file's log belongs to it; the migrated file needs none.
             for suffix in ["-wal", "-shm"] { try? manager.removeItem(atPath: path + suffix) }
@@ -125,8 +136,13 @@ extension SQLiteStore {
     /// renames the migrated file over the store, and a crash between the two then loses
     /// nothing. (The other order would leave the old log beside the new file, and SQLite
     /// would replay it into the new file on the next open.)
+    ///
+    /// It runs whenever the log exists, even empty: a connection in the middle of a
+    /// transaction may not have written to the log yet, and the checkpoint, which waits for
+    /// it and then reports it busy, is what refuses to migrate under it (its commit would
+    /// land in the old file, and be lost).
     private static func checkpoint(_ path: String) throws {
-        guard let size = try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int, size > 0 else { return }
+        guard FileManager.default.fileExists(atPath: path + "-wal") else { return }
         do {
             let connection = try SQLiteConnection(path: path)
             if case .integer(let busy)? = try connection.rows(SchemaSQL.checkpoint).first?.first, busy != 0 {
@@ -180,21 +196,52 @@ extension SQLiteStore {
             removeStoreFiles(path + "-migrated")
             return
         }
-        var mapping = options.mappingModels.first {
-            $0.sourceModel.versionHashes == hashes && $0.destinationModel.versionHashes == model.versionHashes
-        }
-        if mapping == nil, options.shouldInferMappingModelAutomatically,
-           let sourceModel = options.sourceModels.first(where: { $0.versionHashes == hashes }) {
-            mapping = try MappingModel.inferred(from: sourceModel, to: model)
-        }
-        guard let mapping else {
+        guard let mappings = try migrationPath(from: hashes, to: model, options: options) else {
             let differences = metadata[MetadataKey.entityDescriptions].flatMap(decodeJSON).map {
                 ModelDifferences(stored: $0, current: model.storageDescriptions)
             } ?? ModelDifferences(stored: hashes, current: model.versionHashes)
+            if !options.shouldInferMappingModelAutomatically, options.sourceModels.contains(where: { $0.versionHashes == hashes }) {
+                throw ObjectGraphError(.modelMismatch,
+                    "the store at '\(path)' was made with one of the options' sourceModels, but no mapping model migrates it and shouldInferMappingModelAutomatically is off: \(differences.summary). Add a mapping model to mappingModels, or turn inference on.")
+            }
             throw ObjectGraphError(.modelMismatch,
                 "the store at '\(path)' was made with a model that no given source model or mapping model matches: \(differences.summary). Add the model it was made with to the options' sourceModels (or a mapping model to mappingModels).")
         }
-        try migrate(at: path, using: mapping, progress: options.migrationProgress)
+        try migrate(at: path, using: mappings, progress: options.migrationProgress)
+    }
+
+    /// The mappings that take a store written with the model of `hashes` to `model`, one
+    /// version at a time: a mapping model that goes straight there; else the first mapping
+    /// model that starts from the store's version, followed by the path from its destination
+    /// (so a v1→v2 mapping with policies runs before v2 is inferred on to v3, rather than
+    /// being skipped by a v1→v3 inference that would drop what its policies make); else a
+    /// mapping inferred from the store's version (one of ``Options/sourceModels``, or the
+    /// destination of a mapping model run before). Nil when there is none.
+    private static func migrationPath(
+        from hashes: [String: String], to model: ObjectModel, options: Options
+    ) throws -> [MappingModel]? {
+        var path: [MappingModel] = []
+        var current = hashes, visited: Set<[String: String]> = [hashes]
+        while current != model.versionHashes {
+            if let direct = options.mappingModels.first(where: {
+                $0.sourceModel.versionHashes == current && $0.destinationModel.versionHashes == model.versionHashes
+            }) {
+                return path + [direct]
+            }
+            if let step = options.mappingModels.first(where: {
+                $0.sourceModel.versionHashes == current && !visited.contains($0.destinationModel.versionHashes)
+            }) {
+                path.append(step)
+                current = step.destinationModel.versionHashes
+                visited.insert(current)
+                continue
+            }
+            let known = options.sourceModels + path.map(\.destinationModel)
+            guard options.shouldInferMappingModelAutomatically,
+                  let sourceModel = known.first(where: { $0.versionHashes == current }) else { return nil }
+            return path + [try MappingModel.inferred(from: sourceModel, to: model)]
+        }
+        return path
     }
 
     /// Removes a store file and its sidecars, if present.

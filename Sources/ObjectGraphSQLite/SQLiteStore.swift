@@ -49,8 +49,10 @@ public final class SQLiteStore: StoreRequestHandler {
         public var shouldInferMappingModelAutomatically = true
         /// The model versions a store may have been written with, to infer a mapping from.
         public var sourceModels: [ObjectModel] = []
-        /// Mapping models (with policies, say) tried before inference: the first whose source
-        /// model wrote the store runs.
+        /// Mapping models (with policies, say) tried before inference: one from the store's
+        /// version straight to the opening model runs alone; otherwise the first whose source
+        /// model wrote the store runs, and the migration goes on from its destination model
+        /// (by another mapping model, or inferred), so versions v1→v2→v3 migrate in turn.
         public var mappingModels: [MappingModel] = []
         /// Called with a migration's progress, from 0 to 1, on the thread that opens the store.
         public var migrationProgress: (@Sendable (Double) -> Void)?

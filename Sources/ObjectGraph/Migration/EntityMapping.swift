@@ -66,8 +66,9 @@ public struct EntityMapping: Sendable, CustomStringConvertible {
     }
 
     /// A mapping from the entity called `name` in `source` to the one called `name` (or
-    /// `destinationName`) in `destination`, migrated by a policy: properties of the same
-    /// name are mapped as the default policy copies them, and the policy does the rest.
+    /// `destinationName`) in `destination`, migrated by a policy: each property is mapped from
+    /// the source property of its renaming identifier, or else of the same name, as the
+    /// default policy copies them, and the policy does the rest.
     /// - Throws: ``ObjectGraphError`` (`unknownEntity`) when a model has no such entity.
     public init(
         custom name: String, destinationName: String? = nil, from source: ObjectModel, to destination: ObjectModel,
@@ -75,20 +76,25 @@ public struct EntityMapping: Sendable, CustomStringConvertible {
     ) throws {
         let sourceEntity = try source.requireEntity(named: name)
         let destinationEntity = try destination.requireEntity(named: destinationName ?? name)
-        func mapped(_ names: [String], in sourceNames: Set<String>) -> [PropertyMapping] {
-            names.map { PropertyMapping($0, source: sourceNames.contains($0) ? .property($0) : .defaultValue) }
+        /// The source property a destination property is renamed from, or has the name of.
+        func origin(_ name: String, renamedFrom oldName: String?, in sourceNames: [String]) -> PropertyMapping.Source {
+            if let oldName, sourceNames.contains(oldName) { return .property(oldName) }
+            return sourceNames.contains(name) ? .property(name) : .defaultValue
         }
-        let sourceNames = Set(sourceEntity.propertyNames)
+        let sourceAttributes = sourceEntity.storedAttributes.map(\.name)
+        let sourceRelationships = sourceEntity.relationships.map(\.name)
         self.init(
             name: "\(sourceEntity.name)To\(destinationEntity.name)", kind: .custom,
             sourceEntityName: sourceEntity.name, destinationEntityName: destinationEntity.name,
             attributeMappings: destinationEntity.storedAttributes.map { attribute in
                 attribute.derivation != nil ? PropertyMapping(attribute.name, source: .derived)
-                    : PropertyMapping(attribute.name, source: sourceEntity.attribute(named: attribute.name) != nil
-                                      ? .property(attribute.name) : .defaultValue)
+                    : PropertyMapping(attribute.name, source: origin(attribute.name, renamedFrom: attribute.renamingIdentifier,
+                                                                     in: sourceAttributes))
             },
-            relationshipMappings: mapped(destinationEntity.relationships.map(\.name),
-                                         in: Set(sourceEntity.relationships.map(\.name)).intersection(sourceNames)),
+            relationshipMappings: destinationEntity.relationships.map { relationship in
+                PropertyMapping(relationship.name, source: origin(relationship.name, renamedFrom: relationship.renamingIdentifier,
+                                                                  in: sourceRelationships))
+            },
             changes: ["migrated by a custom policy"], policy: policy)
     }
 

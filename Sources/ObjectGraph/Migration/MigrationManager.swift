@@ -26,8 +26,8 @@ public final class MigrationManager {
     private var associations: [String: [ObjectID: [ObjectID]]] = [:]
     /// Associations made in the batch in progress, until the save gives them permanent IDs.
     private var pending: [(mapping: String, source: ObjectID, destination: ManagedObject)] = []
-    /// Permanent IDs of saved objects that were not associated (objects a policy shares,
-    /// found again by the temporary ID it kept).
+    /// Permanent IDs of saved objects, by the temporary ID they had in their batch (a policy
+    /// finds an object it keeps the ID of, such as one it shares, through it).
     private var renamed: [ObjectID: ObjectID] = [:]
     /// The mapping whose destination objects stand for a source entity's objects, by entity name.
     private var primaryMapping: [String: String] = [:]
@@ -90,19 +90,19 @@ public final class MigrationManager {
     @discardableResult
     public func createDefaultInstance(for source: ManagedObject, mapping: EntityMapping) throws -> ManagedObject? {
         guard let name = mapping.destinationEntityName else { return nil }
+        let entity = try mappingModel.destinationModel.requireEntity(named: name)
         var values: [(String, Any?)] = []
         for attribute in mapping.attributeMappings {
-            guard case .property(let key) = attribute.source else { continue }
+            guard case .property(let key) = attribute.source, let destination = entity.attribute(named: attribute.name) else { continue }
             var value = try source.value(forKey: key)
-            if value == nil, let fallback = attribute.valueForNil,
-               let type = mappingModel.destinationModel.entity(named: name)?.attribute(named: attribute.name)?.type {
-                value = type.swiftValue(from: fallback)
-            }
-            values.append((attribute.name, value))
+            if value == nil, let fallback = attribute.valueForNil { value = destination.type.swiftValue(from: fallback) }
+            // A nil stays nil where the attribute may be nil (not the new default, which is for
+            // new objects); a required one keeps its default, or the save names it.
+            if value != nil || destination.isOptional { values.append((attribute.name, value)) }
         }
         if mapping.kind == .extract, !values.contains(where: { $0.1 != nil }) { return nil }
         let object = try insertDestinationObject(name)
-        for (key, value) in values where value != nil { try object.setValue(value, forKey: key) }
+        for (key, value) in values { try object.setValue(value, forKey: key) }
         associate(source: source, destination: object, mapping: mapping)
         return object
     }
@@ -240,9 +240,8 @@ public final class MigrationManager {
     /// Saves the destination, records the permanent IDs of what the batch created, and
     /// resets both contexts.
     private func saveBatch(_ mapping: EntityMapping, keys: [Int64], entity: EntityDescription) throws {
-        let associated = Set(pending.map { ObjectIdentifier($0.destination) })
-        let inserted = destination.inserted.filter { $0.state == .inserted && !associated.contains(ObjectIdentifier($0)) }
-            .map { ($0, $0.objectID) }
+        // Every object, associated or not: a policy may keep the temporary ID of either.
+        let inserted = destination.inserted.filter { $0.state == .inserted }.map { ($0, $0.objectID) }
         do {
             _ = try destination.save()
         } catch {

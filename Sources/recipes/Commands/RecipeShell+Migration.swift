@@ -51,7 +51,7 @@ extension RecipeShell {
         try Self.refuseMisspelledURL(path)
         let version = FileManager.default.fileExists(atPath: path) ? try? CatalogMigration.version(ofStoreAt: path) : nil
         if migrates {
-            guard let version else { throw CommandError("\(path) is not a catalogue that can be migrated") }
+            guard let version else { throw Self.cannotMigrate(path) }
             if let copy {
                 // The store layer refuses a copy that would replace or mix with anything, and
                 // takes the saves still in the write-ahead log along.
@@ -87,6 +87,21 @@ extension RecipeShell {
         let stopped = reopen(catalog, location: path)
         context.print("opened \(path)" + (catalog.storeType == .sqlite ? "" : " (\(Self.describe(catalog.storeType)))")
                       + stopped)
+    }
+
+    /// Why `.open --migrate` cannot migrate `path`: no file there, a store of a type that
+    /// is not migrated (an XML, binary or HTML file opens as it is), or not a catalogue.
+    private static func cannotMigrate(_ path: String) -> CommandError {
+        guard FileManager.default.fileExists(atPath: path) else {
+            return CommandError("there is no catalogue at \(path) to migrate; .open \(path) creates a new one")
+        }
+        if let type = try? PersistentStoreType.recognize(fileAt: path, among: PersistentStoreType.atomicTypes) {
+            return CommandError("""
+                \(path) is \(describe(type)); --migrate migrates SQLite catalogues only: open it with .open \(path) \
+                (it says so if it was made with another version of the catalogue model)
+                """)
+        }
+        return CommandError("\(path) is not a catalogue that can be migrated")
     }
 
     /// Opens the catalogue at `path`, migrating it from an older model version first, on a

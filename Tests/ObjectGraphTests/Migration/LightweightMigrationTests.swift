@@ -269,6 +269,23 @@ struct LightweightMigrationTests {
         #expect(other.message.contains("no given source model"))
     }
 
+    @Test("With inference off, a store made with a given source model is refused for that reason, not as an unknown model")
+    func inferenceOff() throws {
+        defer { fixture.remove() }
+        try fixture.write(try NotesV1.make(), NotesV1.fill)
+        let v2 = try NotesV1.make(noteAttributes: [AttributeDescription("pinned", .boolean, defaultValue: false)])
+        var options = SQLiteStore.Options()
+        options.shouldMigrateStoreAutomatically = true
+        options.shouldInferMappingModelAutomatically = false
+        options.sourceModels = [try NotesV1.make()]
+        let error = try #require(throws: ObjectGraphError.self) {
+            try PersistentStoreCoordinator(model: v2).addStore(at: fixture.path, options: options)
+        }
+        #expect(error.code == .modelMismatch)
+        #expect(error.message.contains("was made with one of the options' sourceModels, but no mapping model migrates it and shouldInferMappingModelAutomatically is off"))
+        #expect(!error.message.contains("Add the model it was made with"))
+    }
+
     @Test("A migration that breaks a new uniqueness constraint names both objects and leaves the file as it was")
     func failureLeavesStoreUntouched() throws {
         defer { fixture.remove() }

@@ -51,6 +51,26 @@ struct MigrationCrashSafetyTests {
         #expect(titles == ["soup", "soup", "stew"], "\(error.message)")
     }
 
+    @Test("A migration while another connection holds a write transaction is refused, and that transaction commits")
+    func writerHoldsTheStore() throws {
+        let fixture = try MigrationFixture("writer")
+        defer { fixture.remove() }
+        try fixture.write(Self.version1) { context in try context.insert("Note")["title"] = "a" }
+        let writer = try SQLiteConnection(path: fixture.path)
+        try writer.execute("BEGIN IMMEDIATE")
+        try writer.execute(#"INSERT INTO "_metadata" ("key", "value") VALUES ('written', 'meanwhile')"#)
+        let before = try fixture.bytes()
+        let error = try #require(throws: ObjectGraphError.self) {
+            try SQLiteStore.migrateStore(at: fixture.path, using: try MappingModel.inferred(from: Self.version1, to: Self.version2))
+        }
+        #expect(error.code == .storeLocked)
+        #expect(error.message.contains("another program has it open"))
+        #expect(try fixture.bytes() == before)
+        try writer.execute("COMMIT")
+        #expect(try fixture.files().allSatisfy { !$0.contains("-migrat") })
+        #expect(try SQLiteStore.metadata(ofStoreAt: fixture.path)["written"] == "meanwhile", "the other connection's commit is in the store")
+    }
+
     @Test("Opening a migrated store removes the working copies a migration killed after its swap left")
     func leftoversOfAKilledMigrationGo() throws {
         let fixture = try MigrationFixture("leftovers")

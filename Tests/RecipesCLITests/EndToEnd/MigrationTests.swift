@@ -36,6 +36,21 @@ struct MigrationTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
     }
 
+    @Test(".open --migrate of a missing file or an XML catalogue says what is there, not that it is no catalogue")
+    func migrateWhatCannotBe() async throws {
+        let directory = try TemporaryDirectory()
+        let run = try await RecipesBinary.run(
+            ["--memory", "-c", ".open --migrate missing.sqlite", "-c", ".migrate xml cat.xml", "-c", ".open --migrate cat.xml"],
+            in: directory.url)
+        #expect(run.standardError == """
+            -c:1: error: there is no catalogue at missing.sqlite to migrate; .open missing.sqlite creates a new one
+            -c:3: error: cat.xml is an XML store; --migrate migrates SQLite catalogues only: open it with .open cat.xml \
+            (it says so if it was made with another version of the catalogue model)
+
+            """)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["cat.xml"])
+    }
+
     @Test("--copy-to the store being migrated, by any spelling, is refused and the store kept byte for byte")
     func copyToItself() async throws {
         let directory = try TemporaryDirectory()

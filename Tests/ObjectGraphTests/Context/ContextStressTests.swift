@@ -108,6 +108,51 @@ extension ContextStressTests {
         #expect(result.withLock { $0 } == 1)
     }
 
+    @Test("Children saving into a private parent from threads while the parent saves to the store: every insert reaches the store once")
+    func childrenSaveWhileParentSaves() async throws {
+        let coordinator = self.coordinator
+        let persist = PrivateContext(coordinator: coordinator)
+        let childrenDone = Locked(0), failures = Locked<[String]>([])
+        try await onThreads(4) { index in
+            if index == 3 {
+                // The parent saves over and over while the children push into it.
+                while childrenDone.withLock({ $0 }) < 3 {
+                    do { try persist.performAndWait { _ = try $0.save() } } catch {
+                        failures.withLock { $0.append("parent: \(error)") }
+                        return
+                    }
+                }
+                return
+            }
+            let child = PrivateContext(parent: persist)
+            child.performAndWait { child in
+                for batch in 0..<10 {
+                    for item in 0..<5 {
+                        let recipe = try! child.insert("Recipe")
+                        recipe["name"] = "r\(index)-\(batch)-\(item)"
+                    }
+                    do { try child.save() } catch { failures.withLock { $0.append("child \(index): \(error)") } }
+                    if batch % 3 == 2 {
+                        // Edit an object saved earlier (its parent may have saved it since).
+                        let earlier = try! child.fetch(FetchRequest(entityName: "Recipe",
+                            predicate: try! FetchPredicate("name == %@", "r\(index)-\(batch - 1)-0")))
+                        if earlier.count != 1 { failures.withLock { $0.append("child \(index) sees \(earlier.count) of its recipe: \(earlier.map(\.objectID))") } }
+                        earlier.first?["servings"] = 8
+                        do { try child.save() } catch { failures.withLock { $0.append("child \(index) edit: \(error)") } }
+                    }
+                }
+            }
+            childrenDone.withLock { $0 += 1 }
+        }
+        #expect(failures.withLock { $0 } == [])
+        try await persist.perform { _ = try $0.save() }
+        let main = MainContext(coordinator: coordinator)
+        let recipes = try main.fetch(FetchRequest(entityName: "Recipe"))
+        #expect(recipes.count == 150)
+        #expect(Set(recipes.map { $0["name"] as! String }).count == 150)
+        #expect(recipes.filter { $0["servings"] as? Int == 8 }.count == 9)
+    }
+
     @Test("Sibling contexts saving from many tasks through async perform: every save reaches the store and a merging main context")
     func asyncPerformFromManyTasks() async throws {
         let coordinator = self.coordinator

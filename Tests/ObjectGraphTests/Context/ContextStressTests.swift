@@ -185,3 +185,31 @@ extension ContextStressTests {
         try await waitUntil("the controller showing every merged save") { controller.fetchedObjects.count == 40 }
     }
 }
+
+extension ContextStressTests {
+    @Test("A child's save of an object its reset parent discarded throws, naming it, instead of stopping the program")
+    func childSaveAfterParentResetThrows() async throws {
+        let main = MainContext(coordinator: coordinator)
+        let child = PrivateContext(parent: main)
+        let id = try await child.perform { child in
+            let recipe = try child.insert("Recipe")
+            recipe["name"] = "Soup"
+            try child.save()
+            return recipe.objectID
+        }
+        main.reset()
+        let message = await child.perform { child -> String? in
+            child.object(with: id)["rating"] = 4.0
+            do {
+                try child.save()
+                return nil
+            } catch {
+                return (error as? ObjectGraphError).map { "\($0.code): \($0.message)" } ?? "\(error)"
+            }
+        }
+        #expect(message?.hasPrefix("objectNotFound: cannot save into the parent context: Recipe/t") == true, "\(message ?? "no error")")
+        #expect(message?.contains("reset or rolled back") == true)
+        #expect(await child.perform { $0.hasChanges }, "the failed save dropped the child's change")
+        #expect(!main.hasChanges)
+    }
+}

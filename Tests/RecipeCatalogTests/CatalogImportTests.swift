@@ -156,6 +156,38 @@ struct CatalogImportTests {
         #expect(transactions == 3 + 1, "one per batch, marker included, and one to clear the marker")
     }
 
+    @Test("A chef another context deletes during an import is created again for the next batch, not linked by its stale ID")
+    func aChefDeletedDuringTheImportIsCreatedAgain() async throws {
+        let lines = (1...20).map { #"{"id": "d-\#($0)", "name": "Recipe \#($0)", "chef": "Ana", "cuisine": "Thai", "ingredients": [{"name": "salt"}]}"# }
+        let url = try temporaryFile(lines)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let catalog = try Catalog.inMemory()
+        var options = RecipeImporter.Options()
+        options.batchSize = 10
+        let coordinator = catalog.coordinator
+        let batches = Counter()
+        let report = try await RecipeImporter(options: options).importFile(
+            url, into: PrivateContext(coordinator: coordinator),
+            progress: { _ in
+                guard batches.value == 0 else { return }
+                batches.increment()
+                // The user deletes the chef, the cuisine and the ingredient in the foreground meanwhile.
+                try! PrivateContext(coordinator: coordinator).performAndWait { context in
+                    for entity in ["Chef", "Cuisine"] {
+                        for object in try context.fetch(FetchRequest(entityName: entity)) { context.delete(object) }
+                    }
+                    try context.save()
+                }
+            })
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(report.imported == 20)
+        let context = MainContext(coordinator: coordinator)
+        let later = try context.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("sourceID IN %@", (11...20).map { "d-\($0)" })))
+        #expect(later.count == 10)
+        #expect(later.allSatisfy { ($0 as! Recipe).chef?.name == "Ana" && ($0 as! Recipe).cuisine?.name == "Thai" })
+        #expect(try context.count(for: FetchRequest(entityName: "Chef")) == 1)
+    }
+
     @Test func uniquingCacheRunsOneFetchPerEntityPerBatch() async throws {
         let lines = (1...200).map {
             #"{"id": "u-\#($0)", "name": "R\#($0)", "chef": "Chef \#($0 % 5)", "cuisine": "C\#($0 % 3)", "ingredients": [{"name": "salt"}, {"name": "egg \#($0 % 4)"}]}"#

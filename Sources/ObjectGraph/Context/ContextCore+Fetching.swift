@@ -38,7 +38,18 @@ extension ContextCore {
         }
         if !fromParents.isEmpty {
             objects.removeAll { fromParents.deleted.contains($0.objectID) }
-            pending += objectsChangedByParents(fromParents)
+            var changedByParents = objectsChangedByParents(fromParents)
+            // A parent that saved an insert after its changes were read and before the store
+            // was: the store's row is the same object, so it is not listed twice.
+            let temporary = changedByParents.map(\.objectID).filter(\.isTemporary)
+            if !temporary.isEmpty {
+                let saved = permanentIDs(of: temporary)
+                if !saved.isEmpty {
+                    let fetched = Set(objects.map(\.objectID))
+                    changedByParents.removeAll { saved[$0.objectID].map(fetched.contains) ?? false }
+                }
+            }
+            pending += changedByParents
         }
         if matchesInMemory || sortsInMemory {
             plan.predicate = checked

@@ -191,7 +191,17 @@ extension ContextCore {
 
     /// Applies a child's saved changes to this context's objects, as if made here: the next
     /// save of this context (or of its root) writes them.
-    func applyChildChanges(_ changes: NestedChanges) {
+    /// - Throws: ``ObjectGraphError`` `objectNotFound`, with nothing applied, when the changes
+    ///   name an object the child saved into this context (a root) that this context no longer
+    ///   has: it was reset or rolled back after the child's save.
+    func applyChildChanges(_ changes: NestedChanges) throws {
+        if parent == nil, let lost = lostTemporaryID(in: changes) {
+            throw ObjectGraphError(.objectNotFound, """
+                cannot save into the parent context: \(model.describe(lost)) was saved into it by a child, \
+                and the parent was reset or rolled back since, which discarded it; nothing was saved. \
+                Reset the child contexts as well when resetting their parent, or save the parent first
+                """)
+        }
         undo.suspensions += 1
         defer { undo.suspensions -= 1 }
         for id in changes.order {
@@ -234,6 +244,28 @@ extension ContextCore {
         }
     }
 
+    /// The first temporary ID that `changes` update, delete or point at (inserting it aside)
+    /// which this context, a root, neither holds nor saved: a change the root could only
+    /// apply to an object it has forgotten.
+    private func lostTemporaryID(in changes: NestedChanges) -> ObjectID? {
+        let insertedHere = Set(changes.order.filter { changes.objects[$0]?.isInserted == true })
+        func isLost(_ id: ObjectID) -> Bool {
+            id.isTemporary && !insertedHere.contains(id) && registeredObject(for: id) == nil && renamed[id] == nil
+        }
+        for id in changes.order {
+            if isLost(id) { return id }
+            for value in changes.objects[id]?.values.values ?? [:].values {
+                switch value {
+                case .reference(let destination?) where isLost(destination): return destination
+                case .members(let added, let removed):
+                    if let lost = (added + removed).first(where: isLost) { return lost }
+                default: continue
+                }
+            }
+        }
+        return changes.deleted.sorted().first(where: isLost)
+    }
+
     /// Registers an object whose temporary ID another (child) context issued.
     func adopt(_ object: ManagedObject) {
         adopted[object.objectID] = Unmanaged.passUnretained(object)
@@ -255,7 +287,7 @@ extension ContextCore {
         updateRelationshipDerivedAttributes(updatedNow)
         try validate(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
         let changes = nestedChanges(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
-        _ = withParent { $0.applyChildChanges(changes) }
+        _ = try withParent { try $0.applyChildChanges(changes) }
         let changedKeys = coordinator.didSaveCenter.hasSubscribers
             ? Dictionary(uniqueKeysWithValues: updatedNow.map { ($0.objectID, $0.changedKeys) }) : [:]
         var result = SaveResult()

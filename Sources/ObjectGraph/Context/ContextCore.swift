@@ -538,6 +538,16 @@ extension ContextCore {
         return withParent { $0.permanentID(of: id) } ?? nil
     }
 
+    /// The permanent IDs that saving gave some of the temporary `ids`, here or in a parent:
+    /// one hop to each parent for all of them.
+    func permanentIDs(of ids: [ObjectID]) -> [ObjectID: ObjectID] {
+        var found: [ObjectID: ObjectID] = [:]
+        for id in ids { if let permanent = renamed[id] { found[id] = permanent } }
+        let rest = ids.filter { found[$0] == nil }
+        guard !rest.isEmpty, let fromParents = withParent({ $0.permanentIDs(of: rest) }) else { return found }
+        return found.merging(fromParents) { own, _ in own }
+    }
+
     /// The objects in one state of change.
     func changedObjects(_ state: ObjectState) -> Set<ManagedObject> {
         if state == .deleted { return Set(deleted.filter(Self.isDeletedSavedObject)) }

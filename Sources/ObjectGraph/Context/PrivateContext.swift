@@ -75,7 +75,8 @@ public actor PrivateContext {
     ///
     /// The calling thread blocks until the context's queue has run `body`; called from
     /// the context's own queue (inside `perform` or another `performAndWait`) it runs at
-    /// once. Call it from threads you own (the main thread, a dispatch queue, a `Thread`),
+    /// once; a nested context's reads through this one, from inside this one's `performAndWait`,
+    /// run at once too. Call it from threads you own (the main thread, a dispatch queue, a `Thread`),
     /// not from an async task: a blocked task holds one of the few cooperative threads.
     /// Two contexts that wait on each other this way deadlock, as two queues calling
     /// `sync` on each other do. Calling it from the main actor on a context nested under a

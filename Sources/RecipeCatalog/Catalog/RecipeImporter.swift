@@ -10,7 +10,8 @@ public import ObjectGraph
 /// nothing. Each batch records its last line in the store's metadata in the same
 /// transaction as its recipes; an import that was stopped (Ctrl-C, a crash) continues after
 /// that line when run again. A batch that fails to save is retried in halves, so only the
-/// lines that break a rule are lost, each named in the report.
+/// lines that break a rule are lost, each named in the report. A chef, cuisine or ingredient
+/// that another context deletes while the import runs is looked up (or created) again.
 ///
 /// ```swift
 /// let report = try await RecipeImporter(options: .init()).importFile(url, into: context)
@@ -144,9 +145,15 @@ public struct RecipeImporter: Sendable {
     /// constraint), the records are tried again in halves, down to the bad ones: only they
     /// are lost, each reported with its line. Other failures (a locked or broken store) are
     /// thrown: the import stops, and the marker still names the last batch saved.
+    ///
+    /// When the save fails because a chef, cuisine or ingredient the uniquing cache knew was
+    /// deleted meanwhile by another context (the user, in the foreground), the cache forgets
+    /// everything and the records are inserted and saved once more: the names are then
+    /// looked up again, and created again where they are gone.
     static func save(
         _ records: [RecipeRecord], through lastLine: Int, marker: String?, file: String,
-        into context: isolated PrivateContext, uniquing: inout UniquingCache, report: inout Report
+        into context: isolated PrivateContext, uniquing: inout UniquingCache, report: inout Report,
+        isRetryAfterDeletion: Bool = false
     ) throws {
         do {
             let outcome = try insert(records, file: file, into: context, uniquing: &uniquing)
@@ -176,6 +183,11 @@ public struct RecipeImporter: Sendable {
                      into: context, uniquing: &uniquing, report: &report)
             try save(second, through: lastLine, marker: marker, file: file,
                      into: context, uniquing: &uniquing, report: &report)
+        } catch let error as ObjectGraphError where error.code == .objectNotFound && !isRetryAfterDeletion {
+            context.rollback()
+            uniquing.forgetAll()
+            try save(records, through: lastLine, marker: marker, file: file, into: context,
+                     uniquing: &uniquing, report: &report, isRetryAfterDeletion: true)
         } catch {
             context.rollback()
             uniquing.didRollBack()

@@ -91,6 +91,14 @@ struct UniquingCache {
         for kind in Kind.allCases { unsaved[kind.rawValue].removeAll() }
     }
 
+    /// Forgets every name, after a rollback: another context deleted an object the cache
+    /// knew, so the next batch looks every name up in the store again.
+    mutating func forgetAll() {
+        ids = Array(repeating: [:], count: Kind.allCases.count)
+        created.removeAll()
+        for kind in Kind.allCases { unsaved[kind.rawValue].removeAll() }
+    }
+
     /// Forgets the objects of a batch that was rolled back.
     mutating func didRollBack() {
         for (kind, name, _) in created { ids[kind.rawValue][name] = nil }

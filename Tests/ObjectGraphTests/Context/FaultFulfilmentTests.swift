@@ -129,13 +129,7 @@ struct FaultFulfilmentTests {
 
     @Test("A store error while firing a fault is reported by fulfill() and by the next save")
     func storeErrorsAreNotSwallowed() throws {
-        let tag = try writer.insert("Tag")
-        tag["label"] = "x"
-        try writer.save()
-        let fault = reader.object(with: tag.objectID)
-        coordinator.rowCache.removeAll()
-        let store = coordinator.sqliteStore
-        try store.perform { connection in try connection.execute(#"ALTER TABLE "Tag" RENAME TO "Gone""#) }
+        let fault = try unloadableFault().fault
         #expect(throws: ObjectGraphError.self) { try fault.fulfill() }
         #expect(fault.isFault)  // still a fault: a later read tries again
         _ = fault["label"]  // an untyped read cannot throw: the error is recorded

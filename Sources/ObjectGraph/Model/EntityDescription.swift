@@ -205,4 +205,12 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     /// The entity's name.
     public var description: String { name }
+
+    /// Stored values of `keys` as errors show them: `name = Ana`, not the stored form.
+    func describe(_ keys: [String], _ values: [StoredValue]) -> String {
+        zip(keys, values).map { name, value in
+            let shown = attribute(named: name)?.type.swiftValue(from: value).map { "\($0)" }
+            return "\(name) = \(shown ?? (value.isNull ? "nil" : "\(value)"))"
+        }.joined(separator: ", ")
+    }
 }

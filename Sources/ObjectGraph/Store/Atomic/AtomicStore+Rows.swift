@@ -83,13 +83,9 @@ extension AtomicStore {
                         seen[values] = object
                         continue
                     }
-                    // As a save names them: `name = Ana`, not the stored value's form.
-                    let detail = zip(constraint, values).map { name, value in
-                        "\(name) = \(entity.attribute(named: name)?.type.swiftValue(from: value).map { "\($0)" } ?? "\(value)")"
-                    }.joined(separator: ", ")
                     let place = earlier.location.map { " (\($0))" } ?? ""
                     throw problem(object, """
-                        \(describe(object)) has \(detail), as \(describe(earlier))\(place) has, and \(entity.name) objects \
+                        \(describe(object)) has \(entity.describe(constraint, values)), as \(describe(earlier))\(place) has, and \(entity.name) objects \
                         are unique by \(constraint.joined(separator: " and "))
                         """)
                 }

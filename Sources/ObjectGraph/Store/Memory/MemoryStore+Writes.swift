@@ -257,12 +257,7 @@ extension MemoryStore {
                         let values = columns.map { row[$0] }
                         guard !values.contains(where: \.isNull) else { continue }
                         if !seen.insert(values).inserted {
-                            // As the SQL stores name them: `name = Ana`, not the SQL literal `'Ana'`.
-                            let detail = zip(constraint, values).map { name, value in
-                                let shown = entity.attribute(named: name)?.type.swiftValue(from: value).map { "\($0)" }
-                                return "\(name) = \(shown ?? (value.isNull ? "nil" : "\(value)"))"
-                            }.joined(separator: ", ")
-                            throw failure(entity, constraint, values, detail)
+                            throw failure(entity, constraint, values, entity.describe(constraint, values))
                         }
                     }
                 }

@@ -76,7 +76,7 @@ extension ContextCore {
         saved.insertedIDs = result.insertedIDs
         saved.updatedIDs = result.updatedIDs + result.nullifiedIDs + result.recomputedIDs
         saved.deletedIDs = result.deletedIDs
-        announce(saved, changedKeys: [:], reachedStore: true)
+        announce(saved, changedKeys: [:], reachedStore: true, deletedCount: max(result.deletedCount, result.deletedIDs.count))
     }
 
     /// Brings registered objects up to date with changes made outside this context.

@@ -175,11 +175,12 @@ extension ContextCore {
     }
 
     /// Tells the coordinator's did-save subscribers what a save changed.
-    func announce(_ result: SaveResult, changedKeys: [ObjectID: Set<String>], reachedStore: Bool) {
+    func announce(_ result: SaveResult, changedKeys: [ObjectID: Set<String>], reachedStore: Bool, deletedCount: Int? = nil) {
         var note = DidSave()
         note.insertedIDs = result.insertedIDs
         note.updatedIDs = result.updatedIDs
         note.deletedIDs = result.deletedIDs
+        note.deletedCount = deletedCount ?? result.deletedIDs.count
         note.changedKeys = changedKeys
         note.origin = identifier
         note.reachedStore = reachedStore

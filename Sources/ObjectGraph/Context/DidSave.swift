@@ -14,6 +14,10 @@ public struct DidSave: Sendable {
     public var updatedIDs: [ObjectID] = []
     /// Objects the save deleted (for a batch delete: cascades included).
     public var deletedIDs: [ObjectID] = []
+    /// How many rows were deleted: `deletedIDs.count`, or more when a count-only batch
+    /// delete did not list them. A context merging such a note cannot tell which of its
+    /// objects went, so it turns every registered object back into a fault.
+    public var deletedCount = 0
     /// For each updated object, the names of the properties that changed (empty for a batch
     /// request, which does not know them per row).
     public var changedKeys: [ObjectID: Set<String>] = [:]
@@ -27,7 +31,7 @@ public struct DidSave: Sendable {
     public init() {}
 
     /// Whether the save changed nothing.
-    public var isEmpty: Bool { insertedIDs.isEmpty && updatedIDs.isEmpty && deletedIDs.isEmpty }
+    public var isEmpty: Bool { insertedIDs.isEmpty && updatedIDs.isEmpty && deletedIDs.isEmpty && deletedCount == 0 }
 }
 
 /// The identity of a context, to tell its own saves from others'.
@@ -119,6 +123,7 @@ extension ContextCore {
         var result = BatchResult()
         result.updatedIDs = note.updatedIDs
         result.deletedIDs = note.deletedIDs
+        result.deletedCount = note.deletedCount
         mergeChanges(from: result)
     }
 }

@@ -20,6 +20,7 @@ struct ContextChange {
         insertedIDs = note.insertedIDs
         updatedIDs = note.updatedIDs
         deletedIDs = note.deletedIDs
+        deletedUnlisted = note.deletedCount > note.deletedIDs.count
     }
 
     init(_ result: BatchResult) {

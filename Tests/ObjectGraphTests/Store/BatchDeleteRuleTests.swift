@@ -342,6 +342,32 @@ struct BatchDeleteRuleTests {
         #expect(parts.allSatisfy { $0["name"] == nil && $0.isInaccessible })
     }
 
+    @Test("A context that merges did-save notifications learns of a count-only batch delete: the note counts the rows it does not list")
+    func countOnlyAnnounced() throws {
+        let coordinator = PersistentStoreCoordinator(model: try Self.model(.cascade, on: .toMany))
+        try coordinator.addStore(at: ":memory:")
+        let writer = MainContext(coordinator: coordinator)
+        try Self.makeGraph(writer)
+        let other = MainContext(coordinator: coordinator)
+        other.automaticallyMergesChanges = true
+        let controller = try FetchedResultsController(fetchRequest: FetchRequest(entityName: "Part", sortKeys: [SortKey("name")]),
+                                                      context: other)
+        try controller.performFetch()
+        let parts = controller.sections.flatMap(\.objects)
+        #expect(parts.count == 2)
+        #expect(parts.allSatisfy { $0["name"] != nil && !$0.isFault })
+        let notes = Locked<[DidSave]>([])
+        let observation = coordinator.addDidSaveObserver { note in notes.withLock { $0.append(note) } }
+        defer { observation.cancel() }
+
+        try writer.execute(BatchDeleteRequest(entityName: "Part", resultType: .count))
+        let note = try #require(notes.withLock { $0.last })
+        #expect(note.deletedIDs.isEmpty && note.deletedCount == 2 && !note.isEmpty)
+        #expect(controller.sections.flatMap(\.objects).isEmpty)
+        #expect(parts.allSatisfy { $0.isFault })
+        #expect(parts.allSatisfy { $0["name"] == nil && $0.isInaccessible })
+    }
+
     @Test("A deny rule refuses the batch delete in every direction", arguments: Shape.allCases)
     func denyRefuses(shape: Shape) throws {
         guard case .failure(let error) = try Self.outcome(.deny, shape, batch: true) else {

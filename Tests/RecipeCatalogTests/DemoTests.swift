@@ -9,6 +9,13 @@ struct DemoTests {
         return report.rows.map { $0[index] }
     }
 
+    @Test("Variants that disagree stop the demo with an error the shell can print, not a crash")
+    func disagreementIsAnError() {
+        #expect(throws: Never.self) { try Demos.checkAgreement(true, "unused") }
+        let error = #expect(throws: DemoDisagreement.self) { try Demos.checkAgreement(1 == 2, "the counts were 1 and 2") }
+        #expect(error?.description == "the demo's variants disagree: the counts were 1 and 2")
+    }
+
     @Test func prefetchTurnsNPlusOneIntoTwo() async throws {
         let report = try await Demos.run("prefetch", size: 200, deterministic: true)
         let statements = column(report, "statements").compactMap(Int.init)

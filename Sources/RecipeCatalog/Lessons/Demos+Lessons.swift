@@ -23,7 +23,7 @@ extension Demos {
             rows.append(DemoMeasurement(label: label, seconds: seconds, statistics: statistics).cells(deterministic, baseline: first))
             first = first ?? seconds
         }
-        precondition(chefNames[0] == chefNames[1] && chefNames[0].count == workspace.count,
+        try checkAgreement(chefNames[0] == chefNames[1] && chefNames[0].count == workspace.count,
                      "prefetching changed the chefs read")
         return DemoReport(title: "prefetch: the chef of \(workspace.count) recipes", columns: measuredColumns, rows: rows,
             explanation: "Without prefetching every chef is a fault fired with its own query (N+1); prefetching fetches them all in one. "
@@ -50,7 +50,7 @@ extension Demos {
                 matches.append(count)
                 times.append(seconds)
             }
-            precondition(matches[0] == matches[1], "the shadow column changed the result of \(text)")
+            try checkAgreement(matches[0] == matches[1], "the shadow column changed the result of \(text)")
             rows.append([text, String(matches[0]),
                          deterministic ? "-" : formatSeconds(times[0]), deterministic ? "-" : formatSeconds(times[1]),
                          deterministic ? "-" : String(format: "%.1f×", times[1] / max(times[0], 1e-9))])
@@ -92,7 +92,7 @@ extension Demos {
                 try context.count(for: FetchRequest(entityName: CatalogModel.recipe))
                     + context.count(for: FetchRequest(entityName: CatalogModel.recipeIngredient))
             }
-            precondition(remaining == 0, "\(variant) left \(remaining) rows")
+            try checkAgreement(remaining == 0, "\(variant) left \(remaining) rows")
             rows.append(DemoMeasurement(label: variant, seconds: seconds, statistics: statistics).cells(deterministic, baseline: first))
             first = first ?? seconds
         }
@@ -132,10 +132,10 @@ extension Demos {
                     return (context.statistics - before, names)
                 }
             }
-            precondition(names.count == pageSize, "\(variant) read \(names.count) names, not \(pageSize)")
+            try checkAgreement(names.count == pageSize, "\(variant) read \(names.count) names, not \(pageSize)")
             // The first three read every hundredth recipe, so they must read the same names.
             if rows.isEmpty { everyHundredth = names } else if rows.count < 3 {
-                precondition(names == everyHundredth, "\(variant) read other recipes than the plain fetch")
+                try checkAgreement(names == everyHundredth, "\(variant) read other recipes than the plain fetch")
             }
             rows.append(DemoMeasurement(label: variant, seconds: seconds, statistics: statistics).cells(deterministic, baseline: first)
                         + [String(statistics.objectsCreated)])
@@ -193,7 +193,7 @@ extension Demos {
             rows.append(DemoMeasurement(label: label, seconds: seconds, statistics: report.statistics).cells(deterministic, baseline: first))
             first = first ?? seconds
         }
-        precondition(counts[0] == counts[1], "the two imports made different catalogues: \(counts)")
+        try checkAgreement(counts[0] == counts[1], "the two imports made different catalogues: \(counts)")
         return DemoReport(title: "uniquing: import \(workspace.count) recipes (\(counts[1][1]) chefs, \(counts[1][3]) ingredients)",
             columns: measuredColumns, rows: rows,
             explanation: "Both make the same catalogue with no duplicates; the cache asks the store once per batch for the names it has not seen.")
@@ -226,7 +226,7 @@ extension Demos {
             rows.append([resets ? "save + reset every \(every)" : "save every \(every), never reset",
                          deterministic ? "-" : formatSeconds(seconds), String(peak.withLock { $0 })])
         }
-        precondition(counts[0] == counts[1] && counts[0][0] == workspace.count, "the two imports made different catalogues: \(counts)")
+        try checkAgreement(counts[0] == counts[1] && counts[0][0] == workspace.count, "the two imports made different catalogues: \(counts)")
         return DemoReport(title: "import: \(workspace.count) recipes", columns: ["variant", "time", "peak objects alive in the context"], rows: rows,
             explanation: "A saved object is no longer held by the context, but its relationships hold it in cycles; resetting after each save keeps memory flat.")
     }

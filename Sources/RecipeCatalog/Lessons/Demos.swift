@@ -27,6 +27,12 @@ public enum Demos {
     /// with stores of that order beside it (the delete demo builds four).
     public static let maximumSize = 1_000_000
 
+    /// Stops a demo whose variants disagreed: one of them answered wrongly, so its times
+    /// would teach nothing. The shell reports it as an error and keeps going.
+    static func checkAgreement(_ agrees: Bool, _ disagreement: @autoclosure () -> String) throws {
+        guard agrees else { throw DemoDisagreement(description: "the demo's variants disagree: \(disagreement())") }
+    }
+
     /// Runs the demo called `name`.
     /// - Throws: an error naming the known demos for an unknown name, or the limit for a
     ///   `size` below ``minimumSize`` or above ``maximumSize``.
@@ -133,4 +139,11 @@ struct DemoWorkspace: Sendable {
     }
 
     func remove() { try? FileManager.default.removeItem(at: directory) }
+}
+
+/// A demo whose variants gave different answers (a defect in the framework or the demo),
+/// reported in place of its table.
+public struct DemoDisagreement: Error, CustomStringConvertible {
+    /// What differed, in words.
+    public let description: String
 }

@@ -212,6 +212,17 @@ package enum PredicateSQLCompiler {
                 let keyword = op == .equal ? dialect.equal : dialect.notEqual
                 if rhs.constantValue == .null { return "(\(expression(lhs)) \(raw: nullTest) NULL)" }
                 if lhs.constantValue == .null { return "(\(expression(rhs)) \(raw: nullTest) NULL)" }
+                if op == .equal, !dialect.indexesNullSafeEquality, !folding.folds {
+                    // A value that is not NULL: `=` selects the same rows, from the column's index.
+                    if rhs.constantValue != nil, isPlainColumn(lhs) {
+                        let column = expression(lhs)
+                        return "(\(column) = \(expression(rhs))\(notNull(column)))"
+                    }
+                    if lhs.constantValue != nil, isPlainColumn(rhs) {
+                        let column = expression(rhs)
+                        return "(\(column) = \(expression(lhs))\(notNull(column)))"
+                    }
+                }
                 return "(\(operand(lhs, folding: folding)) \(raw: keyword) \(operand(rhs, folding: folding)))"
             default:
                 if lhs.constantValue == .null || rhs.constantValue == .null { return none }

@@ -11,6 +11,10 @@ package struct SQLDialect: Sendable {
     /// Null-safe equality and inequality: `IS`, `IS NOT` (SQLite); `IS NOT DISTINCT FROM`,
     /// `IS DISTINCT FROM` (PostgreSQL).
     package let equal: String, notEqual: String
+    /// Whether ``equal`` between a column and a value can use the column's index: SQLite's
+    /// `IS` can; PostgreSQL's `IS NOT DISTINCT FROM` cannot (the planner reads every row), so
+    /// there a column compared with a value (never NULL: `== nil` is `IS NULL`) is written `=`.
+    package let indexesNullSafeEquality: Bool
     /// The function that replaces NULL by its second argument: `IFNULL`, `COALESCE`.
     package let ifNull: String
     /// The function that finds a string in another (from 1; 0 when absent): `instr`, `strpos`.
@@ -78,12 +82,14 @@ package struct SQLDialect: Sendable {
         function: (@Sendable (_ code: String, _ operands: SQLFragment) -> SQLFragment)?,
         numbersParameters: Bool, unlimited: SQLFragment, keyListBrackets: (open: UInt8, close: UInt8),
         keyMembership: (prefix: String, suffix: String), sortsDistinctBySelectedOnly: Bool, leavesOutSoleEntity: Bool,
-        integerType: String, columnType: @escaping @Sendable (AttributeType) -> String, joinTableOptions: String
+        integerType: String, columnType: @escaping @Sendable (AttributeType) -> String, joinTableOptions: String,
+        indexesNullSafeEquality: Bool = true
     ) {
         self.trueLiteral = trueLiteral
         self.falseLiteral = falseLiteral
         self.equal = equal
         self.notEqual = notEqual
+        self.indexesNullSafeEquality = indexesNullSafeEquality
         self.ifNull = ifNull
         self.position = position
         self.typedNull = typedNull

@@ -12,5 +12,6 @@ extension SQLDialect {
         fold: nil, match: nil, function: nil,
         numbersParameters: true, unlimited: "ALL", keyListBrackets: (UInt8(ascii: "{"), UInt8(ascii: "}")),
         keyMembership: ("= ANY(CAST(", " AS bigint[]))"), sortsDistinctBySelectedOnly: true, leavesOutSoleEntity: false,
-        integerType: "bigint", columnType: { SchemaSQL.columnType($0) }, joinTableOptions: "")
+        integerType: "bigint", columnType: { SchemaSQL.columnType($0) }, joinTableOptions: "",
+        indexesNullSafeEquality: false)
 }

@@ -10,6 +10,11 @@ extension RecipeShell {
     /// catalogue model is migrated only when asked.
     func open(_ text: String, _ context: CommandContext) async throws {
         var words = try CommandWords.split(text)
+        // Refused before any message below quotes the words (as the store refuses it), so that
+        // no error repeats the password.
+        if words.contains(where: EditLineEditor.holdsURLPassword) {
+            throw CommandError("the URL holds a password: leave it out and set PGPASSWORD in the environment instead")
+        }
         let migrates = words.contains("--migrate")
         words.removeAll { $0 == "--migrate" }
         var copy: String?

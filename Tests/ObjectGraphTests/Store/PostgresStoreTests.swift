@@ -285,4 +285,29 @@ struct PostgresStoreTests {
         #expect(nul == "the predicate compares with text holding a NUL character, which PostgreSQL text cannot hold", "\(nul)")
         #expect(try context.explain(FetchRequest(entityName: "Chef", predicate: try FetchPredicate("name == %@", "a"))).isSQL)
     }
+
+    @Test("attr == value is written with =, which the column's index answers (IS NOT DISTINCT FROM reads every row)",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func equalityUsesTheIndex() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let store = try #require(try StoreKind.postgres.addStore(to: coordinator) as? PostgresStore)
+        let context = MainContext(coordinator: coordinator)
+        for index in 0..<2_000 { try context.insert("Chef")["name"] = "Chef \(index)" }
+        for (index, rating) in [1.0, 2.0, nil].enumerated() {
+            let recipe = try context.insert("Recipe")
+            recipe["name"] = "R\(index)"
+            recipe["rating"] = rating
+        }
+        try context.save()
+        try store.writer.run(#"ANALYZE "Chef""#)
+        let explanation = try context.explain(FetchRequest(entityName: "Chef", predicate: try FetchPredicate("name == %@", "Chef 7")))
+        #expect(explanation.sql.contains(#"(t0."name" = $1)"#), "\(explanation.sql)")
+        #expect(explanation.plan.contains { $0.contains("Index") }, "\(explanation.plan)")
+        #expect(try context.fetch(FetchRequest(entityName: "Chef", predicate: try FetchPredicate("%@ == name", "Chef 7"))).count == 1)
+        // Under NOT, a nil rating is not 1, as in Foundation: the `=` is made two-valued.
+        func count(_ format: String) throws -> Int {
+            try context.count(for: FetchRequest(entityName: "Recipe", predicate: try FetchPredicate(format)))
+        }
+        #expect(try count("rating == 1") == 1 && count("NOT (rating == 1)") == 2 && count("NOT (1 == rating)") == 2)
+    }
 }

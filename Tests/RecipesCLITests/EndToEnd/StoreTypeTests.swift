@@ -26,6 +26,16 @@ struct StoreTypeTests {
                 "\(upper.standardError)")
     }
 
+    @Test(".open refuses a URL holding a password before any error quotes it: with --migrate, --copy-to or a second word")
+    func openNeverRepeatsAPassword() async throws {
+        let folder = try TemporaryDirectory()
+        let url = "postgres://og:secret@127.0.0.1:1/kitchen"
+        let run = try await RecipesBinary.run(["--memory", "-c", ".open --migrate \(url)", "-c", ".open \(url) extra",
+                                               "-c", ".open --migrate old.sqlite --copy-to \(url)"], in: folder.url)
+        let refusal = "error: the URL holds a password: leave it out and set PGPASSWORD in the environment instead\n"
+        #expect(run.standardError == "-c:1: " + refusal + "-c:2: " + refusal + "-c:3: " + refusal, "\(run.standardError)")
+    }
+
     @Test(".migrate counts one object in the singular, and refuses a path with another store's journal beside it")
     func migrateOneObjectAndLeftovers() async throws {
         let folder = try TemporaryDirectory()

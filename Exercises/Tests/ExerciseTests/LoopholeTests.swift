@@ -5,6 +5,7 @@ import RecipeCatalog
 import BatchSaveSolution
 import FindOrCreateSolution
 import SaveAndResetSolution
+import SearchShadowSolution
 import LargeDeleteSolution
 
 /// Solutions that fit every budget but give a wrong answer: each checker must call them
@@ -35,6 +36,15 @@ extension CheckerTests {
         let result = try await FindOrCreateCheck.check(ReplacingImporter(), subject: "a cheat")
         #expect(result.problems.contains { $0.contains("already in the store were replaced") }, "\(result.rendered())")
         #expect(!result.isPassing)
+    }
+
+    @Test("Exercise 4 refuses a search that pastes the typed text into the predicate's format")
+    func searchByInterpolation() async throws {
+        for quote in ["'", "\""] {
+            let result = try await SearchShadowCheck.check(PastingSearch(quote: quote), subject: "a cheat")
+            #expect(result.problems.contains { $0.contains("threw an error") && $0.contains("%@") }, "\(result.rendered())")
+            #expect(!result.isPassing)
+        }
     }
 
     @Test("Exercise 5 refuses a delete that takes the cuisines with the recipes")
@@ -105,5 +115,17 @@ private struct CuisineDeleter: RecipeDeleting {
     func deleteRecipes(matching predicate: FetchPredicate, in context: isolated PrivateContext) throws {
         try LargeDeleteSolution.RecipeCleanup().deleteRecipes(matching: predicate, in: context)
         try context.execute(BatchDeleteRequest(entityName: CatalogModel.cuisine))
+    }
+}
+
+/// Exercise 4's reference model, searched with the typed text pasted between `quote`s into
+/// the format: right until someone types that quote.
+private struct PastingSearch: NameSearching {
+    var quote: String
+
+    func makeModel() throws -> ObjectModel { try SearchShadowSolution.RecipeSearch().makeModel() }
+
+    func searchRequest(prefix: String) throws -> FetchRequest {
+        FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name BEGINSWITH[cd] \(quote)\(prefix)\(quote)"))
     }
 }

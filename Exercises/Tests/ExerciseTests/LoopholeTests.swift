@@ -47,6 +47,13 @@ extension CheckerTests {
         }
     }
 
+    @Test("Exercise 5 refuses a delete that ignores its predicate and deletes what the task names")
+    func largeDeleteWithHardCodedPredicate() async throws {
+        let result = try await LargeDeleteCheck.check(HardCodedDeleter(), subject: "a cheat")
+        #expect(result.problems.contains { $0.contains("called again with the predicate 'rating >= 4.5'") }, "\(result.rendered())")
+        #expect(!result.isPassing)
+    }
+
     @Test("Exercise 5 refuses a delete that takes the cuisines with the recipes")
     func largeDeleteOfCuisines() async throws {
         let result = try await LargeDeleteCheck.check(CuisineDeleter(), subject: "a cheat")
@@ -127,5 +134,12 @@ private struct PastingSearch: NameSearching {
 
     func searchRequest(prefix: String) throws -> FetchRequest {
         FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name BEGINSWITH[cd] \(quote)\(prefix)\(quote)"))
+    }
+}
+
+/// Exercise 5's reference solution with the task's predicate written in, whatever it is given.
+private struct HardCodedDeleter: RecipeDeleting {
+    func deleteRecipes(matching predicate: FetchPredicate, in context: isolated PrivateContext) throws {
+        try context.execute(BatchDeleteRequest(entityName: CatalogModel.recipe, predicate: try FetchPredicate("rating < 2.5")))
     }
 }

@@ -54,6 +54,13 @@ extension CheckerTests {
         #expect(!result.isPassing)
     }
 
+    @Test("Exercise 6 refuses counts read with a dictionary fetch instead of walking the graph")
+    func refreshCyclesWithoutWalking() async throws {
+        let result = try await RefreshCyclesCheck.check(DictionaryCounter(), subject: "a cheat")
+        #expect(result.problems.contains { $0.contains("without the walk") }, "\(result.rendered())")
+        #expect(!result.isPassing)
+    }
+
     @Test("Exercise 5 refuses a delete that takes the cuisines with the recipes")
     func largeDeleteOfCuisines() async throws {
         let result = try await LargeDeleteCheck.check(CuisineDeleter(), subject: "a cheat")
@@ -141,5 +148,19 @@ private struct PastingSearch: NameSearching {
 private struct HardCodedDeleter: RecipeDeleting {
     func deleteRecipes(matching predicate: FetchPredicate, in context: isolated PrivateContext) throws {
         try context.execute(BatchDeleteRequest(entityName: CatalogModel.recipe, predicate: try FetchPredicate("rating < 2.5")))
+    }
+}
+
+/// Exercise 6 answered by the store: one dictionary fetch of every line's ingredient name,
+/// no recipe or line ever made, so no cycle to break.
+private struct DictionaryCounter: IngredientCounting {
+    func linesPerIngredient(in context: isolated PrivateContext) throws -> [String: Int] {
+        var request = FetchRequest(entityName: CatalogModel.recipeIngredient)
+        request.propertiesToFetch = ["ingredient.name"]
+        var counts: [String: Int] = [:]
+        for row in try context.fetchDictionaries(request) {
+            if let name = row["ingredient.name"] as? String { counts[name, default: 0] += 1 }
+        }
+        return counts
     }
 }

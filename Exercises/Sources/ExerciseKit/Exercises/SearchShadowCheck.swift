@@ -72,11 +72,10 @@ public enum SearchShadowCheck: ExerciseCheck {
                 return found
             }
         } catch let failure as SearchFailure {
-            var problem = "searching '\(failure.prefix)' threw an error: \(failure.error)"
-            if failure.error is PredicateSyntaxError {
-                problem += " (pass the typed text as an argument, %@, rather than pasting it into the format: a quote in it ends the string)"
-            }
-            result.problems.append(problem)
+            // The advice comes first: a syntax error's text ends with its caret line.
+            let advice = failure.error is PredicateSyntaxError
+                ? " (pass the typed text as an argument, %@, rather than pasting it into the format: a quote in it ends the string)" : ""
+            result.problems.append("searching '\(failure.prefix)' threw an error\(advice): \(failure.error)")
             return result
         } catch {
             result.problems.append("searching threw an error: \(error)")

@@ -78,6 +78,18 @@ struct TutorialWalkTests {
         #expect(!FileManager.default.fileExists(atPath: copy.path), "the walk wrote into the checkout")
     }
 
+    @Test func aRelativeStoreIsOpenedWhereItWasTypedNotInTheScratchFolder() async throws {
+        let folder = try TemporaryDirectory()
+        // Tutorial 1's first two commands import into the store named on the command line.
+        let run = try await RecipesBinary.run(["tutorial", "1", "mine.sqlite", "--deterministic"], input: "\n\n",
+                                              in: folder.url,
+                                              environment: ["RECIPES_TUTORIALS": Self.root.appendingPathComponent("Tutorials").path])
+        #expect(run.standardOutput.contains("imported 169 recipes from recipes.jsonl"), "\(run.standardError)")
+        #expect(run.standardOutput.contains("the files the tutorial writes stay there"))
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("mine.sqlite").path),
+                "the store was created in the scratch folder instead")
+    }
+
     @Test func listingAndUnknownTutorials() async throws {
         let list = try await RecipesBinary.run(["tutorial"], in: Self.root)
         #expect(list.status == 0)

@@ -37,11 +37,11 @@ enum Usage {
           --count N          objects to import per stack (default 300000)
           --plot FILE.svg    write a chart of memory over time
 
-        tutorial: without N, lists the tutorials of the Tutorials folder (here or above, or
-        $RECIPES_TUTORIALS); with N (a number or the start of a file name), walks through
-        it in an in-memory catalogue (or STORE): its prose a section at a time, each command
-        put on the edit line, ready to run or change. An emptied line skips a command;
-        Ctrl-D leaves; after the last step the shell goes on.
+        tutorial: without N, lists the tutorials of the Tutorials folder ($RECIPES_TUTORIALS,
+        here or above, or the checkout recipes was built from); with N (a number or the
+        start of a file name), walks through it in an in-memory catalogue (or STORE): its
+        prose a section at a time, each command put on the edit line, ready to run or change.
+        An emptied line skips a command; Ctrl-D leaves; after the last step the shell goes on.
 
         exercise (the teaching exercises in Exercises/, found from the current directory
         upwards or at $RECIPES_EXERCISES; progress in $XDG_DATA_HOME/recipes/exercises.json):

@@ -90,6 +90,23 @@ struct TutorialWalkTests {
                 "the store was created in the scratch folder instead")
     }
 
+    @Test func fromAnotherFolderTheTutorialsOfTheBuiltCheckoutAreListed() async throws {
+        let elsewhere = try TemporaryDirectory()
+        let list = try await RecipesBinary.run(["tutorial"], in: elsewhere.url)
+        #expect(list.status == 0, "\(list.standardError)")
+        #expect(list.standardOutput.split(separator: "\n").dropFirst().count == TranscriptTests.tutorials.count)
+    }
+
+    @Test func aTutorialsFolderThatIsNotThereIsAnErrorNotAnEmptyList() async throws {
+        let elsewhere = try TemporaryDirectory()
+        let missing = elsewhere.url.appendingPathComponent("Tutorials").path
+        for arguments in [["tutorial"], ["tutorial", "3"]] {
+            let run = try await RecipesBinary.run(arguments, in: elsewhere.url, environment: ["RECIPES_TUTORIALS": missing])
+            #expect(run.status == 1)
+            #expect(run.standardError == "error: RECIPES_TUTORIALS is '\(missing)', which is not a folder; set it to the Tutorials folder of a checkout\n")
+        }
+    }
+
     @Test func listingAndUnknownTutorials() async throws {
         let list = try await RecipesBinary.run(["tutorial"], in: Self.root)
         #expect(list.status == 0)

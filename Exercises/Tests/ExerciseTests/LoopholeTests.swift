@@ -50,7 +50,9 @@ extension CheckerTests {
     @Test("Exercise 5 refuses a delete that ignores its predicate and deletes what the task names")
     func largeDeleteWithHardCodedPredicate() async throws {
         let result = try await LargeDeleteCheck.check(HardCodedDeleter(), subject: "a cheat")
-        #expect(result.problems.contains { $0.contains("called again with the predicate 'rating >= 4.5'") }, "\(result.rendered())")
+        // Said as what the store holds: in a delete exercise, "1,042 recipes saved" misleads.
+        #expect(result.problems.contains { $0.contains("called again with the predicate 'rating >= 4.5'")
+                    && $0.contains("1,042 recipes in the store (0 duplicated), expected 735") }, "\(result.rendered())")
         #expect(!result.isPassing)
     }
 

@@ -47,6 +47,15 @@ extension CheckerTests {
         }
     }
 
+    @Test("Exercise 4's advice for a shadow searched with [cd] says the request, not the model, is what scans")
+    func searchShadowWithFoldingRequest() async throws {
+        let result = try await SearchShadowCheck.check(FoldingShadowSearch(), subject: "a near miss")
+        #expect(result.problems.isEmpty, "\(result.rendered())")
+        #expect(result.rendered().contains("the model has the shadow 'nameCanonical', but the request still folds every row"),
+                "\(result.rendered())")
+        #expect(!result.isPassing)
+    }
+
     @Test("Exercise 5 refuses a delete that ignores its predicate and deletes what the task names")
     func largeDeleteWithHardCodedPredicate() async throws {
         let result = try await LargeDeleteCheck.check(HardCodedDeleter(), subject: "a cheat")
@@ -143,6 +152,16 @@ private struct PastingSearch: NameSearching {
 
     func searchRequest(prefix: String) throws -> FetchRequest {
         FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name BEGINSWITH[cd] \(quote)\(prefix)\(quote)"))
+    }
+}
+
+/// Exercise 4's reference model, searched on the shadow but still with `[cd]`, which folds
+/// every row again: right answers, a scan per search.
+private struct FoldingShadowSearch: NameSearching {
+    func makeModel() throws -> ObjectModel { try SearchShadowSolution.RecipeSearch().makeModel() }
+
+    func searchRequest(prefix: String) throws -> FetchRequest {
+        FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("nameCanonical BEGINSWITH[cd] %@", prefix))
     }
 }
 

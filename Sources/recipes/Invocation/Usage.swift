@@ -43,8 +43,9 @@ enum Usage {
         prose a section at a time, each command put on the edit line, ready to run or change.
         An emptied line skips a command; Ctrl-D leaves; after the last step the shell goes on.
 
-        exercise (the teaching exercises in Exercises/, found from the current directory
-        upwards or at $RECIPES_EXERCISES; progress in $XDG_DATA_HOME/recipes/exercises.json):
+        exercise (the teaching exercises in Exercises/, found at $RECIPES_EXERCISES, from the
+        current directory upwards, or in the checkout recipes was built from; progress in
+        $XDG_DATA_HOME/recipes/exercises.json):
           list               each exercise with its state: not started, failing or passing
           check N            build exercise N and measure your file against its budgets
           hint N             the next hint of exercise N (one more each time)

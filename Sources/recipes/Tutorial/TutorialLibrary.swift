@@ -51,7 +51,8 @@ struct TutorialLibrary {
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
     }
 
-    /// The tutorial a learner named: its number (`3`, `03`) or the start of its file name.
+    /// The tutorial a learner named: its number (`3`, `03`) or the start of its file name,
+    /// with or without the number (`03-pred`, `predicates`).
     func file(for name: String) throws -> URL {
         let files = files
         let matches = files.filter { file in
@@ -59,7 +60,8 @@ struct TutorialLibrary {
             if let number = Int(name) {
                 return Int(base.prefix { $0.isNumber }) == number
             }
-            return base.hasPrefix(name) || base == name + ".md"
+            let unnumbered = base.drop { $0.isNumber }.drop { $0 == "-" }
+            return base.hasPrefix(name) || unnumbered.hasPrefix(name)
         }
         guard matches.count == 1, let file = matches.first else {
             let list = files.map { $0.deletingPathExtension().lastPathComponent }.joined(separator: ", ")

@@ -107,6 +107,22 @@ struct TutorialWalkTests {
         }
     }
 
+    @Test("A tutorial is named by its number, or the start of its file name with or without the number", arguments: [
+        ("3", "03-predicates.md"), ("03", "03-predicates.md"), ("03-pred", "03-predicates.md"),
+        ("predicates", "03-predicates.md"), ("pred", "03-predicates.md"), ("retain-cycles.md", "10-retain-cycles.md"),
+    ])
+    func namingATutorial(name: String, file: String) throws {
+        let library = TutorialLibrary(folder: Self.root.appendingPathComponent("Tutorials"))
+        #expect(try library.file(for: name).lastPathComponent == file)
+    }
+
+    @Test func aNameThatFitsSeveralTutorialsSaysSo() {
+        let library = TutorialLibrary(folder: Self.root.appendingPathComponent("Tutorials"))
+        // first-steps, fetch-options, faults-and-sql
+        let error = #expect(throws: CommandError.self) { try library.file(for: "f") }
+        #expect(error?.message.hasPrefix("'f' names 3 tutorials in ") == true, "\(String(describing: error))")
+    }
+
     @Test func listingAndUnknownTutorials() async throws {
         let list = try await RecipesBinary.run(["tutorial"], in: Self.root)
         #expect(list.status == 0)

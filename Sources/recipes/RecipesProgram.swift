@@ -69,6 +69,11 @@ import Glibc
             var invocation = invocation
             var tutorial: TutorialDocument?
             if let named = invocation.tutorial {
+                // The walk moves to a scratch folder: a relative STORE is the learner's, in
+                // the folder they typed it in, not a new file in the scratch folder.
+                if let path = invocation.storePath, !path.hasPrefix("/"), !path.contains(":") {
+                    invocation.storePath = URL(fileURLWithPath: path).standardizedFileURL.path
+                }
                 do {
                     tutorial = try openTutorial(named, output: output)
                 } catch {

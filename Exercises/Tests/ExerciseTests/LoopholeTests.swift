@@ -5,6 +5,7 @@ import RecipeCatalog
 import BatchSaveSolution
 import FindOrCreateSolution
 import SaveAndResetSolution
+import SearchShadowSolution
 import LargeDeleteSolution
 
 /// Solutions that fit every budget but give a wrong answer: each checker must call them
@@ -34,6 +35,40 @@ extension CheckerTests {
     func findOrCreateByReplacing() async throws {
         let result = try await FindOrCreateCheck.check(ReplacingImporter(), subject: "a cheat")
         #expect(result.problems.contains { $0.contains("already in the store were replaced") }, "\(result.rendered())")
+        #expect(!result.isPassing)
+    }
+
+    @Test("Exercise 4 refuses a search that pastes the typed text into the predicate's format")
+    func searchByInterpolation() async throws {
+        for quote in ["'", "\""] {
+            let result = try await SearchShadowCheck.check(PastingSearch(quote: quote), subject: "a cheat")
+            #expect(result.problems.contains { $0.contains("threw an error") && $0.contains("%@") }, "\(result.rendered())")
+            #expect(!result.isPassing)
+        }
+    }
+
+    @Test("Exercise 4's advice for a shadow searched with [cd] says the request, not the model, is what scans")
+    func searchShadowWithFoldingRequest() async throws {
+        let result = try await SearchShadowCheck.check(FoldingShadowSearch(), subject: "a near miss")
+        #expect(result.problems.isEmpty, "\(result.rendered())")
+        #expect(result.rendered().contains("the model has the shadow 'nameCanonical', but the request still folds every row"),
+                "\(result.rendered())")
+        #expect(!result.isPassing)
+    }
+
+    @Test("Exercise 5 refuses a delete that ignores its predicate and deletes what the task names")
+    func largeDeleteWithHardCodedPredicate() async throws {
+        let result = try await LargeDeleteCheck.check(HardCodedDeleter(), subject: "a cheat")
+        // Said as what the store holds: in a delete exercise, "1,042 recipes saved" misleads.
+        #expect(result.problems.contains { $0.contains("called again with the predicate 'rating >= 4.5'")
+                    && $0.contains("1,042 recipes in the store (0 duplicated), expected 735") }, "\(result.rendered())")
+        #expect(!result.isPassing)
+    }
+
+    @Test("Exercise 6 refuses counts read with a dictionary fetch instead of walking the graph")
+    func refreshCyclesWithoutWalking() async throws {
+        let result = try await RefreshCyclesCheck.check(DictionaryCounter(), subject: "a cheat")
+        #expect(result.problems.contains { $0.contains("without the walk") }, "\(result.rendered())")
         #expect(!result.isPassing)
     }
 
@@ -105,5 +140,48 @@ private struct CuisineDeleter: RecipeDeleting {
     func deleteRecipes(matching predicate: FetchPredicate, in context: isolated PrivateContext) throws {
         try LargeDeleteSolution.RecipeCleanup().deleteRecipes(matching: predicate, in: context)
         try context.execute(BatchDeleteRequest(entityName: CatalogModel.cuisine))
+    }
+}
+
+/// Exercise 4's reference model, searched with the typed text pasted between `quote`s into
+/// the format: right until someone types that quote.
+private struct PastingSearch: NameSearching {
+    var quote: String
+
+    func makeModel() throws -> ObjectModel { try SearchShadowSolution.RecipeSearch().makeModel() }
+
+    func searchRequest(prefix: String) throws -> FetchRequest {
+        FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name BEGINSWITH[cd] \(quote)\(prefix)\(quote)"))
+    }
+}
+
+/// Exercise 4's reference model, searched on the shadow but still with `[cd]`, which folds
+/// every row again: right answers, a scan per search.
+private struct FoldingShadowSearch: NameSearching {
+    func makeModel() throws -> ObjectModel { try SearchShadowSolution.RecipeSearch().makeModel() }
+
+    func searchRequest(prefix: String) throws -> FetchRequest {
+        FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("nameCanonical BEGINSWITH[cd] %@", prefix))
+    }
+}
+
+/// Exercise 5's reference solution with the task's predicate written in, whatever it is given.
+private struct HardCodedDeleter: RecipeDeleting {
+    func deleteRecipes(matching predicate: FetchPredicate, in context: isolated PrivateContext) throws {
+        try context.execute(BatchDeleteRequest(entityName: CatalogModel.recipe, predicate: try FetchPredicate("rating < 2.5")))
+    }
+}
+
+/// Exercise 6 answered by the store: one dictionary fetch of every line's ingredient name,
+/// no recipe or line ever made, so no cycle to break.
+private struct DictionaryCounter: IngredientCounting {
+    func linesPerIngredient(in context: isolated PrivateContext) throws -> [String: Int] {
+        var request = FetchRequest(entityName: CatalogModel.recipeIngredient)
+        request.propertiesToFetch = ["ingredient.name"]
+        var counts: [String: Int] = [:]
+        for row in try context.fetchDictionaries(request) {
+            if let name = row["ingredient.name"] as? String { counts[name, default: 0] += 1 }
+        }
+        return counts
     }
 }

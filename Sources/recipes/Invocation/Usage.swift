@@ -37,14 +37,15 @@ enum Usage {
           --count N          objects to import per stack (default 300000)
           --plot FILE.svg    write a chart of memory over time
 
-        tutorial: without N, lists the tutorials of the Tutorials folder (here or above, or
-        $RECIPES_TUTORIALS); with N (a number or the start of a file name), walks through
-        it in an in-memory catalogue (or STORE): its prose a section at a time, each command
-        put on the edit line, ready to run or change. An emptied line skips a command;
-        Ctrl-D leaves; after the last step the shell goes on.
+        tutorial: without N, lists the tutorials of the Tutorials folder ($RECIPES_TUTORIALS,
+        here or above, or the checkout recipes was built from); with N (a number, or the
+        start of a file name with or without its number), walks through it in an in-memory catalogue (or STORE): its
+        prose a section at a time, each command put on the edit line, ready to run or change.
+        An emptied line skips a command; Ctrl-D leaves; after the last step the shell goes on.
 
-        exercise (the teaching exercises in Exercises/, found from the current directory
-        upwards or at $RECIPES_EXERCISES; progress in $XDG_DATA_HOME/recipes/exercises.json):
+        exercise (the teaching exercises in Exercises/, found at $RECIPES_EXERCISES, from the
+        current directory upwards, or in the checkout recipes was built from; progress in
+        $XDG_DATA_HOME/recipes/exercises.json):
           list               each exercise with its state: not started, failing or passing
           check N            build exercise N and measure your file against its budgets
           hint N             the next hint of exercise N (one more each time)

@@ -78,6 +78,51 @@ struct TutorialWalkTests {
         #expect(!FileManager.default.fileExists(atPath: copy.path), "the walk wrote into the checkout")
     }
 
+    @Test func aRelativeStoreIsOpenedWhereItWasTypedNotInTheScratchFolder() async throws {
+        let folder = try TemporaryDirectory()
+        // Tutorial 1's first two commands import into the store named on the command line.
+        let run = try await RecipesBinary.run(["tutorial", "1", "mine.sqlite", "--deterministic"], input: "\n\n",
+                                              in: folder.url,
+                                              environment: ["RECIPES_TUTORIALS": Self.root.appendingPathComponent("Tutorials").path])
+        #expect(run.standardOutput.contains("imported 169 recipes from recipes.jsonl"), "\(run.standardError)")
+        #expect(run.standardOutput.contains("the files the tutorial writes stay there"))
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("mine.sqlite").path),
+                "the store was created in the scratch folder instead")
+    }
+
+    @Test func fromAnotherFolderTheTutorialsOfTheBuiltCheckoutAreListed() async throws {
+        let elsewhere = try TemporaryDirectory()
+        let list = try await RecipesBinary.run(["tutorial"], in: elsewhere.url)
+        #expect(list.status == 0, "\(list.standardError)")
+        #expect(list.standardOutput.split(separator: "\n").dropFirst().count == TranscriptTests.tutorials.count)
+    }
+
+    @Test func aTutorialsFolderThatIsNotThereIsAnErrorNotAnEmptyList() async throws {
+        let elsewhere = try TemporaryDirectory()
+        let missing = elsewhere.url.appendingPathComponent("Tutorials").path
+        for arguments in [["tutorial"], ["tutorial", "3"]] {
+            let run = try await RecipesBinary.run(arguments, in: elsewhere.url, environment: ["RECIPES_TUTORIALS": missing])
+            #expect(run.status == 1)
+            #expect(run.standardError == "error: RECIPES_TUTORIALS is '\(missing)', which is not a folder; set it to the Tutorials folder of a checkout\n")
+        }
+    }
+
+    @Test("A tutorial is named by its number, or the start of its file name with or without the number", arguments: [
+        ("3", "03-predicates.md"), ("03", "03-predicates.md"), ("03-pred", "03-predicates.md"),
+        ("predicates", "03-predicates.md"), ("pred", "03-predicates.md"), ("retain-cycles.md", "10-retain-cycles.md"),
+    ])
+    func namingATutorial(name: String, file: String) throws {
+        let library = TutorialLibrary(folder: Self.root.appendingPathComponent("Tutorials"))
+        #expect(try library.file(for: name).lastPathComponent == file)
+    }
+
+    @Test func aNameThatFitsSeveralTutorialsSaysSo() {
+        let library = TutorialLibrary(folder: Self.root.appendingPathComponent("Tutorials"))
+        // first-steps, fetch-options, faults-and-sql
+        let error = #expect(throws: CommandError.self) { try library.file(for: "f") }
+        #expect(error?.message.hasPrefix("'f' names 3 tutorials in ") == true, "\(String(describing: error))")
+    }
+
     @Test func listingAndUnknownTutorials() async throws {
         let list = try await RecipesBinary.run(["tutorial"], in: Self.root)
         #expect(list.status == 0)

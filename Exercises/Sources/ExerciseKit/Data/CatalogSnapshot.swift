@@ -92,7 +92,7 @@ struct CatalogSnapshot {
                   checkingChefsAndCuisines: Bool = false) -> [String] {
         var problems: [String] = []
         if recipes.count != records.count || duplicateRecipes > 0 {
-            problems.append("\(recipes.count.grouped) recipes saved (\(duplicateRecipes) duplicated), expected \(records.count.grouped)")
+            problems.append("\(recipes.count.grouped) recipes in the store (\(duplicateRecipes) duplicated), expected \(records.count.grouped)")
         } else {
             for record in records {
                 guard let stored = recipes[record.sourceID] else {
@@ -118,7 +118,7 @@ struct CatalogSnapshot {
         if danglingLines > 0 { problems.append("\(danglingLines.grouped) ingredient lines have no recipe or no ingredient") }
         let expected = Self.expectedLines(of: records)
         if lines.count != expected.count {
-            problems.append("\(lines.count.grouped) ingredient lines saved, expected \(expected.count.grouped)")
+            problems.append("\(lines.count.grouped) ingredient lines in the store, expected \(expected.count.grouped)")
         } else if let wrong = Set(expected).subtracting(lines).sorted().first {
             problems.append("the line \(wrong) (recipe#position#ingredient#quantity#unit) is missing or wrong")
         }

@@ -17,6 +17,9 @@ public enum LargeDeleteCheck: ExerciseCheck {
     static let recipeCount = 1_500
     /// The recipes to delete.
     static let predicateFormat = "rating < 2.5"
+    /// The recipes a second, unmeasured call deletes from what the first kept: the function
+    /// must delete what its predicate matches, not the recipes the task names.
+    static let secondPredicateFormat = "rating >= 4.5"
     /// At most this many faults fired (objects and to-many relationships).
     static let faultBudget = 10
     /// At most this many `SELECT` statements.
@@ -46,6 +49,23 @@ public enum LargeDeleteCheck: ExerciseCheck {
             || after.cuisineCount != before.cuisineCount {
             result.problems.append("ingredients, chefs or cuisines were deleted too: \(after.ingredientNames.count) of \(before.ingredientNames.count) ingredients, "
                                    + "\(after.chefCount) of \(before.chefCount) chefs, \(after.cuisineCount) of \(before.cuisineCount) cuisines left")
+        }
+        if result.problems.isEmpty {
+            // Called again with another predicate: a delete that ignores its argument (a
+            // hard-coded `rating < 2.5`) finds nothing left to delete.
+            let second = try FetchPredicate(secondPredicateFormat)
+            let keptAgain = kept.filter { $0.rating.map { $0 < 4.5 } ?? true }
+            do {
+                try await PrivateContext(coordinator: catalog.coordinator).perform { context in
+                    try implementation.deleteRecipes(matching: second, in: context)
+                }
+                let again = try await CatalogSnapshot.read(catalog.coordinator)
+                result.problems += again.problems(recipes: keptAgain, checkingLines: true).map {
+                    "called again with the predicate '\(secondPredicateFormat)' (delete what the predicate matches): \($0)"
+                }
+            } catch {
+                result.problems.append("called again with the predicate '\(secondPredicateFormat)', it threw an error: \(error)")
+            }
         }
         let deletedLines = before.lines.count - after.lines.count
         result.facts = ["\((recipes.records.count - kept.count).grouped) recipes and \(deletedLines.grouped) lines deleted, "

@@ -41,6 +41,14 @@ public enum RefreshCyclesCheck: ExerciseCheck {
             let wrong = expected.keys.sorted().first { counts[$0] != expected[$0] } ?? counts.keys.sorted().first { expected[$0] == nil } ?? "?"
             result.problems.append("\(counts.count) ingredients counted, expected \(expected.count); '\(wrong)' has \(counts[wrong] ?? 0) lines, expected \(expected[wrong] ?? 0)")
         }
+        if figures.statistics.objectsCreated < recipes.lineCount {
+            // Walking every recipe's lines makes an object of each line at least once; a
+            // dictionary or count fetch makes none and so never meets the cycles.
+            result.problems.append("the counts are right, but only \(figures.statistics.objectsCreated.grouped) objects were made for "
+                                   + "\(recipes.lineCount.grouped) lines: they came from the store without the walk (a dictionary or count fetch?). "
+                                   + "That is a fine way to count in an app, but this exercise is the walk: go through every recipe's "
+                                   + "`ingredients` and each line's `ingredient`, and refresh what you have walked")
+        }
         result.facts = ["lines counted for \(expected.count) ingredients over \(recipes.records.count.grouped) recipes and \(recipes.lineCount.grouped) lines"]
         result.measurements = [
             Measurement("peak live objects", value: figures.peakLiveObjects, budget: peakBudget,

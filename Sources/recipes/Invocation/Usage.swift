@@ -39,9 +39,10 @@ enum Usage {
 
         tutorial: without N, lists the tutorials of the Tutorials folder ($RECIPES_TUTORIALS,
         here or above, or the checkout recipes was built from); with N (a number, or the
-        start of a file name with or without its number), walks through it in an in-memory catalogue (or STORE): its
-        prose a section at a time, each command put on the edit line, ready to run or change.
-        An emptied line skips a command; Ctrl-D leaves; after the last step the shell goes on.
+        start of a file name with or without its number), walks through it in an in-memory
+        catalogue (or STORE): its prose a section at a time, each command put on the edit
+        line, ready to run or change. An emptied line skips a command; Ctrl-D leaves; after
+        the last step the shell goes on.
 
         exercise (the teaching exercises in Exercises/, found at $RECIPES_EXERCISES, from the
         current directory upwards, or in the checkout recipes was built from; progress in

@@ -474,6 +474,8 @@ final class ContextCore {
             storage.realize(stored: [])
             return
         }
+        // The store names the destinations by permanent IDs: find those held by temporary ones.
+        adoptPermanentIDsFromParents()
         var ids: [ObjectID] = []
         let savedID = permanentID(of: object.objectID)
         if let savedID {

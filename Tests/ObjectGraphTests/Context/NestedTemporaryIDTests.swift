@@ -219,4 +219,20 @@ struct NestedTemporaryIDTests {
         let reader = MainContext(coordinator: coordinator)
         #expect(try reader.fetch(FetchRequest(entityName: "Recipe")).map { $0["servings"] as? Int } == [9])
     }
+
+    @Test("After the root saved, a to-many relationship the child loads holds the object it holds by its temporary ID, not a second one")
+    func childToManyAfterRootSave() throws {
+        let chef = try root.insert("Chef")
+        chef["name"] = "Ana"
+        try root.save()
+        let pie = try child.insert("Recipe")
+        pie["name"] = "Pie"
+        pie["chef"] = child.object(with: chef.objectID)
+        try child.save()
+        try root.save()
+        let childChef = child.object(with: chef.objectID)
+        child.refresh(childChef, mergeChanges: false)
+        let recipes = try childChef.objects(forKey: "recipes")
+        #expect(recipes.count == 1 && recipes.first === pie, "\(recipes.map(\.objectID)), \(pie.objectID)")
+    }
 }

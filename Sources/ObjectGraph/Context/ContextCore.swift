@@ -555,7 +555,8 @@ extension ContextCore {
     /// under those: a fetch then finds the held object for the saved row instead of making a
     /// second one, and a count does not count it twice. The temporary IDs keep naming the
     /// objects (``registeredObject(for:)`` follows ``renamed``). An object whose permanent ID
-    /// already names another registered object keeps its temporary ID.
+    /// already names another registered object keeps its temporary ID. Called before each
+    /// fetch, count, merge, to-many fault and child's save into this context.
     ///
     /// - Complexity: one hop to each parent when the context holds objects it saved into
     ///   them (or that they inserted), none otherwise.

@@ -87,6 +87,8 @@ extension ContextCore {
     /// deleted row (a count-only batch delete), every registered object turns back into a
     /// fault instead, and the row cache forgets every row: which ones went is unknown.
     func mergeChanges(from result: BatchResult) {
+        // The saved rows are named by permanent IDs: find the objects held by temporary ones.
+        adoptPermanentIDsFromParents()
         undo.suspensions += 1
         defer { undo.suspensions -= 1 }
         guard result.deletedCount <= result.deletedIDs.count else {

@@ -7,6 +7,7 @@ extension ContextCore {
     func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
         let entity = try model.requireEntity(named: request.entityName)
         try coordinator.requireStores()
+        adoptPermanentIDsFromParents()
         guard !request.relationshipKeyPathsForPrefetching.isEmpty else { return try fetch(request, entity: entity) }
         return try coordinator.store(for: entity).readingOneState { try fetch(request, entity: entity) }
     }
@@ -182,6 +183,7 @@ extension ContextCore {
     /// count over just those rows' keys tells.
     func count(for request: FetchRequest) throws -> Int {
         let entity = try model.requireEntity(named: request.entityName)
+        adoptPermanentIDsFromParents()
         if parent != nil, try !parentChanges(for: entity, includesSubentities: request.includesSubentities).isEmpty
             || parentChangesReach(plan(request, entity: entity, output: .count).predicate) {
             var keys = request
@@ -250,6 +252,7 @@ extension ContextCore {
     /// changes must be taken into account.
     func matchingKeys(_ request: FetchRequest) throws -> MatchingKeys {
         let entity = try model.requireEntity(named: request.entityName)
+        adoptPermanentIDsFromParents()
         let plan = try plan(request, entity: entity, output: .keys)
         if request.includesPendingChanges,
            !pendingChanges(in: entity, request, predicate: plan.predicate, sortTerms: plan.sortTerms).isEmpty

@@ -202,6 +202,8 @@ extension ContextCore {
                 Reset the child contexts as well when resetting their parent, or save the parent first
                 """)
         }
+        // A child that caught up with the root's save names objects by their permanent IDs.
+        adoptPermanentIDsFromParents()
         undo.suspensions += 1
         defer { undo.suspensions -= 1 }
         for id in changes.order {

@@ -121,7 +121,7 @@ final class ContextCore {
     /// The registered object for `id`, if any.
     func registeredObject(for id: ObjectID) -> ManagedObject? {
         if id.isTemporary {
-            if id.temporaryTag == serial { return temporaries.object(forKey: id.key) }
+            if id.temporaryTag == serial, let object = temporaries.object(forKey: id.key) { return object }
             if let object = adopted[id] { return object.takeUnretainedValue() }
             return renamed[id].flatMap { registeredObject(for: $0) }
         }
@@ -474,6 +474,8 @@ final class ContextCore {
             storage.realize(stored: [])
             return
         }
+        // The store names the destinations by permanent IDs: find those held by temporary ones.
+        adoptPermanentIDsFromParents()
         var ids: [ObjectID] = []
         let savedID = permanentID(of: object.objectID)
         if let savedID {
@@ -546,6 +548,36 @@ extension ContextCore {
         let rest = ids.filter { found[$0] == nil }
         guard !rest.isEmpty, let fromParents = withParent({ $0.permanentIDs(of: rest) }) else { return found }
         return found.merging(fromParents) { own, _ in own }
+    }
+
+    /// In a nested context, gives the objects it holds by temporary IDs the permanent IDs
+    /// that the root's save gave them since, as the root's own save does, and registers them
+    /// under those: a fetch then finds the held object for the saved row instead of making a
+    /// second one, and a count does not count it twice. The temporary IDs keep naming the
+    /// objects (``registeredObject(for:)`` follows ``renamed``). An object whose permanent ID
+    /// already names another registered object keeps its temporary ID. Called before each
+    /// fetch, count, merge, to-many fault and child's save into this context.
+    ///
+    /// - Complexity: one hop to each parent when the context holds objects it saved into
+    ///   them (or that they inserted), none otherwise.
+    func adoptPermanentIDsFromParents() {
+        guard parent != nil else { return }
+        var held: [ManagedObject] = []
+        // An object inserted here and not saved into the parent has no permanent ID anywhere.
+        temporaries.forEach { if $0.state != .inserted { held.append($0) } }
+        for object in adopted.values { held.append(object.takeUnretainedValue()) }
+        held.removeAll { $0.state == .deleted && $0.headerPointer.pointee.stateBeforeDelete == .inserted }
+        guard !held.isEmpty else { return }
+        let saved = permanentIDs(of: held.map(\.objectID))
+        guard !saved.isEmpty else { return }
+        for object in held {
+            let old = object.objectID
+            guard let id = saved[old], registeredObject(for: id) == nil else { continue }
+            if old.temporaryTag == serial { temporaries.remove(old.key, ifObject: object) } else { adopted[old] = nil }
+            renamed[old] = id
+            object.headerPointer.pointee.objectID = id
+            register(object)
+        }
     }
 
     /// The objects in one state of change.

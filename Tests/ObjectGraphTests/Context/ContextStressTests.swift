@@ -153,6 +153,60 @@ extension ContextStressTests {
         #expect(recipes.filter { $0["servings"] as? Int == 8 }.count == 9)
     }
 
+    @Test("A main context under a private parent that saves on another thread: its fetches, IDs, lazy fetches and results controller never list an object twice, and end agreeing with the store")
+    func mainChildWhileParentSaves() async throws {
+        let persist = PrivateContext(coordinator: coordinator)
+        let main = MainContext(parent: persist)
+        main.automaticallyMergesChanges = true
+        let request = FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")])
+        let controller = try FetchedResultsController(fetchRequest: request, context: main)
+        try controller.performFetch()
+        var held: [ManagedObject] = []  // objects the main context saved into the parent, held on
+        var problems: [String] = []
+        func duplicates(_ names: [String], _ what: String) {
+            if Set(names).count != names.count { problems.append("\(what): \(names.count) listed, \(Set(names).count) distinct") }
+        }
+        let finished = Locked(false)
+        let thread = Thread {
+            for batch in 0..<60 {
+                persist.performAndWait { context in
+                    for item in 0..<3 {
+                        let recipe = try! context.insert("Recipe")
+                        recipe["name"] = "p\(batch)-\(item)"
+                    }
+                    if batch % 2 == 1 { _ = try! context.save() }
+                }
+            }
+            finished.withLock { $0 = true }
+        }
+        thread.start()
+        var round = 0
+        try await waitUntil("the parent's thread ending") {
+            round += 1
+            let recipe = try main.insert("Recipe")
+            recipe["name"] = "m\(round)"
+            held.append(recipe)
+            try main.save()
+            duplicates(try main.fetch(request).map { $0["name"] as? String ?? "?" }, "fetch")
+            duplicates(try main.fetchObjectIDs(request).map { main.object(with: $0)["name"] as? String ?? "?" }, "IDs")
+            var batched = request
+            batched.fetchBatchSize = 7
+            duplicates(try main.fetchLazily(batched).map { $0["name"] as? String ?? "?" }, "lazy")
+            duplicates(controller.fetchedObjects.map { $0["name"] as? String ?? "?" }, "controller")
+            return finished.withLock { $0 }
+        }
+        try await persist.perform { _ = try $0.save() }
+        let last = try main.insert("Recipe")
+        last["name"] = "zz"
+        try main.save()
+        let fresh = try main.fetch(request)
+        #expect(problems.isEmpty, "\(problems.prefix(5))")
+        #expect(fresh.count == 180 + round + 1)
+        #expect(try main.count(for: request) == fresh.count)
+        #expect(controller.fetchedObjects.map(ObjectIdentifier.init) == fresh.map(ObjectIdentifier.init))
+        #expect(held.allSatisfy { object in fresh.contains { $0 === object } }, "each held object is the one listed")
+    }
+
     @Test("Sibling contexts saving from many tasks through async perform: every save reaches the store and a merging main context")
     func asyncPerformFromManyTasks() async throws {
         let coordinator = self.coordinator

@@ -158,4 +158,81 @@ struct NestedTemporaryIDTests {
                 && "\(error)" == "no object \(coordinator.model.describe(id)) in this context"
         }
     }
+
+    @Test("After the root saved, a child's fetch, count, IDs and lazy fetch find the object it holds by its temporary ID once, not a second object")
+    func childHoldingItsObjectAfterRootSave() throws {
+        for name in ["A", "B", "C"] {
+            let recipe = try root.insert("Recipe")
+            recipe["name"] = name
+            recipe["rating"] = 1.0
+        }
+        try root.save()
+        let pie = try child.insert("Recipe")
+        pie["name"] = "Pie"
+        pie["rating"] = 5.0
+        try child.save()
+        let temporary = pie.objectID
+        try root.save()
+        let all = FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")])
+        let fetched = try child.fetch(all)
+        #expect(fetched.map { $0["name"] as? String } == ["A", "B", "C", "Pie"])
+        #expect(fetched.last === pie, "the held object is the one fetched")
+        #expect(!pie.objectID.isTemporary && child.object(with: temporary) === pie)
+        // An unsaved change in the child: the saved row and the held object are one object.
+        pie["rating"] = 0.5
+        let rated = FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("rating >= 1"), sortKeys: [SortKey("name")])
+        #expect(try child.count(for: rated) == 3)
+        #expect(try child.fetch(rated).count == 3)
+        #expect(try child.fetchObjectIDs(rated).count == 3)
+        #expect(try child.fetchLazily(rated).count == 3)
+        #expect(try child.count(for: all) == 4)
+        #expect(try child.fetchObjectIDs(all).count == 4)
+        try child.save()
+        try root.save()
+        let reader = MainContext(coordinator: coordinator)
+        #expect(try reader.fetch(rated).count == 3)
+    }
+
+    @Test("In the nested stack, the update context's edit of an object it holds after the stack saved reaches the store through the main context")
+    func grandchildEditsItsHeldObjectAfterStackSave() async throws {
+        let stack = NestedContextStack(coordinator: coordinator)
+        let update = stack.newUpdateContext()
+        let holder = Locked<[ManagedObject]>([])  // keeps the update context's object alive
+        try await update.perform { context in
+            let recipe = try context.insert("Recipe")
+            recipe["name"] = "Stew"
+            try context.save()
+            holder.withLock { $0 = [recipe] }
+        }
+        let shown = try stack.main.fetch(FetchRequest(entityName: "Recipe"))
+        try await stack.save()
+        try await update.perform { context in
+            let recipes = try context.fetch(FetchRequest(entityName: "Recipe"))
+            #expect(recipes.count == 1 && recipes.first === holder.withLock { $0.first })
+            recipes.first?["servings"] = 9
+            try context.save()
+        }
+        let now = try stack.main.fetch(FetchRequest(entityName: "Recipe"))
+        #expect(now.count == 1 && now.first === shown.first, "the main context holds one object for the row")
+        #expect(now.first?["servings"] as? Int == 9)
+        try await stack.save()
+        let reader = MainContext(coordinator: coordinator)
+        #expect(try reader.fetch(FetchRequest(entityName: "Recipe")).map { $0["servings"] as? Int } == [9])
+    }
+
+    @Test("After the root saved, a to-many relationship the child loads holds the object it holds by its temporary ID, not a second one")
+    func childToManyAfterRootSave() throws {
+        let chef = try root.insert("Chef")
+        chef["name"] = "Ana"
+        try root.save()
+        let pie = try child.insert("Recipe")
+        pie["name"] = "Pie"
+        pie["chef"] = child.object(with: chef.objectID)
+        try child.save()
+        try root.save()
+        let childChef = child.object(with: chef.objectID)
+        child.refresh(childChef, mergeChanges: false)
+        let recipes = try childChef.objects(forKey: "recipes")
+        #expect(recipes.count == 1 && recipes.first === pie, "\(recipes.map(\.objectID)), \(pie.objectID)")
+    }
 }

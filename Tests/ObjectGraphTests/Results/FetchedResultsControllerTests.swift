@@ -422,4 +422,30 @@ struct FetchedResultsControllerTests {
         #expect(await iterator.next() == nil)
         #expect(try insertAndSave("Pie") == alone, "a released controller still refetched")
     }
+
+    @Test("In the nested stack, after the persist context saved, the main context's controller keeps the objects it shows: a refetch names them by their new IDs, as updates")
+    func nestedStackControllerAfterPersistSave() async throws {
+        let stack = NestedContextStack(coordinator: coordinator)
+        let controller = try FetchedResultsController(fetchRequest: try request(nil, [SortKey("name")]), context: stack.main)
+        try controller.performFetch()
+        let recorder = Recorder()
+        controller.delegate = recorder
+        let pie = try stack.main.insert("Recipe")
+        pie["name"] = "Pie"
+        try await stack.save()
+        #expect(controller.fetchedObjects.count == 1 && controller.fetchedObjects.first === pie)
+        let before = ResultsSnapshot(controller)
+        let tart = try stack.main.insert("Recipe")
+        tart["name"] = "Tart"
+        try stack.main.save()
+        let fresh = try stack.main.fetch(controller.fetchRequest)
+        #expect(fresh.count == 2 && fresh.first === pie, "\(fresh.map(\.objectID))")
+        #expect(controller.fetchedObjects.map(ObjectIdentifier.init) == fresh.map(ObjectIdentifier.init))
+        let changes = try #require(recorder.changeSets.last)
+        #expect(changes.objectChanges == [
+            .init(.insert, tart.objectID, old: nil, new: .init(section: 0, item: 1)),
+            .init(.update, pie.objectID, old: .init(section: 0, item: 0), new: .init(section: 0, item: 0)),
+        ])
+        #expect(try before.applying(changes) == ResultsSnapshot(controller))
+    }
 }

@@ -209,7 +209,8 @@ extension ContextCore {
         for id in changes.order {
             guard let change = changes.objects[id], change.isInserted, registeredObject(for: id) == nil else { continue }
             let object = ManagedObject.make(entity: model.entities[Int(id.entityIndex)], id: id, context: self, state: .inserted)
-            adopt(object)
+            // A permanent ID is one the child obtained ahead of saving (`obtainPermanentIDs(for:)`).
+            if id.isTemporary { adopt(object) } else { register(object) }
             inserted.append(object)
         }
         for id in changes.order {
@@ -297,6 +298,7 @@ extension ContextCore {
             result.insertedIDs.append(object.objectID)
             markSaved(object)
         }
+        if !insertedNow.isEmpty { holdsSavedTemporaries = true }
         for object in updatedNow {
             result.updatedIDs.append(object.objectID)
             markSaved(object)

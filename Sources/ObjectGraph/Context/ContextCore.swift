@@ -32,6 +32,11 @@ final class ContextCore {
     let entityTable: UnsafeMutablePointer<Unmanaged<EntityDescription>>
     /// Registered objects with temporary IDs, by key (they are also held strongly in `inserted`).
     @exclusivity(unchecked) var temporaries = ObjectTable()
+    /// Whether some of `temporaries` may have been saved into the parent and so take a
+    /// permanent ID when the root saves: set by a save into the parent, cleared when
+    /// ``adoptPermanentIDsFromParents()`` finds none left, so a context that only inserts
+    /// (or is a root) never looks.
+    var holdsSavedTemporaries = false
     @exclusivity(unchecked) private var nextTemporaryKey: Int64 = 1
 
     /// Changed objects, held strongly until save, rollback or reset. May hold objects whose
@@ -204,6 +209,7 @@ final class ContextCore {
         }
         for index in tables.indices { tables[index].removeAll() }
         temporaries.removeAll()
+        holdsSavedTemporaries = false
         adopted.removeAll()
         batchGroups.removeAll()
         pendingBatch.removeAll()
@@ -561,10 +567,11 @@ extension ContextCore {
     /// - Complexity: one hop to each parent when the context holds objects it saved into
     ///   them (or that they inserted), none otherwise.
     func adoptPermanentIDsFromParents() {
-        guard parent != nil else { return }
+        guard parent != nil, holdsSavedTemporaries || !adopted.isEmpty else { return }
         var held: [ManagedObject] = []
         // An object inserted here and not saved into the parent has no permanent ID anywhere.
-        temporaries.forEach { if $0.state != .inserted { held.append($0) } }
+        if holdsSavedTemporaries { temporaries.forEach { if $0.state != .inserted { held.append($0) } } }
+        holdsSavedTemporaries = !held.isEmpty
         for object in adopted.values { held.append(object.takeUnretainedValue()) }
         held.removeAll { $0.state == .deleted && $0.headerPointer.pointee.stateBeforeDelete == .inserted }
         guard !held.isEmpty else { return }

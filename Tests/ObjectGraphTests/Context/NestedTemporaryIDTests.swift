@@ -235,4 +235,20 @@ struct NestedTemporaryIDTests {
         let recipes = try childChef.objects(forKey: "recipes")
         #expect(recipes.count == 1 && recipes.first === pie, "\(recipes.map(\.objectID)), \(pie.objectID)")
     }
+
+    @Test("A child's object given a permanent ID before the child saves reaches the store with its values when the root saves")
+    func permanentIDObtainedInChild() throws {
+        let pie = try child.insert("Recipe")
+        pie["name"] = "Pie"
+        pie["servings"] = 4
+        pie["vegetarian"] = true
+        try child.obtainPermanentIDs(for: [pie])
+        #expect(!pie.objectID.isTemporary)
+        try child.save()
+        try root.save()
+        let other = MainContext(coordinator: coordinator)
+        #expect(try other.existingObject(with: pie.objectID)["name"] as? String == "Pie")
+        #expect(try child.fetch(FetchRequest(entityName: "Recipe")).map(ObjectIdentifier.init) == [ObjectIdentifier(pie)])
+    }
+
 }

@@ -6,7 +6,7 @@ extension RecipeShell {
     func runDotCommand(_ word: String, _ rest: String, _ context: CommandContext) async throws -> CommandResult {
         switch word {
         case ".quit", ".exit": return .quit
-        case ".help": help(rest, context)
+        case ".help": try help(rest, context)
         case ".schema": try schema(rest, context)
         case ".mode":
             guard let newMode = OutputMode(rawValue: rest.lowercased()) else {
@@ -53,13 +53,19 @@ extension RecipeShell {
         return .ok
     }
 
-    private func help(_ topic: String, _ context: CommandContext) {
+    /// `.help [COMMAND]`: the overview, or one command's help (`.help mode` finds `.mode`);
+    /// a topic that names no command is an error, with the nearest command suggested.
+    private func help(_ topic: String, _ context: CommandContext) throws {
         if topic.isEmpty {
             for line in ShellHelp.overview { context.print(line) }
-        } else if let text = ShellHelp.detail(for: topic) {
+        } else if let text = ShellHelp.detail(for: topic) ?? ShellHelp.detail(for: "." + topic) {
             for line in text { context.print(line) }
         } else {
-            context.print("no help for '\(topic)'; .help lists the commands")
+            var message = "no help for '\(topic)'"
+            if let guess = topic.lowercased().closest(in: Self.commands + ShellHelp.dotCommands) {
+                message += "; did you mean '\(guess)'?"
+            }
+            throw CommandError(message + " (.help lists the commands)")
         }
     }
 

@@ -12,7 +12,7 @@ enum ShellHelp {
         "  count ENTITY [where PREDICATE]",
         "  show ENTITY/pN | show ENTITY [where PREDICATE]   one object with its relationships",
         "  insert ENTITY key=value ...                      relationships take a name: chef=\"Ana\"",
-        "  update ENTITY where PREDICATE set key=value ... [--batch]",
+        "  update ENTITY [where PREDICATE] set key=value ... [--batch]",
         "  delete ENTITY where PREDICATE [--batch]          --batch: straight in the store, no objects",
         "  save | rollback                                  the prompt shows * while changes are unsaved",
         "  undo | redo                                      one command's unsaved changes at a time",
@@ -145,6 +145,8 @@ enum ShellHelp {
             "  .migrate xml catalog.xml      .migrate html catalog.html (a page a browser shows)",
         ]
         case ".timer": return [".timer on|off", "  Prints each command's run time."]
+        case ".echo": return [".echo on|off", "  Prints each command, after recipes> , before its output: for scripts and transcripts."]
+        case ".help": return [".help [COMMAND]", "  Lists the commands, or explains one: .help fetch, .help .mode (or .help mode)."]
         case ".quit", ".exit": return [".quit",
                                        "  Leaves the shell; asks first when a job runs (wait for it, or cancel it after its",
                                        "  current batch) and when there are unsaved changes. A script or piped input that",

@@ -107,6 +107,19 @@ struct CommandMistakeTests {
         ], "\(run.standardError)")
     }
 
+    @Test(".help with a topic that names no command fails with a suggestion; a dot-command is found without its dot")
+    func helpTopics() async throws {
+        let run = try await run([".help fech", ".help nothing", ".help mode", ".help .echo", ".help .help"])
+        #expect(run.status == 1, "\(run.standardError)")
+        #expect(run.standardError.split(separator: "\n").map(String.init) == [
+            "-c:1: error: no help for 'fech'; did you mean 'fetch'? (.help lists the commands)",
+            "-c:2: error: no help for 'nothing' (.help lists the commands)",
+        ], "\(run.standardError)")
+        #expect(run.standardOutput.hasPrefix(".mode table|json|csv|line\n"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains(".echo on|off\n") && run.standardOutput.contains(".help [COMMAND]\n"),
+                "\(run.standardOutput)")
+    }
+
     @Test(".help demo explains demos; a size below the minimum is refused, not raised in silence")
     func demoHelpAndSize() async throws {
         let run = try await run([".help demo", "demo prefetch --size 5"])

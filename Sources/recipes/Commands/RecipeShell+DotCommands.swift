@@ -150,10 +150,10 @@ extension RecipeShell {
             if let id = try shownID(rest) {
                 request = FetchRequest(entityName: self.context.model.entities[Int(id.entityIndex)].name,
                                        predicate: try FetchPredicate("SELF == %@", id))
+                request.fetchLimit = 1
             } else {
-                request = try self.request(from: rest, command: "show")
+                request = try showRequest(rest)
             }
-            request.fetchLimit = 1
             explanation = try self.context.explain(request, resultType: .objects)
         case "count": explanation = try self.context.explain(try request(from: rest, command: "count"), resultType: .count)
         case "search":

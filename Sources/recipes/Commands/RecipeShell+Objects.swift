@@ -160,6 +160,14 @@ extension RecipeShell {
         return id
     }
 
+    /// The fetch that `show ENTITY [where P]` runs (and `.explain show` explains): two
+    /// matches at most, the second saying whether the shown one was the only match.
+    func showRequest(_ text: String) throws -> FetchRequest {
+        var request = try request(from: text, command: "show")
+        request.fetchLimit = 2
+        return request
+    }
+
     /// `show Recipe/p42`, or `show ENTITY [where P]` for the first match.
     private func show(_ text: String, _ context: CommandContext) throws {
         let object: ManagedObject
@@ -167,8 +175,7 @@ extension RecipeShell {
         if let id = try shownID(text) {
             object = try self.context.existingObject(with: id)
         } else {
-            var request = try request(from: text, command: "show")
-            request.fetchLimit = 2  // the second says whether the shown one was the only match
+            let request = try showRequest(text)
             let matches = try self.context.fetch(request)
             guard let first = matches.first else {
                 throw CommandError("no \(request.entityName) matches")

@@ -62,6 +62,21 @@ struct CommandMistakeTests {
         #expect(run.standardError == "-c:5: error: unexpected 'extra' after 'Chef/p1': show takes one object ID, such as: show Chef/p1\n")
     }
 
+    @Test(".explain show ENTITY where P shows the statement show runs, its LIMIT included")
+    func explainShowWhereMatchesTheRun() async throws {
+        let show = "show Chef where name BEGINSWITH 'A'"
+        let run = try await run(["insert Chef name=Ana", "insert Chef name=Abe", "save", ".sqldebug 2", show,
+                                 ".sqldebug 0", ".explain " + show])
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        // The fetch, then the read of the chef's recipes that show lists.
+        let ran = lines.filter { $0.hasPrefix("sql: ") || $0.hasPrefix("  values: ") }.prefix(2)
+            .map { $0.replacingOccurrences(of: "sql: ", with: "").trimmingCharacters(in: .whitespaces) }
+        let explained = lines.filter { $0.hasPrefix("SQL: ") || $0.hasPrefix("values: ") }
+            .map { $0.replacingOccurrences(of: "SQL: ", with: "") }
+        #expect(ran.count == 2 && ran == explained, "\(run.standardOutput)")
+        #expect(explained.last == "values: 'A', 'B', 2, 0", "\(run.standardOutput)")
+    }
+
     @Test("Control characters in stored text print visibly in table and line modes, escaped in JSON, exact in CSV")
     func controlCharacters() async throws {
         let name = "\u{1B}[2J\u{1B}[31mRed\u{8}X"

@@ -54,6 +54,8 @@ enum ShellHelp {
                                "  insert Cuisine name=\"Georgian\"",
                                "  insert Recipe name=\"Khachapuri\" sourceID=x-1 cuisine=\"Georgian\" servings=4",
                                "  A to-one takes a name or an object ID: recipe=Recipe/p170 ingredient=\"egg\".",
+                               "  Quotes group spaces and take a predicate's escapes (\\n, \\t, \\\", \\u{…}); nil clears",
+                               "  a value, and a quoted \"nil\" is that text.",
                                "  Derived values (hasPhoto, ingredientCount, nameCanonical) are computed on save."]
         case "update": return ["update ENTITY [where PREDICATE] set key=value ... [--batch]",
                                "  update Recipe where sourceID == 'x-1' set rating=4.5",

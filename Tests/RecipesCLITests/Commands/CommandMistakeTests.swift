@@ -38,6 +38,45 @@ struct CommandMistakeTests {
                 "\(run.standardOutput)")
     }
 
+    @Test("A quoted nil or null is that text; only an unquoted one clears a value or a relationship")
+    func quotedNilIsText() async throws {
+        let run = try await run([
+            #"insert Chef name="nil""#, #"insert Cuisine "name=Null""#, "insert Cuisine name=Thai",
+            #"insert Recipe name=r1 sourceID=s-1 cuisine="Null""#, "insert Recipe name=r2 sourceID=s-2 cuisine=nil",
+            "save", #"update Recipe where name == 'r2' set instructions='null' cuisine=Thai"#,
+            #"update Recipe where name == 'r1' set course="nil" --batch"#, "save", ".mode json",
+            "fetch Chef", "fetch Recipe keys name, course, instructions, cuisine.name sort name",
+        ])
+        #expect(run.standardError.isEmpty && run.status == 0, "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.suffix(3) == [
+            #"{"objectID": "Chef/p1", "name": "nil"}"#,
+            #"{"name": "r1", "course": "nil", "instructions": null, "cuisine.name": "Null"}"#,
+            #"{"name": "r2", "course": null, "instructions": "null", "cuisine.name": "Thai"}"#,
+        ], "\(run.standardOutput)")
+    }
+
+    @Test("Quoted values of insert and update take the escapes a predicate's strings take")
+    func escapesInValues() async throws {
+        let value = #"Step 1.\nStep 2.\t\u{1F35C} \u00E9 \\d \"q\" \d"#
+        let run = try await run([
+            #"insert Recipe name="Tab\there" sourceID=s-1 instructions=""# + value + #"""#, "save",
+            #"count Recipe where name == "Tab\there""#, #"count Recipe where instructions == ""# + value + #"""#,
+            #"update Recipe where name == "Tab\there" set name="Line\nbreak""#, "save",
+            #"count Recipe where name == "Line\nbreak""#, ".mode json", "fetch Recipe keys name, instructions",
+            #"insert Chef name="\u{110000}""#, #"insert Chef name="\u{41""#,
+        ])
+        #expect(run.standardOutput.split(separator: "\n").map(String.init) == [
+            "inserted Recipe (unsaved; save to keep it)", "saved 1 change", "1", "1",
+            "updated 1 Recipe object (unsaved)", "saved 1 change", "1",
+            #"{"name": "Line\nbreak", "instructions": "Step 1.\nStep 2.\t🍜 é \\d \"q\" \\d"}"#,
+        ], "\(run.standardOutput)")
+        #expect(run.standardError.split(separator: "\n").map(String.init) == [
+            #"-c:10: error: invalid Unicode escape '\u{110000}' in: Chef name="\u{110000}""#,
+            #"-c:11: error: expected '}' in a \u{…} escape in: Chef name="\u{41""#,
+        ], "\(run.standardError)")
+    }
+
     @Test("A sort by a relationship, and a prefetch of an attribute, say what the key is")
     func keysOfTheWrongKind() async throws {
         let run = try await run(["fetch Recipe sort chef", "fetch Recipe sort ingredients", "fetch Recipe prefetch name",

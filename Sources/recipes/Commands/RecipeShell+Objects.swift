@@ -231,7 +231,9 @@ extension RecipeShell {
             for assignment in checked { try assign(assignment, to: object) }
         }
         try context.interrupt.check()  // see delete
-        context.print("updated \(objects.count) \(request.entityName) object\(objects.count == 1 ? "" : "s") (unsaved)")
+        // JSON as `update … --batch` prints it, so a script reads either the same way.
+        context.print(mode == .json ? "{\"updated\": \(objects.count)}"
+                      : "updated \(objects.count) \(request.entityName) object\(objects.count == 1 ? "" : "s") (unsaved)")
     }
 
     private func delete(_ text: String, _ context: CommandContext) throws {
@@ -250,7 +252,8 @@ extension RecipeShell {
             self.context.delete(objects[start..<min(start + 1_000, objects.count)])
         }
         try context.interrupt.check()
-        context.print("deleted \(objects.count) \(request.entityName) object\(objects.count == 1 ? "" : "s") (unsaved)")
+        context.print(mode == .json ? "{\"deleted\": \(objects.count)}"
+                      : "deleted \(objects.count) \(request.entityName) object\(objects.count == 1 ? "" : "s") (unsaved)")
     }
 
     private func save(_ context: CommandContext) throws {

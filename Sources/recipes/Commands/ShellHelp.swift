@@ -97,7 +97,8 @@ enum ShellHelp {
                              "  Your catalogue is untouched: .stats and .sqldebug see none of a demo's statements.",
                              "  demo prefetch --size 200"]
         case "search": return ["search TEXT", "  search creme brulee   finds Crème Brûlée (case and accents ignored)"]
-        case ".mode": return [".mode table|json|csv|line", "  json prints one object per line; count prints {\"count\": N}"]
+        case ".mode": return [".mode table|json|csv|line", "  json prints one object per line; count prints {\"count\": N},",
+                              "  update and delete {\"updated\": N} and {\"deleted\": N}"]
         case ".width": return [".width [auto|N|off]",
                                "  How wide tables print; .width alone shows the setting. A table cuts values",
                                "  longer than 32 characters unless the width is off.",

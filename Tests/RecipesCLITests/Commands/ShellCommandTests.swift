@@ -171,6 +171,15 @@ struct ShellCommandTests {
             """)
     }
 
+    @Test("In JSON mode update and delete print their counts as JSON, as their --batch forms do")
+    func updateAndDeleteCountInJSON() async throws {
+        let run = try await run(["--memory", "--deterministic", "-c", "insert Chef name=Ana", "-c", "insert Chef name=Abe",
+                                 "-c", "save", "-c", ".mode json", "-c", "update Chef where name BEGINSWITH 'A' set name=Al",
+                                 "-c", "delete Chef where name == 'Al'", "-c", "update Chef where name == 'x' set name=y --batch"])
+        #expect(run.standardOutput.split(separator: "\n").suffix(3) == [#"{"updated": 2}"#, #"{"deleted": 2}"#, #"{"updated": 0}"#],
+                "\(run.standardOutput)")
+    }
+
     @Test func showTakesAnObjectID() async throws {
         let run = try await run(["--memory", "-c", "insert Chef name=Ana", "-c", "save", "-c", "show Chef/p1",
                                  "-c", "show Chef/x1", "-c", "show Chef/p9"])

@@ -47,6 +47,18 @@ struct BatchModeTests {
         #expect(run.status == 1)
     }
 
+    @Test("A byte-order mark at the start of a script or of piped input is not part of the first command")
+    func byteOrderMark() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("\u{FEFF}count Chef\r\ncount Cuisine\r\n", to: "windows.rec")
+        let script = try await RecipesBinary.run(["--memory", "-f", "windows.rec", "-c", ".read windows.rec"],
+                                                 in: directory.url)
+        #expect(script.standardOutput == "0\n0\n0\n0\n" && script.standardError == "" && script.status == 0,
+                "\(script.standardError)")
+        let piped = try await RecipesBinary.run(["--memory"], input: "\u{FEFF}count Chef\ncount Cuisine\n")
+        #expect(piped.standardOutput == "0\n0\n" && piped.standardError == "" && piped.status == 0, "\(piped.standardError)")
+    }
+
     @Test("Piped input stops at .quit, and with --bail at the first failure")
     func standardInputStops() async throws {
         let quit = try await RecipesBinary.run(["--memory"], input: "count Chef\n.quit\ncount Cuisine\n")

@@ -55,8 +55,8 @@ enum Usage {
         A script or piped input that ends while a background import runs (import FILE
         --background) waits for it to finish, and says so; Ctrl-C then cancels it after
         its current batch.
-        Exit status: 0 on success, 1 if any command failed, 2 for a usage error,
-        130 when Ctrl-C stopped a run.
+        Exit status: 0 on success, 1 if any command failed or the output could not be
+        written (a full disk), 2 for a usage error, 130 when Ctrl-C stopped a run.
 
         """
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// The built `recipes` binary run with `-c`, `-f` and piped standard input.
@@ -30,6 +31,21 @@ struct BatchModeTests {
         #expect(run.standardOutput == "0\n")
         #expect(run.standardError == "-c:2: error: unknown entity 'Nope'\n")
         #expect(run.status == 1)
+    }
+
+    @Test("Output that cannot be written (a full disk) makes the status 1 and says so on standard error")
+    func unwritableOutput() async throws {
+        let scratch = try TemporaryDirectory()
+        let errorPath = scratch.url.appendingPathComponent("stderr").path
+        let pid = try ChildProcess.spawn(RecipesBinary.path, arguments: ["--memory", "-c", "count Chef"],
+                                         environment: RecipesBinary.environment(home: scratch.url),
+                                         directory: scratch.url.path, input: .file("/dev/null"),
+                                         output: .file("/dev/full"), error: .file(errorPath))
+        let ending = try await ChildProcess.termination(of: pid, before: HangLimit.deadline(after: .seconds(600)))
+        if ending == nil { kill(pid, SIGKILL) }
+        let error = try String(contentsOfFile: errorPath, encoding: .utf8)
+        #expect(ending?.status == 1, "\(error)")
+        #expect(error == "recipes: error: cannot write to standard output (No space left on device); the output is incomplete\n")
     }
 
     @Test("A missing script names its path and exits 1")

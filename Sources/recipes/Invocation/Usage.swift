@@ -10,9 +10,9 @@ enum Usage {
           recipes exercise list | check N | hint N
 
         Opens the recipe catalogue in STORE (a new path makes an empty one; without STORE, the
-        default catalogue, created from the sample data on first use) and starts the shell. With -c or -f, runs the
-        commands and scripts in the order given, then exits; when standard input is not a
-        terminal, reads commands from it without prompts.
+        default catalogue, created from the sample data on first use) and starts the shell.
+        With -c or -f, runs the commands and scripts in the order given, then exits; when
+        standard input is not a terminal, reads commands from it without prompts.
 
         Options:
           STORE              the store file to open: SQLite, XML, binary or HTML, recognized by

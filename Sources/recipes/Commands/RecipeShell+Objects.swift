@@ -183,15 +183,17 @@ extension RecipeShell {
             object = first
             others = matches.count > 1
         }
+        // JSON and CSV, which scripts read, get the object alone (as printCount leaves them).
+        let isForScripts = mode == .json || mode == .csv
         defer {
-            if others && mode != .json {
+            if others && !isForScripts {
                 context.print("(the first of several matches; 'fetch' lists them all, 'show \(object.entity.name)/pN' shows one)")
             }
         }
         // One object reads best vertically: table mode shows it as lines.
         let printer = ObjectPrinter(mode: mode == .table ? .line : mode)
         for line in printer.render([object], keys: ObjectPrinter.keys(for: object.entity, mode: mode)) { context.print(line) }
-        guard mode != .json else { return }
+        guard !isForScripts else { return }
         for relationship in object.entity.relationships where relationship.isToMany {
             let objects = try object.objects(forKey: relationship.name)
             let shown = objects.prefix(10).map { ObjectPrinter.label(of: $0, excluding: relationship.inverseName) }

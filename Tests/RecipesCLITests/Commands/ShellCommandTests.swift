@@ -180,6 +180,16 @@ struct ShellCommandTests {
                 "\(run.standardOutput)")
     }
 
+    @Test("In CSV mode, as in JSON, show prints the object alone: no relationship lines or notes in the CSV")
+    func showInCSVIsCSV() async throws {
+        let run = try await run(["--memory", "--deterministic", "-c", "insert Cuisine name=Thai", "-c", "insert Cuisine name=Tex",
+                                 "-c", "insert Recipe name=a sourceID=s-1 cuisine=Thai", "-c", "save", "-c", ".mode csv",
+                                 "-c", "show Cuisine/p1", "-c", "show Cuisine where name BEGINSWITH 'T'"])
+        #expect(run.standardOutput.split(separator: "\n").suffix(4) == ["objectID,name", "Cuisine/p1,Thai",
+                                                                        "objectID,name", "Cuisine/p2,Tex"],
+                "\(run.standardOutput)")
+    }
+
     @Test func showTakesAnObjectID() async throws {
         let run = try await run(["--memory", "-c", "insert Chef name=Ana", "-c", "save", "-c", "show Chef/p1",
                                  "-c", "show Chef/x1", "-c", "show Chef/p9"])

@@ -200,7 +200,7 @@ extension RecipeShell {
             throw CommandError(".migrate \(type) takes one path for the new store, found \(words.count - 1): "
                                + words.dropFirst().map { "'\($0)'" }.joined(separator: " ")
                                + "; quote a path that has spaces: .migrate \(type) \"my catalog\"")
-        } else if words.count < 2 {
+        } else if words.count < 2 || words[1].isEmpty {
             throw CommandError(".migrate \(type) needs one path for the new store: .migrate \(type) PATH")
         }
         guard !hasUnsavedChanges else { throw CommandError("there are unsaved changes: save or rollback before .migrate") }

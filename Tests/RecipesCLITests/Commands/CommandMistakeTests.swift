@@ -174,6 +174,18 @@ struct CommandMistakeTests {
                 "\(run.standardOutput)")
     }
 
+    @Test("An empty store path is refused by .open and .migrate, not opened as SQLite's vanishing temporary database")
+    func emptyStorePaths() async throws {
+        let run = try await run(["insert Chef name=Ana", "save", #".open """#, ".open ''", #".migrate xml """#,
+                                 #".open --migrate x.sqlite --copy-to """#, "count Chef"])
+        let open = ".open needs a store path, not an empty one (:memory: for a scratch catalogue): .open [--migrate] STORE [--copy-to NEW]"
+        #expect(run.standardError.split(separator: "\n").map(String.init) == [
+            "-c:3: error: \(open)", "-c:4: error: \(open)",
+            "-c:5: error: .migrate xml needs one path for the new store: .migrate xml PATH", "-c:6: error: \(open)",
+        ], "\(run.standardError)")
+        #expect(run.standardOutput.hasSuffix("saved 1 change\n1\n"), "\(run.standardOutput)")
+    }
+
     @Test(".help demo explains demos; a size below the minimum is refused, not raised in silence")
     func demoHelpAndSize() async throws {
         let run = try await run([".help demo", "demo prefetch --size 5"])

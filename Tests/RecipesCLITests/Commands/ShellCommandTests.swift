@@ -190,6 +190,19 @@ struct ShellCommandTests {
                 "\(run.standardOutput)")
     }
 
+    @Test("CSV keeps binary data in full, in base64 as JSON does; table and line modes show its size")
+    func binaryDataInCSV() async throws {
+        let run = try await run(["--memory", "--deterministic", "-c", "insert Recipe name=a sourceID=s-1", "-c", "save",
+                                 "-c", "insert RecipePhoto data=AAEC/w== recipe=Recipe/p1", "-c", "save",
+                                 "-c", ".mode csv", "-c", "fetch RecipePhoto", "-c", ".mode json", "-c", "fetch RecipePhoto",
+                                 "-c", ".mode line", "-c", "fetch RecipePhoto"])
+        #expect(run.standardError.isEmpty, "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains("RecipePhoto/p1,AAEC/w==,a"), "\(lines)")
+        #expect(lines.contains(#"{"objectID": "RecipePhoto/p1", "data": "AAEC/w==", "recipe": "a"}"#), "\(lines)")
+        #expect(lines.contains("    data = <4 bytes>"), "\(lines)")
+    }
+
     @Test func showTakesAnObjectID() async throws {
         let run = try await run(["--memory", "-c", "insert Chef name=Ana", "-c", "save", "-c", "show Chef/p1",
                                  "-c", "show Chef/x1", "-c", "show Chef/p9"])

@@ -145,16 +145,18 @@ extension RecipeShell {
             let command = try fetchCommand(from: rest, command: "fetch")
             explanation = try self.context.explain(command.request, resultType: command.resultType)
         case "show":
-            // `show ENTITY/pN` loads one row by its key, as this fetch does.
-            var request: FetchRequest
-            if let id = try shownID(rest) {
-                request = FetchRequest(entityName: self.context.model.entities[Int(id.entityIndex)].name,
-                                       predicate: try FetchPredicate("SELF == %@", id))
+            if let id = try shownID(rest), let store = catalog.sqliteStore {
+                // `show ENTITY/pN` loads one row by its key (when the object is not loaded yet).
+                explanation = try store.explainRow(id)
+            } else if let id = try shownID(rest) {
+                // Other stores explain the fetch of that one object.
+                var request = FetchRequest(entityName: self.context.model.entities[Int(id.entityIndex)].name,
+                                           predicate: try FetchPredicate("SELF == %@", id))
                 request.fetchLimit = 1
+                explanation = try self.context.explain(request, resultType: .objects)
             } else {
-                request = try showRequest(rest)
+                explanation = try self.context.explain(try showRequest(rest), resultType: .objects)
             }
-            explanation = try self.context.explain(request, resultType: .objects)
         case "count": explanation = try self.context.explain(try request(from: rest, command: "count"), resultType: .count)
         case "search":
             explanation = try self.context.explain(Catalog.searchRequest(try CommandWords.split(rest).joined(separator: " ")))

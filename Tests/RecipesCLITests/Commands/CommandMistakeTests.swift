@@ -93,12 +93,26 @@ struct CommandMistakeTests {
     func explainShowAndSchema() async throws {
         let run = try await run(["insert Chef name=Ana", "save", ".explain show Chef/p1", ".schema Chef Cuisine",
                                  ".explain show Chef/p1 extra"])
-        #expect(run.standardOutput.contains(#"FROM "Chef" AS t0 WHERE "#), "\(run.standardOutput)")
-        #expect(run.standardOutput.contains("t0._pk = ?") && run.standardOutput.contains("USING INTEGER PRIMARY KEY"),
+        #expect(run.standardOutput.contains(#"SQL: SELECT t0."_pk", t0."name", t0."_opt" FROM "Chef" AS t0 WHERE t0."_pk" = ?"#
+                                            + "\nvalues: 1\nplan:\n  SEARCH t0 USING INTEGER PRIMARY KEY (rowid=?)\n"),
                 "\(run.standardOutput)")
-        #expect(run.standardOutput.contains("values: 1, 1, 0"), "\(run.standardOutput)")
         #expect(run.standardOutput.contains("\nChef\n") && run.standardOutput.contains("\nCuisine\n"), "\(run.standardOutput)")
         #expect(run.standardError == "-c:5: error: unexpected 'extra' after 'Chef/p1': show takes one object ID, such as: show Chef/p1\n")
+    }
+
+    @Test(".explain show ENTITY/pN shows the one-row read that show runs")
+    func explainShowIDMatchesTheRun() async throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.url.appendingPathComponent("c.sqlite").path
+        _ = try await RecipesBinary.run([store, "-c", "insert Chef name=Ana", "-c", "save"])
+        let run = try await RecipesBinary.run([store, "--deterministic", "-c", ".sqldebug 2", "-c", "show Chef/p1",
+                                               "-c", ".sqldebug 0", "-c", ".explain show Chef/p1"])
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        let ran = lines.filter { $0.hasPrefix("sql: ") || $0.hasPrefix("  values: ") }.prefix(2)
+            .map { $0.replacingOccurrences(of: "sql: ", with: "").trimmingCharacters(in: .whitespaces) }
+        let explained = lines.filter { $0.hasPrefix("SQL: ") || $0.hasPrefix("values: ") }
+            .map { $0.replacingOccurrences(of: "SQL: ", with: "") }
+        #expect(ran.count == 2 && ran == explained, "\(run.standardOutput)")
     }
 
     @Test(".explain show ENTITY where P shows the statement show runs, its LIMIT included")

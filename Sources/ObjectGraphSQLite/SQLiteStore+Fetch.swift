@@ -126,6 +126,17 @@ extension SQLiteStore {
         return QueryExplanation(sql: select.sql, arguments: select.arguments, plan: steps)
     }
 
+    /// The statement that loads one object's row by its key (``readRow(_:_:)``, which
+    /// `existingObject(with:)` and a fault use), its value and SQLite's plan for it.
+    package func explainRow(_ id: ObjectID) throws -> QueryExplanation {
+        let index = Int(id.entityIndex)
+        let arguments = [StoredValue.integer(id.key)]
+        let steps = try performRead { connection in
+            try selectRowStatement(ofEntityAt: index, connection).queryPlan(arguments: arguments)
+        }
+        return QueryExplanation(sql: tableSQLByEntity[index].selectRow, arguments: arguments, plan: steps)
+    }
+
     /// The (source, destination) key pairs of a many-to-many relationship for several sources.
     package func fetchJoinPairs(of relationship: RelationshipDescription, sourceKeys: [Int64]) throws -> [(source: Int64, destination: Int64)] {
         let select = FetchSQL.selectJoinPairs(of: relationship, sourceKeys: sourceKeys, dialect: .sqlite)

@@ -11,4 +11,4 @@ let status = await RecipesProgram.run(
     benchStacks: { count, plot, only in
         try await BenchStacksCommand.run(count: count, plot: plot, only: only.flatMap(StacksExperiment.Strategy.init(rawValue:)))
     })
-exit(status)
+exit(StandardStreams.exitStatus(after: status))

@@ -23,12 +23,15 @@ extension String {
     }
 
     /// The candidate closest to this string, if it is close enough to be a likely typo.
+    ///
+    /// A candidate that differs only in case (`recipe` for `Recipe`) is the closest of all;
+    /// only the string itself is never suggested.
     func nearest(in candidates: [String]) -> String? {
         let limit = Swift.min(3, Swift.max(2, count / 3))
         var best: (name: String, distance: Int)?
-        for candidate in candidates {
+        for candidate in candidates where candidate != self {
             let distance = editDistance(to: candidate)
-            guard distance > 0, distance <= limit else { continue }
+            guard distance <= limit else { continue }
             if let current = best, current.distance < distance || (current.distance == distance && current.name < candidate) {
                 continue
             }

@@ -4,20 +4,42 @@
 /// `name=Crème brûlée`, `servings=4`; `fetch Recipe where rating > 4 sort name limit 5`
 /// gives the clauses `where` → `rating > 4`, `sort` → `name`, `limit` → `5`.
 enum CommandWords {
+    /// One word of a command, and whether any of it was written in quotes.
+    struct Word: Equatable {
+        /// The word, its quotes removed and its escapes resolved.
+        var text: String
+        /// Whether a part of the word was quoted: `name="nil"` is the text `nil`, not no value.
+        var isQuoted: Bool
+    }
+
     /// Whitespace-separated words; quotes group (and are removed), `\` escapes inside quotes.
     /// An apostrophe inside a word is a letter: `search soupe a l'oignon`, `name=O'Brien`.
     static func split(_ text: String) throws -> [String] {
-        var words: [String] = []
+        try words(text).map(\.text)
+    }
+
+    /// ``split(_:)``'s words, each saying whether it was quoted.
+    ///
+    /// Inside quotes a backslash escapes as in a predicate's strings, so that a value means
+    /// the same after `set` as after `where`: `\n`, `\t`, `\r` and `\0` are a line feed, a
+    /// tab, a carriage return and NUL; `\\`, `\"` and `\'` the character itself;
+    /// `\u{1F35C}` and `\u00E9` a Unicode scalar; any other escape is kept as written.
+    static func words(_ text: String) throws -> [Word] {
+        var words: [Word] = []
         var current = ""
         var quote: Character?
         var inWord = false
+        var isQuoted = false
         var previous: Character?
-        var iterator = text.makeIterator()
-        while let character = iterator.next() {
+        let characters = Array(text)
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            index += 1
             defer { previous = character }
             if let open = quote {
-                if character == "\\", let next = iterator.next() {
-                    current.append(next)
+                if character == "\\", index < characters.count {
+                    current += try escape(in: characters, at: &index, of: text)
                 } else if character == open {
                     quote = nil
                 } else {
@@ -26,18 +48,55 @@ enum CommandWords {
             } else if opensQuote(character, after: previous) {
                 quote = character
                 inWord = true
+                isQuoted = true
             } else if character.isWhitespace {
-                if inWord { words.append(current) }
+                if inWord { words.append(Word(text: current, isQuoted: isQuoted)) }
                 current = ""
                 inWord = false
+                isQuoted = false
             } else {
                 current.append(character)
                 inWord = true
             }
         }
         if quote != nil { throw CommandError("unterminated quote in: \(text)") }
-        if inWord { words.append(current) }
+        if inWord { words.append(Word(text: current, isQuoted: isQuoted)) }
         return words
+    }
+
+    /// The text of the escape whose backslash precedes `index` in `characters`, moving
+    /// `index` past it.
+    private static func escape(in characters: [Character], at index: inout Int, of text: String) throws(CommandError) -> String {
+        let escaped = characters[index]
+        index += 1
+        switch escaped {
+        case "n": return "\n"
+        case "t": return "\t"
+        case "r": return "\r"
+        case "0": return "\0"
+        case "\\", "\"", "'": return String(escaped)
+        case "u":
+            var digits = ""
+            let braced = index < characters.count && characters[index] == "{"
+            if braced { index += 1 }
+            while index < characters.count, digits.count < (braced ? 8 : 4),
+                  let scalar = characters[index].unicodeScalars.first, characters[index].unicodeScalars.count == 1,
+                  scalar.properties.isASCIIHexDigit {
+                digits.unicodeScalars.append(scalar)
+                index += 1
+            }
+            if braced {
+                guard index < characters.count, characters[index] == "}" else {
+                    throw CommandError("expected '}' in a \\u{…} escape in: \(text)")
+                }
+                index += 1
+            }
+            guard let value = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(value) else {
+                throw CommandError("invalid Unicode escape '\\u\(braced ? "{\(digits)}" : digits)' in: \(text)")
+            }
+            return String(Character(scalar))
+        default: return "\\" + String(escaped)
+        }
     }
 
     /// Whether `character` opens a quoted part: a double quote, or a single quote that does
@@ -133,12 +192,27 @@ enum CommandWords {
         return (found ? result.trimmed : text, found)
     }
 
-    /// `key=value` into its two parts.
-    static func assignment(_ word: String) throws -> (key: String, value: String) {
-        guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
-            throw CommandError("expected key=value, found '\(word)'")
+    /// `key=value` into its parts; a quoted value is text as written (`name="nil"` is not nil).
+    static func assignment(_ word: Word) throws -> Assignment {
+        let text = word.text
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+            throw CommandError("expected key=value, found '\(text)'")
         }
-        return (String(word[..<equals]), String(word[word.index(after: equals)...]))
+        return Assignment(key: String(text[..<equals]), value: String(text[text.index(after: equals)...]),
+                          isQuoted: word.isQuoted)
+    }
+
+    /// One `key=value` of `insert` or `update … set`, as typed.
+    struct Assignment {
+        /// The key before `=`.
+        var key: String
+        /// The text after `=`.
+        var value: String
+        /// Whether the value was quoted: then `nil` and `null` are that text, not no value.
+        var isQuoted: Bool
+
+        /// Whether the value clears the key: `nil` or `null`, unquoted.
+        var isNil: Bool { !isQuoted && ["nil", "null"].contains(value.lowercased()) }
     }
 }
 

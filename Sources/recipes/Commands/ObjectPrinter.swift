@@ -5,7 +5,8 @@ import ObjectGraph
 ///
 /// Every mode shows the object's ID (`objectID`, such as `Recipe/p42`), its stored
 /// attributes in model order and its to-one relationships, by the destination's `name`
-/// when it has one, otherwise by its ID. JSON shows dates in ISO 8601 and data in base64.
+/// when it has one, otherwise by its ID. Dates print in ISO 8601; data prints in base64 in
+/// JSON and CSV, which scripts read, and as its size (`<5939 bytes>`) in table and line modes.
 struct ObjectPrinter {
     let mode: OutputMode
     /// The widest a table cell gets before it is cut with `…`; `nil` never cuts (`.width off`).
@@ -86,7 +87,7 @@ struct ObjectPrinter {
             }
         case .csv:
             return [keys.map(Self.csvField).joined(separator: ",")]
-                + rows.map { $0.map { Self.csvField(Self.plain($0)) }.joined(separator: ",") }
+                + rows.map { $0.map { Self.csvField(Self.csv($0)) }.joined(separator: ",") }
         case .line:
             let width = keys.map(\.count).max() ?? 0
             var lines: [String] = []
@@ -108,7 +109,13 @@ struct ObjectPrinter {
         }
     }
 
-    /// A value as plain text (table, CSV, line modes).
+    /// A value as a CSV field's text: as plain text, but data in full, in base64 (as JSON has it).
+    static func csv(_ value: Value) -> String {
+        if case .data(let v) = value { return v.base64EncodedString() }
+        return plain(value)
+    }
+
+    /// A value as plain text (table and line modes; CSV but for data).
     static func plain(_ value: Value) -> String {
         switch value {
         case .null: ""

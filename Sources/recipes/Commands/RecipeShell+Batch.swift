@@ -8,11 +8,12 @@ import ObjectGraph
 /// objects show the new values, and deleted ones leave it.
 extension RecipeShell {
     /// `update ENTITY [where P] set k=v … --batch`: a ``BatchUpdateRequest``.
-    func batchUpdate(_ head: String, _ pairs: [(key: String, value: String)], _ context: CommandContext) throws {
+    func batchUpdate(_ head: String, _ pairs: [CommandWords.Assignment], _ context: CommandContext) throws {
         let request = try batchRequest(head, command: "update")
         let entity = try entity(named: request.entityName)
         var values: [String: any Sendable] = [:]
-        for (key, text) in pairs {
+        for pair in pairs {
+            let key = pair.key, text = pair.value
             guard let attribute = entity.attribute(named: key) else {
                 if let relationship = entity.relationship(named: key) {
                     throw CommandError("'\(key)' is a relationship; update --batch sets attributes only "
@@ -23,6 +24,10 @@ extension RecipeShell {
             }
             if let derivation = attribute.derivation {
                 throw CommandError("'\(key)' is derived (\(derivation)) and computed by the framework; change '\(derivation.source)' instead")
+            }
+            if Self.isLiteralText(pair, of: entity) {
+                values[key] = text
+                continue
             }
             let stored = try attribute.type.parse(text, key: key)
             // nil as the request takes it (the framework refuses it for a required attribute).

@@ -6,7 +6,7 @@ extension RecipeShell {
     func runDotCommand(_ word: String, _ rest: String, _ context: CommandContext) async throws -> CommandResult {
         switch word {
         case ".quit", ".exit": return .quit
-        case ".help": help(rest, context)
+        case ".help": try help(rest, context)
         case ".schema": try schema(rest, context)
         case ".mode":
             guard let newMode = OutputMode(rawValue: rest.lowercased()) else {
@@ -53,13 +53,19 @@ extension RecipeShell {
         return .ok
     }
 
-    private func help(_ topic: String, _ context: CommandContext) {
+    /// `.help [COMMAND]`: the overview, or one command's help (`.help mode` finds `.mode`);
+    /// a topic that names no command is an error, with the nearest command suggested.
+    private func help(_ topic: String, _ context: CommandContext) throws {
         if topic.isEmpty {
             for line in ShellHelp.overview { context.print(line) }
-        } else if let text = ShellHelp.detail(for: topic) {
+        } else if let text = ShellHelp.detail(for: topic) ?? ShellHelp.detail(for: "." + topic) {
             for line in text { context.print(line) }
         } else {
-            context.print("no help for '\(topic)'; .help lists the commands")
+            var message = "no help for '\(topic)'"
+            if let guess = topic.lowercased().closest(in: Self.commands + ShellHelp.dotCommands) {
+                message += "; did you mean '\(guess)'?"
+            }
+            throw CommandError(message + " (.help lists the commands)")
         }
     }
 
@@ -139,16 +145,18 @@ extension RecipeShell {
             let command = try fetchCommand(from: rest, command: "fetch")
             explanation = try self.context.explain(command.request, resultType: command.resultType)
         case "show":
-            // `show ENTITY/pN` loads one row by its key, as this fetch does.
-            var request: FetchRequest
-            if let id = try shownID(rest) {
-                request = FetchRequest(entityName: self.context.model.entities[Int(id.entityIndex)].name,
-                                       predicate: try FetchPredicate("SELF == %@", id))
+            if let id = try shownID(rest), let store = catalog.sqliteStore {
+                // `show ENTITY/pN` loads one row by its key (when the object is not loaded yet).
+                explanation = try store.explainRow(id)
+            } else if let id = try shownID(rest) {
+                // Other stores explain the fetch of that one object.
+                var request = FetchRequest(entityName: self.context.model.entities[Int(id.entityIndex)].name,
+                                           predicate: try FetchPredicate("SELF == %@", id))
+                request.fetchLimit = 1
+                explanation = try self.context.explain(request, resultType: .objects)
             } else {
-                request = try self.request(from: rest, command: "show")
+                explanation = try self.context.explain(try showRequest(rest), resultType: .objects)
             }
-            request.fetchLimit = 1
-            explanation = try self.context.explain(request, resultType: .objects)
         case "count": explanation = try self.context.explain(try request(from: rest, command: "count"), resultType: .count)
         case "search":
             explanation = try self.context.explain(Catalog.searchRequest(try CommandWords.split(rest).joined(separator: " ")))
@@ -194,7 +202,7 @@ extension RecipeShell {
             throw CommandError(".migrate \(type) takes one path for the new store, found \(words.count - 1): "
                                + words.dropFirst().map { "'\($0)'" }.joined(separator: " ")
                                + "; quote a path that has spaces: .migrate \(type) \"my catalog\"")
-        } else if words.count < 2 {
+        } else if words.count < 2 || words[1].isEmpty {
             throw CommandError(".migrate \(type) needs one path for the new store: .migrate \(type) PATH")
         }
         guard !hasUnsavedChanges else { throw CommandError("there are unsaved changes: save or rollback before .migrate") }

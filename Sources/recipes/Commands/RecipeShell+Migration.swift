@@ -32,6 +32,11 @@ extension RecipeShell {
             throw CommandError(words.isEmpty ? ".open needs a store path (or :memory:): .open [--migrate] STORE [--copy-to NEW]"
                 : ".open takes one store path, found \(words.count): \(words.map { "'\($0)'" }.joined(separator: " ")); quote a path that has spaces")
         }
+        // SQLite takes an empty path for a temporary database that vanishes on close.
+        guard !words[0].isEmpty, copy?.isEmpty != true else {
+            throw CommandError(".open needs a store path, not an empty one (:memory: for a scratch catalogue): "
+                               + ".open [--migrate] STORE [--copy-to NEW]")
+        }
         guard !hasUnsavedChanges else {
             throw CommandError("there are unsaved changes: save or rollback before .open")
         }

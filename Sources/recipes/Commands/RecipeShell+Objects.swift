@@ -160,6 +160,14 @@ extension RecipeShell {
         return id
     }
 
+    /// The fetch that `show ENTITY [where P]` runs (and `.explain show` explains): two
+    /// matches at most, the second saying whether the shown one was the only match.
+    func showRequest(_ text: String) throws -> FetchRequest {
+        var request = try request(from: text, command: "show")
+        request.fetchLimit = 2
+        return request
+    }
+
     /// `show Recipe/p42`, or `show ENTITY [where P]` for the first match.
     private func show(_ text: String, _ context: CommandContext) throws {
         let object: ManagedObject
@@ -167,8 +175,7 @@ extension RecipeShell {
         if let id = try shownID(text) {
             object = try self.context.existingObject(with: id)
         } else {
-            var request = try request(from: text, command: "show")
-            request.fetchLimit = 2  // the second says whether the shown one was the only match
+            let request = try showRequest(text)
             let matches = try self.context.fetch(request)
             guard let first = matches.first else {
                 throw CommandError("no \(request.entityName) matches")
@@ -176,15 +183,17 @@ extension RecipeShell {
             object = first
             others = matches.count > 1
         }
+        // JSON and CSV, which scripts read, get the object alone (as printCount leaves them).
+        let isForScripts = mode == .json || mode == .csv
         defer {
-            if others && mode != .json {
+            if others && !isForScripts {
                 context.print("(the first of several matches; 'fetch' lists them all, 'show \(object.entity.name)/pN' shows one)")
             }
         }
         // One object reads best vertically: table mode shows it as lines.
         let printer = ObjectPrinter(mode: mode == .table ? .line : mode)
         for line in printer.render([object], keys: ObjectPrinter.keys(for: object.entity, mode: mode)) { context.print(line) }
-        guard mode != .json else { return }
+        guard !isForScripts else { return }
         for relationship in object.entity.relationships where relationship.isToMany {
             let objects = try object.objects(forKey: relationship.name)
             let shown = objects.prefix(10).map { ObjectPrinter.label(of: $0, excluding: relationship.inverseName) }
@@ -195,8 +204,8 @@ extension RecipeShell {
     }
 
     private func insert(_ text: String, _ context: CommandContext) throws {
-        let words = try CommandWords.split(text)
-        guard let name = words.first else { throw CommandError("insert needs an entity: insert Chef name=\"Ana\"") }
+        let words = try CommandWords.words(text)
+        guard let name = words.first?.text else { throw CommandError("insert needs an entity: insert Chef name=\"Ana\"") }
         let entity = try entity(named: name)
         guard !entity.isAbstract else {
             throw CommandError("'\(entity.name)' is abstract; insert one of: \(entity.subentities.map(\.name).joined(separator: ", "))")
@@ -213,7 +222,7 @@ extension RecipeShell {
         guard let assignments = parts.clauses.first?.text, !assignments.isEmpty else {
             throw CommandError("update needs 'set key=value …': update Recipe where name == 'Phở Bò' set rating=5")
         }
-        let pairs = try CommandWords.split(assignments).map(CommandWords.assignment)
+        let pairs = try CommandWords.words(assignments).map(CommandWords.assignment)
         if isBatch { return try batchUpdate(parts.head, pairs, context) }
         let request = try request(from: parts.head, command: "update")
         // Every key and value is checked before the fetch, so a mistake says the same with or
@@ -224,7 +233,9 @@ extension RecipeShell {
             for assignment in checked { try assign(assignment, to: object) }
         }
         try context.interrupt.check()  // see delete
-        context.print("updated \(objects.count) \(request.entityName) object\(objects.count == 1 ? "" : "s") (unsaved)")
+        // JSON as `update … --batch` prints it, so a script reads either the same way.
+        context.print(mode == .json ? "{\"updated\": \(objects.count)}"
+                      : "updated \(objects.count) \(request.entityName) object\(objects.count == 1 ? "" : "s") (unsaved)")
     }
 
     private func delete(_ text: String, _ context: CommandContext) throws {
@@ -243,7 +254,8 @@ extension RecipeShell {
             self.context.delete(objects[start..<min(start + 1_000, objects.count)])
         }
         try context.interrupt.check()
-        context.print("deleted \(objects.count) \(request.entityName) object\(objects.count == 1 ? "" : "s") (unsaved)")
+        context.print(mode == .json ? "{\"deleted\": \(objects.count)}"
+                      : "deleted \(objects.count) \(request.entityName) object\(objects.count == 1 ? "" : "s") (unsaved)")
     }
 
     private func save(_ context: CommandContext) throws {
@@ -257,6 +269,8 @@ extension RecipeShell {
     enum Assignment {
         /// An attribute and text that parses as its type.
         case attribute(key: String, text: String)
+        /// A string attribute and its text exactly as quoted (`name="nil"`).
+        case literal(key: String, text: String)
         /// A to-one relationship and the object it is to point to, nil to clear it.
         case relationship(key: String, object: ManagedObject?)
     }
@@ -267,27 +281,37 @@ extension RecipeShell {
     ///
     /// - Throws: the framework's error for an unknown key, a derived attribute or text that
     ///   does not parse; ``CommandError`` for a to-many relationship or an object not found.
-    func assignments(_ pairs: [(key: String, value: String)], for entity: EntityDescription) throws -> [Assignment] {
+    func assignments(_ pairs: [CommandWords.Assignment], for entity: EntityDescription) throws -> [Assignment] {
         var keys = Set<String>()
-        for (key, _) in pairs where !keys.insert(key).inserted {
-            throw CommandError("'\(key)' is set twice; give each key once")
+        for pair in pairs where !keys.insert(pair.key).inserted {
+            throw CommandError("'\(pair.key)' is set twice; give each key once")
         }
-        return try pairs.map { key, text in
+        return try pairs.map { pair in
+            let key = pair.key, text = pair.value
             guard let relationship = entity.relationship(named: key) else {
                 try entity.value(parsing: text, forKey: key)
+                if Self.isLiteralText(pair, of: entity) { return .literal(key: key, text: text) }
                 return .attribute(key: key, text: text)
             }
-            return .relationship(key: key, object: try destination(named: text, for: relationship))
+            return .relationship(key: key, object: try destination(named: text, isNil: pair.isNil, for: relationship))
         }
     }
 
-    /// The object a to-one `relationship` is to point to, from a name or an ID; nil for `nil`.
-    private func destination(named text: String, for relationship: RelationshipDescription) throws -> ManagedObject? {
+    /// Whether `pair` sets a string attribute of `entity` to the quoted text `nil` or `null`,
+    /// which parsing would take for no value.
+    static func isLiteralText(_ pair: CommandWords.Assignment, of entity: EntityDescription) -> Bool {
+        pair.isQuoted && !pair.isNil && entity.attribute(named: pair.key)?.type == .string
+            && ["nil", "null"].contains(pair.value.lowercased())
+    }
+
+    /// The object a to-one `relationship` is to point to, from a name or an ID; nil for an
+    /// unquoted `nil` or `null` (`isNil`).
+    private func destination(named text: String, isNil: Bool, for relationship: RelationshipDescription) throws -> ManagedObject? {
         let key = relationship.name
         guard !relationship.isToMany else {
             throw CommandError("'\(key)' is a to-many relationship; set the inverse '\(relationship.inverseName)' on the \(relationship.destination.name) objects instead")
         }
-        if text.lowercased() == "nil" || text.lowercased() == "null" { return nil }
+        if isNil { return nil }
         let destination = relationship.destination!
         if let id = context.model.objectID(describedAs: text) {
             guard context.model.entities[Int(id.entityIndex)].isKind(of: destination) else {
@@ -308,6 +332,7 @@ extension RecipeShell {
     private func assign(_ assignment: Assignment, to object: ManagedObject) throws {
         switch assignment {
         case .attribute(let key, let text): try object.setValue(parsing: text, forKey: key)
+        case .literal(let key, let text): try object.setValue(text, forKey: key)
         case .relationship(let key, let destination): try object.setValue(destination, forKey: key)
         }
     }

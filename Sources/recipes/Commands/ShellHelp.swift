@@ -12,7 +12,7 @@ enum ShellHelp {
         "  count ENTITY [where PREDICATE]",
         "  show ENTITY/pN | show ENTITY [where PREDICATE]   one object with its relationships",
         "  insert ENTITY key=value ...                      relationships take a name: chef=\"Ana\"",
-        "  update ENTITY where PREDICATE set key=value ... [--batch]",
+        "  update ENTITY [where PREDICATE] set key=value ... [--batch]",
         "  delete ENTITY where PREDICATE [--batch]          --batch: straight in the store, no objects",
         "  save | rollback                                  the prompt shows * while changes are unsaved",
         "  undo | redo                                      one command's unsaved changes at a time",
@@ -54,6 +54,8 @@ enum ShellHelp {
                                "  insert Cuisine name=\"Georgian\"",
                                "  insert Recipe name=\"Khachapuri\" sourceID=x-1 cuisine=\"Georgian\" servings=4",
                                "  A to-one takes a name or an object ID: recipe=Recipe/p170 ingredient=\"egg\".",
+                               "  Quotes group spaces and take a predicate's escapes (\\n, \\t, \\\", \\u{…}); nil clears",
+                               "  a value, and a quoted \"nil\" is that text.",
                                "  Derived values (hasPhoto, ingredientCount, nameCanonical) are computed on save."]
         case "update": return ["update ENTITY [where PREDICATE] set key=value ... [--batch]",
                                "  update Recipe where sourceID == 'x-1' set rating=4.5",
@@ -95,7 +97,8 @@ enum ShellHelp {
                              "  Your catalogue is untouched: .stats and .sqldebug see none of a demo's statements.",
                              "  demo prefetch --size 200"]
         case "search": return ["search TEXT", "  search creme brulee   finds Crème Brûlée (case and accents ignored)"]
-        case ".mode": return [".mode table|json|csv|line", "  json prints one object per line; count prints {\"count\": N}"]
+        case ".mode": return [".mode table|json|csv|line", "  json prints one object per line; count prints {\"count\": N},",
+                              "  update and delete {\"updated\": N} and {\"deleted\": N}"]
         case ".width": return [".width [auto|N|off]",
                                "  How wide tables print; .width alone shows the setting. A table cuts values",
                                "  longer than 32 characters unless the width is off.",
@@ -145,6 +148,8 @@ enum ShellHelp {
             "  .migrate xml catalog.xml      .migrate html catalog.html (a page a browser shows)",
         ]
         case ".timer": return [".timer on|off", "  Prints each command's run time."]
+        case ".echo": return [".echo on|off", "  Prints each command, after recipes> , before its output: for scripts and transcripts."]
+        case ".help": return [".help [COMMAND]", "  Lists the commands, or explains one: .help fetch, .help .mode (or .help mode)."]
         case ".quit", ".exit": return [".quit",
                                        "  Leaves the shell; asks first when a job runs (wait for it, or cancel it after its",
                                        "  current batch) and when there are unsaved changes. A script or piped input that",

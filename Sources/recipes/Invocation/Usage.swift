@@ -10,9 +10,9 @@ enum Usage {
           recipes exercise list | check N | hint N
 
         Opens the recipe catalogue in STORE (a new path makes an empty one; without STORE, the
-        default catalogue, created from the sample data on first use) and starts the shell. With -c or -f, runs the
-        commands and scripts in the order given, then exits; when standard input is not a
-        terminal, reads commands from it without prompts.
+        default catalogue, created from the sample data on first use) and starts the shell.
+        With -c or -f, runs the commands and scripts in the order given, then exits; when
+        standard input is not a terminal, reads commands from it without prompts.
 
         Options:
           STORE              the store file to open: SQLite, XML, binary or HTML, recognized by
@@ -57,8 +57,8 @@ enum Usage {
         A script or piped input that ends while a background import runs (import FILE
         --background) waits for it to finish, and says so; Ctrl-C then cancels it after
         its current batch.
-        Exit status: 0 on success, 1 if any command failed, 2 for a usage error,
-        130 when Ctrl-C stopped a run.
+        Exit status: 0 on success, 1 if any command failed or the output could not be
+        written (a full disk), 2 for a usage error, 130 when Ctrl-C stopped a run.
 
         """
 }

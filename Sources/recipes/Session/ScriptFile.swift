@@ -4,7 +4,7 @@ import ObjectGraph
 
 /// Reads script files and recognises comment lines.
 enum ScriptFile {
-    /// The lines of the file at `path` (UTF-8; `\r\n` accepted).
+    /// The lines of the file at `path` (UTF-8, a leading byte-order mark dropped; `\r\n` accepted).
     ///
     /// - Throws: ``CommandError`` naming the path and the system's reason, for example
     ///   `cannot open script 'setup.rec': No such file or directory`, or the line and byte
@@ -27,10 +27,16 @@ enum ScriptFile {
         if let bad = InvalidUTF8.first(in: bytes) {
             throw CommandError("script '\(path)' is not UTF-8 text: line \(bad.line), byte \(bad.column); nothing of it was run")
         }
-        var text = String(decoding: bytes, as: UTF8.self)
+        var text = droppingByteOrderMark(String(decoding: bytes, as: UTF8.self))
         if text.last?.isNewline == true { text.removeLast() }  // "\r\n" is one Character
         guard !text.isEmpty else { return [] }
         return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    }
+
+    /// `text` without the byte-order mark (U+FEFF) that some editors write at the start of a
+    /// UTF-8 file, which would otherwise stick to the first command's name.
+    static func droppingByteOrderMark(_ text: String) -> String {
+        text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
     }
 
     /// Whether `line` is skipped: blank, or starting (after spaces) with `--` or `#`.

@@ -470,6 +470,15 @@ struct ContextTests {
         #expect(throws: ObjectGraphError.self) { try context.fetch(request) }
     }
 
+    @Test("A name that differs only in case suggests the model's spelling")
+    func namesDifferingInCaseGetASuggestion() throws {
+        let entityError = try #require(throws: ObjectGraphError.self) { try context.insert("recipe") }
+        #expect(entityError.message == "unknown entity 'recipe'; did you mean 'Recipe'?")
+        let recipe = try makeRecipe("A")
+        let keyError = try #require(throws: ObjectGraphError.self) { try recipe.value(forKey: "Name") }
+        #expect(keyError.message.hasSuffix("did you mean 'name'?"), "\(keyError.message)")
+    }
+
     @Test func existingObjectThrowsForMissingRows() throws {
         let recipe = try makeRecipe("A")
         try context.save()

@@ -83,6 +83,11 @@ struct PredicateCheckerTests {
         #expect(text.contains("^"), "no caret: \(text)")
     }
 
+    @Test("A key that differs only in case suggests the model's spelling")
+    func keyDifferingInCase() {
+        #expect(rendered(#"NAME == "Soup""#).hasSuffix("^^^^ did you mean 'name'?"))
+    }
+
     @Test("An unknown function suggests the nearest name")
     func unknownFunction() {
         #expect(rendered("FUNCTION(name, 'lowercas') == 'x'") == """

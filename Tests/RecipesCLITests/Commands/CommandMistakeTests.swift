@@ -38,6 +38,45 @@ struct CommandMistakeTests {
                 "\(run.standardOutput)")
     }
 
+    @Test("A quoted nil or null is that text; only an unquoted one clears a value or a relationship")
+    func quotedNilIsText() async throws {
+        let run = try await run([
+            #"insert Chef name="nil""#, #"insert Cuisine "name=Null""#, "insert Cuisine name=Thai",
+            #"insert Recipe name=r1 sourceID=s-1 cuisine="Null""#, "insert Recipe name=r2 sourceID=s-2 cuisine=nil",
+            "save", #"update Recipe where name == 'r2' set instructions='null' cuisine=Thai"#,
+            #"update Recipe where name == 'r1' set course="nil" --batch"#, "save", ".mode json",
+            "fetch Chef", "fetch Recipe keys name, course, instructions, cuisine.name sort name",
+        ])
+        #expect(run.standardError.isEmpty && run.status == 0, "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.suffix(3) == [
+            #"{"objectID": "Chef/p1", "name": "nil"}"#,
+            #"{"name": "r1", "course": "nil", "instructions": null, "cuisine.name": "Null"}"#,
+            #"{"name": "r2", "course": null, "instructions": "null", "cuisine.name": "Thai"}"#,
+        ], "\(run.standardOutput)")
+    }
+
+    @Test("Quoted values of insert and update take the escapes a predicate's strings take")
+    func escapesInValues() async throws {
+        let value = #"Step 1.\nStep 2.\t\u{1F35C} \u00E9 \\d \"q\" \d"#
+        let run = try await run([
+            #"insert Recipe name="Tab\there" sourceID=s-1 instructions=""# + value + #"""#, "save",
+            #"count Recipe where name == "Tab\there""#, #"count Recipe where instructions == ""# + value + #"""#,
+            #"update Recipe where name == "Tab\there" set name="Line\nbreak""#, "save",
+            #"count Recipe where name == "Line\nbreak""#, ".mode json", "fetch Recipe keys name, instructions",
+            #"insert Chef name="\u{110000}""#, #"insert Chef name="\u{41""#,
+        ])
+        #expect(run.standardOutput.split(separator: "\n").map(String.init) == [
+            "inserted Recipe (unsaved; save to keep it)", "saved 1 change", "1", "1",
+            "updated 1 Recipe object (unsaved)", "saved 1 change", "1",
+            #"{"name": "Line\nbreak", "instructions": "Step 1.\nStep 2.\t🍜 é \\d \"q\" \\d"}"#,
+        ], "\(run.standardOutput)")
+        #expect(run.standardError.split(separator: "\n").map(String.init) == [
+            #"-c:10: error: invalid Unicode escape '\u{110000}' in: Chef name="\u{110000}""#,
+            #"-c:11: error: expected '}' in a \u{…} escape in: Chef name="\u{41""#,
+        ], "\(run.standardError)")
+    }
+
     @Test("A sort by a relationship, and a prefetch of an attribute, say what the key is")
     func keysOfTheWrongKind() async throws {
         let run = try await run(["fetch Recipe sort chef", "fetch Recipe sort ingredients", "fetch Recipe prefetch name",
@@ -54,12 +93,41 @@ struct CommandMistakeTests {
     func explainShowAndSchema() async throws {
         let run = try await run(["insert Chef name=Ana", "save", ".explain show Chef/p1", ".schema Chef Cuisine",
                                  ".explain show Chef/p1 extra"])
-        #expect(run.standardOutput.contains(#"FROM "Chef" AS t0 WHERE "#), "\(run.standardOutput)")
-        #expect(run.standardOutput.contains("t0._pk = ?") && run.standardOutput.contains("USING INTEGER PRIMARY KEY"),
+        #expect(run.standardOutput.contains(#"SQL: SELECT t0."_pk", t0."name", t0."_opt" FROM "Chef" AS t0 WHERE t0."_pk" = ?"#
+                                            + "\nvalues: 1\nplan:\n  SEARCH t0 USING INTEGER PRIMARY KEY (rowid=?)\n"),
                 "\(run.standardOutput)")
-        #expect(run.standardOutput.contains("values: 1, 1, 0"), "\(run.standardOutput)")
         #expect(run.standardOutput.contains("\nChef\n") && run.standardOutput.contains("\nCuisine\n"), "\(run.standardOutput)")
         #expect(run.standardError == "-c:5: error: unexpected 'extra' after 'Chef/p1': show takes one object ID, such as: show Chef/p1\n")
+    }
+
+    @Test(".explain show ENTITY/pN shows the one-row read that show runs")
+    func explainShowIDMatchesTheRun() async throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.url.appendingPathComponent("c.sqlite").path
+        _ = try await RecipesBinary.run([store, "-c", "insert Chef name=Ana", "-c", "save"])
+        let run = try await RecipesBinary.run([store, "--deterministic", "-c", ".sqldebug 2", "-c", "show Chef/p1",
+                                               "-c", ".sqldebug 0", "-c", ".explain show Chef/p1"])
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        let ran = lines.filter { $0.hasPrefix("sql: ") || $0.hasPrefix("  values: ") }.prefix(2)
+            .map { $0.replacingOccurrences(of: "sql: ", with: "").trimmingCharacters(in: .whitespaces) }
+        let explained = lines.filter { $0.hasPrefix("SQL: ") || $0.hasPrefix("values: ") }
+            .map { $0.replacingOccurrences(of: "SQL: ", with: "") }
+        #expect(ran.count == 2 && ran == explained, "\(run.standardOutput)")
+    }
+
+    @Test(".explain show ENTITY where P shows the statement show runs, its LIMIT included")
+    func explainShowWhereMatchesTheRun() async throws {
+        let show = "show Chef where name BEGINSWITH 'A'"
+        let run = try await run(["insert Chef name=Ana", "insert Chef name=Abe", "save", ".sqldebug 2", show,
+                                 ".sqldebug 0", ".explain " + show])
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        // The fetch, then the read of the chef's recipes that show lists.
+        let ran = lines.filter { $0.hasPrefix("sql: ") || $0.hasPrefix("  values: ") }.prefix(2)
+            .map { $0.replacingOccurrences(of: "sql: ", with: "").trimmingCharacters(in: .whitespaces) }
+        let explained = lines.filter { $0.hasPrefix("SQL: ") || $0.hasPrefix("values: ") }
+            .map { $0.replacingOccurrences(of: "SQL: ", with: "") }
+        #expect(ran.count == 2 && ran == explained, "\(run.standardOutput)")
+        #expect(explained.last == "values: 'A', 'B', 2, 0", "\(run.standardOutput)")
     }
 
     @Test("Control characters in stored text print visibly in table and line modes, escaped in JSON, exact in CSV")
@@ -105,6 +173,31 @@ struct CommandMistakeTests {
             "-c:4: error: .open takes one store path, found 2: 'o.sqlite' 'extra'; quote a path that has spaces",
             "-c:5: error: unknown option '--force' for .open: .open [--migrate] STORE [--copy-to NEW]",
         ], "\(run.standardError)")
+    }
+
+    @Test(".help with a topic that names no command fails with a suggestion; a dot-command is found without its dot")
+    func helpTopics() async throws {
+        let run = try await run([".help fech", ".help nothing", ".help mode", ".help .echo", ".help .help"])
+        #expect(run.status == 1, "\(run.standardError)")
+        #expect(run.standardError.split(separator: "\n").map(String.init) == [
+            "-c:1: error: no help for 'fech'; did you mean 'fetch'? (.help lists the commands)",
+            "-c:2: error: no help for 'nothing' (.help lists the commands)",
+        ], "\(run.standardError)")
+        #expect(run.standardOutput.hasPrefix(".mode table|json|csv|line\n"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains(".echo on|off\n") && run.standardOutput.contains(".help [COMMAND]\n"),
+                "\(run.standardOutput)")
+    }
+
+    @Test("An empty store path is refused by .open and .migrate, not opened as SQLite's vanishing temporary database")
+    func emptyStorePaths() async throws {
+        let run = try await run(["insert Chef name=Ana", "save", #".open """#, ".open ''", #".migrate xml """#,
+                                 #".open --migrate x.sqlite --copy-to """#, "count Chef"])
+        let open = ".open needs a store path, not an empty one (:memory: for a scratch catalogue): .open [--migrate] STORE [--copy-to NEW]"
+        #expect(run.standardError.split(separator: "\n").map(String.init) == [
+            "-c:3: error: \(open)", "-c:4: error: \(open)",
+            "-c:5: error: .migrate xml needs one path for the new store: .migrate xml PATH", "-c:6: error: \(open)",
+        ], "\(run.standardError)")
+        #expect(run.standardOutput.hasSuffix("saved 1 change\n1\n"), "\(run.standardOutput)")
     }
 
     @Test(".help demo explains demos; a size below the minimum is refused, not raised in silence")

@@ -171,6 +171,38 @@ struct ShellCommandTests {
             """)
     }
 
+    @Test("In JSON mode update and delete print their counts as JSON, as their --batch forms do")
+    func updateAndDeleteCountInJSON() async throws {
+        let run = try await run(["--memory", "--deterministic", "-c", "insert Chef name=Ana", "-c", "insert Chef name=Abe",
+                                 "-c", "save", "-c", ".mode json", "-c", "update Chef where name BEGINSWITH 'A' set name=Al",
+                                 "-c", "delete Chef where name == 'Al'", "-c", "update Chef where name == 'x' set name=y --batch"])
+        #expect(run.standardOutput.split(separator: "\n").suffix(3) == [#"{"updated": 2}"#, #"{"deleted": 2}"#, #"{"updated": 0}"#],
+                "\(run.standardOutput)")
+    }
+
+    @Test("In CSV mode, as in JSON, show prints the object alone: no relationship lines or notes in the CSV")
+    func showInCSVIsCSV() async throws {
+        let run = try await run(["--memory", "--deterministic", "-c", "insert Cuisine name=Thai", "-c", "insert Cuisine name=Tex",
+                                 "-c", "insert Recipe name=a sourceID=s-1 cuisine=Thai", "-c", "save", "-c", ".mode csv",
+                                 "-c", "show Cuisine/p1", "-c", "show Cuisine where name BEGINSWITH 'T'"])
+        #expect(run.standardOutput.split(separator: "\n").suffix(4) == ["objectID,name", "Cuisine/p1,Thai",
+                                                                        "objectID,name", "Cuisine/p2,Tex"],
+                "\(run.standardOutput)")
+    }
+
+    @Test("CSV keeps binary data in full, in base64 as JSON does; table and line modes show its size")
+    func binaryDataInCSV() async throws {
+        let run = try await run(["--memory", "--deterministic", "-c", "insert Recipe name=a sourceID=s-1", "-c", "save",
+                                 "-c", "insert RecipePhoto data=AAEC/w== recipe=Recipe/p1", "-c", "save",
+                                 "-c", ".mode csv", "-c", "fetch RecipePhoto", "-c", ".mode json", "-c", "fetch RecipePhoto",
+                                 "-c", ".mode line", "-c", "fetch RecipePhoto"])
+        #expect(run.standardError.isEmpty, "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains("RecipePhoto/p1,AAEC/w==,a"), "\(lines)")
+        #expect(lines.contains(#"{"objectID": "RecipePhoto/p1", "data": "AAEC/w==", "recipe": "a"}"#), "\(lines)")
+        #expect(lines.contains("    data = <4 bytes>"), "\(lines)")
+    }
+
     @Test func showTakesAnObjectID() async throws {
         let run = try await run(["--memory", "-c", "insert Chef name=Ana", "-c", "save", "-c", "show Chef/p1",
                                  "-c", "show Chef/x1", "-c", "show Chef/p9"])

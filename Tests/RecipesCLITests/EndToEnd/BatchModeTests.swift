@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// The built `recipes` binary run with `-c`, `-f` and piped standard input.
@@ -32,6 +33,21 @@ struct BatchModeTests {
         #expect(run.status == 1)
     }
 
+    @Test("Output that cannot be written (a full disk) makes the status 1 and says so on standard error")
+    func unwritableOutput() async throws {
+        let scratch = try TemporaryDirectory()
+        let errorPath = scratch.url.appendingPathComponent("stderr").path
+        let pid = try ChildProcess.spawn(RecipesBinary.path, arguments: ["--memory", "-c", "count Chef"],
+                                         environment: RecipesBinary.environment(home: scratch.url),
+                                         directory: scratch.url.path, input: .file("/dev/null"),
+                                         output: .file("/dev/full"), error: .file(errorPath))
+        let ending = try await ChildProcess.termination(of: pid, before: HangLimit.deadline(after: .seconds(600)))
+        if ending == nil { kill(pid, SIGKILL) }
+        let error = try String(contentsOfFile: errorPath, encoding: .utf8)
+        #expect(ending?.status == 1, "\(error)")
+        #expect(error == "recipes: error: cannot write to standard output (No space left on device); the output is incomplete\n")
+    }
+
     @Test("A missing script names its path and exits 1")
     func missingScript() async throws {
         let run = try await RecipesBinary.run(["--memory", "-f", "missing.rec"])
@@ -45,6 +61,18 @@ struct BatchModeTests {
         #expect(run.standardOutput == "0\n0\n")
         #expect(run.standardError == "error: unknown entity 'Nope'\n")
         #expect(run.status == 1)
+    }
+
+    @Test("A byte-order mark at the start of a script or of piped input is not part of the first command")
+    func byteOrderMark() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("\u{FEFF}count Chef\r\ncount Cuisine\r\n", to: "windows.rec")
+        let script = try await RecipesBinary.run(["--memory", "-f", "windows.rec", "-c", ".read windows.rec"],
+                                                 in: directory.url)
+        #expect(script.standardOutput == "0\n0\n0\n0\n" && script.standardError == "" && script.status == 0,
+                "\(script.standardError)")
+        let piped = try await RecipesBinary.run(["--memory"], input: "\u{FEFF}count Chef\ncount Cuisine\n")
+        #expect(piped.standardOutput == "0\n0\n" && piped.standardError == "" && piped.status == 0, "\(piped.standardError)")
     }
 
     @Test("Piped input stops at .quit, and with --bail at the first failure")

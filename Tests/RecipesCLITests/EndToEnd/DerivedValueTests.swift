@@ -34,7 +34,7 @@ struct DerivedValueTests {
             {"ingredientCount": 9, "hasPhoto": false}
             saved 4 changes
             {"ingredientCount": 10, "hasPhoto": true}
-            deleted 2 RecipeIngredient objects (unsaved)
+            {"deleted": 2}
             saved 5 changes
             {"ingredientCount": 8, "hasPhoto": true}
             deleted 1 RecipePhoto row; references cleared in 1 Recipe row; derived values recomputed in 1 Recipe row (batch: written to the store, no objects loaded)

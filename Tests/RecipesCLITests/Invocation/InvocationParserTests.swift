@@ -93,4 +93,10 @@ struct InvocationParserTests {
             try InvocationParser.parse(arguments)
         }
     }
+
+    @Test("Every line of the usage text fits 88 columns, as its paragraphs are wrapped")
+    func usageLinesFit() {
+        let long = Usage.text.split(separator: "\n").filter { $0.count > 88 }
+        #expect(long.isEmpty, "\(long)")
+    }
 }

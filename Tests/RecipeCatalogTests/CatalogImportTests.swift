@@ -209,6 +209,30 @@ struct CatalogImportTests {
         // Both insert the same rows.
         #expect(naive.statistics.statements - cached.statistics.statements == 13 + 400 - 3)
     }
+
+    @Test("Names and ids that differ only by Unicode normalization are two, as the store compares them, whatever the batches",
+          arguments: [1, 10])
+    func normalizationVariantsAreDistinct(batchSize: Int) async throws {
+        let nfc = "Caf\u{E9}", nfd = "Cafe\u{301}"  // equal as Swift Strings, different bytes
+        let lines = [nfc, nfd].map { name in
+            #"{"id": "\#(name)-1", "name": "R", "chef": "\#(name)", "cuisine": "\#(name)", "ingredients": [{"name": "\#(name)"}]}"#
+        }
+        let url = try temporaryFile(lines)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let catalog = try Catalog.inMemory()
+        var options = RecipeImporter.Options()
+        options.batchSize = batchSize
+        let report = try await RecipeImporter(options: options).importFile(
+            url, into: PrivateContext(coordinator: catalog.coordinator))
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(report.imported == 2)
+        let context = MainContext(coordinator: catalog.coordinator)
+        for entity in ["Recipe", "Chef", "Cuisine", "Ingredient"] {
+            #expect(try context.count(for: FetchRequest(entityName: entity)) == 2, "\(entity)")
+        }
+        let recipes = try context.fetch(FetchRequest(entityName: "Recipe")).map { $0 as! Recipe }
+        #expect(recipes.allSatisfy { Array($0.chef!.name.utf8) == Array($0.sourceID.dropLast(2).utf8) })
+    }
 }
 
 /// Marker values seen after each batch.

@@ -201,19 +201,20 @@ public struct RecipeImporter: Sendable {
         uniquing: inout UniquingCache
     ) throws -> (inserted: Int, skipped: Int, errors: [ImportLineError]) {
         var errors: [ImportLineError] = []
-        // Skip ids already saved, and repeats inside the batch.
+        // Skip ids already saved, and repeats inside the batch; ids compare by their bytes,
+        // as the store compares them.
         let existing = try existingSourceIDs(records.map(\.sourceID), context: context)
-        var seen: [String: Int] = [:]
+        var seen: [ExactText: Int] = [:]
         var fresh: [RecipeRecord] = []
         var skipped = 0
         for record in records {
-            if existing.contains(record.sourceID) {
+            if existing.contains(ExactText(record.sourceID)) {
                 skipped += 1
-            } else if let first = seen[record.sourceID] {
+            } else if let first = seen[ExactText(record.sourceID)] {
                 errors.append(ImportLineError(file: file, line: record.lineNumber,
                     message: "id \"\(record.sourceID)\" repeats line \(first); the later line was skipped"))
             } else {
-                seen[record.sourceID] = record.lineNumber
+                seen[ExactText(record.sourceID)] = record.lineNumber
                 fresh.append(record)
             }
         }
@@ -253,11 +254,11 @@ public struct RecipeImporter: Sendable {
     }
 
     /// The source IDs among `ids` that the catalogue already has: one `IN` fetch.
-    private static func existingSourceIDs(_ ids: [String], context: isolated PrivateContext) throws -> Set<String> {
+    private static func existingSourceIDs(_ ids: [String], context: isolated PrivateContext) throws -> Set<ExactText> {
         guard !ids.isEmpty else { return [] }
         var request = FetchRequest(entityName: CatalogModel.recipe)
         request.predicate = try FetchPredicate("sourceID IN %@", ids)
         request.returnsObjectsAsFaults = false
-        return Set(try context.fetch(request).map { ($0 as! Recipe).sourceID })
+        return Set(try context.fetch(request).map { ExactText(($0 as! Recipe).sourceID) })
     }
 }

@@ -107,12 +107,65 @@ struct CatalogImportTests {
             url, into: PrivateContext(coordinator: catalog.coordinator),
             isCancelled: { batches.value >= 2 }, progress: { _ in batches.increment() })
         #expect(stopped.wasCancelled && stopped.imported == 20)
-        #expect(catalog.store.metadata[RecipeImporter.resumeKey(for: url)] == "20")
+        #expect(RecipeImporter.parseMarker(catalog.store.metadata[RecipeImporter.resumeKey(for: url)]).line == 20)
         let resumed = try await RecipeImporter(options: options).importFile(
             url, into: PrivateContext(coordinator: catalog.coordinator))
         #expect(resumed.resumedAfterLine == 20 && resumed.imported == 30 && !resumed.wasCancelled)
         #expect(catalog.store.metadata[RecipeImporter.resumeKey(for: url)] == nil)
         #expect(try MainContext(coordinator: catalog.coordinator).count(for: FetchRequest(entityName: "Chef")) == 7)
+    }
+
+    /// Imports `url` in batches of 10 until two batches are saved, then cancels; returns the catalogue.
+    func catalogWithAStoppedImport(of url: URL) async throws -> Catalog {
+        let catalog = try Catalog.inMemory()
+        var options = RecipeImporter.Options()
+        options.batchSize = 10
+        let batches = Counter()
+        let stopped = try await RecipeImporter(options: options).importFile(
+            url, into: PrivateContext(coordinator: catalog.coordinator),
+            isCancelled: { batches.value >= 2 }, progress: { _ in batches.increment() })
+        #expect(stopped.wasCancelled && stopped.imported == 20)
+        return catalog
+    }
+
+    @Test("A stopped import of a file that then changed before its marker reads it again from the start; one that grew resumes")
+    func aChangedFileIsNotResumedBlindly() async throws {
+        let lines = (1...50).map { #"{"id": "f-\#($0)", "name": "Recipe \#($0)"}"# }
+        let url = try temporaryFile(lines)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var options = RecipeImporter.Options()
+        options.batchSize = 10
+
+        // Lines put before the marker's line: resuming after line 20 would skip them.
+        var catalog = try await catalogWithAStoppedImport(of: url)
+        let added = (1...5).map { #"{"id": "new-\#($0)", "name": "New \#($0)"}"# }
+        try (added + lines).joined(separator: "\n").appending("\n").write(to: url, atomically: true, encoding: .utf8)
+        var report = try await RecipeImporter(options: options).importFile(url, into: PrivateContext(coordinator: catalog.coordinator))
+        #expect(report.changedSinceLine == 20 && report.resumedAfterLine == 0)
+        #expect(report.imported == 35 && report.skippedExisting == 20 && report.errors.isEmpty, "\(report.errors)")
+        #expect(try MainContext(coordinator: catalog.coordinator).count(for: FetchRequest(entityName: "Recipe")) == 55)
+
+        // A file now shorter than the marker's line.
+        try lines.joined(separator: "\n").appending("\n").write(to: url, atomically: true, encoding: .utf8)
+        catalog = try await catalogWithAStoppedImport(of: url)
+        try lines.prefix(3).joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
+        report = try await RecipeImporter(options: options).importFile(url, into: PrivateContext(coordinator: catalog.coordinator))
+        #expect(report.changedSinceLine == 20 && report.imported == 0 && report.skippedExisting == 3)
+        #expect(catalog.store.metadata[RecipeImporter.resumeKey(for: url)] == nil)
+
+        // Lines added after the marker's line: the import resumes.
+        try lines.joined(separator: "\n").appending("\n").write(to: url, atomically: true, encoding: .utf8)
+        catalog = try await catalogWithAStoppedImport(of: url)
+        try (lines + added).joined(separator: "\n").appending("\n").write(to: url, atomically: true, encoding: .utf8)
+        report = try await RecipeImporter(options: options).importFile(url, into: PrivateContext(coordinator: catalog.coordinator))
+        #expect(report.changedSinceLine == 0 && report.resumedAfterLine == 20 && report.imported == 35)
+
+        // A marker written by an older version (the line alone) is still followed.
+        try lines.joined(separator: "\n").appending("\n").write(to: url, atomically: true, encoding: .utf8)
+        catalog = try await catalogWithAStoppedImport(of: url)
+        try catalog.store.setMetadata("20", forKey: RecipeImporter.resumeKey(for: url))
+        report = try await RecipeImporter(options: options).importFile(url, into: PrivateContext(coordinator: catalog.coordinator))
+        #expect(report.changedSinceLine == 0 && report.resumedAfterLine == 20 && report.imported == 30)
     }
 
     @Test("A batch that fails to save is retried in halves: only the bad line is lost, and named")
@@ -150,7 +203,7 @@ struct CatalogImportTests {
             url, into: PrivateContext(coordinator: catalog.coordinator),
             isCancelled: { false },
             progress: { _ in markers.record(catalog.store.metadata[key]) })
-        #expect(markers.values == ["10", "20", "30"])
+        #expect(markers.values.map { RecipeImporter.parseMarker($0).line } == [10, 20, 30])
         let transactions = try await RecipeImporter(options: options).importFile(
             url, into: PrivateContext(coordinator: try Catalog.inMemory().coordinator)).statistics.transactions
         #expect(transactions == 3 + 1, "one per batch, marker included, and one to clear the marker")

@@ -59,6 +59,11 @@ public struct RecipeImporter: Sendable {
         public var lines = 0
         /// The line a resumed import started after (0 for a fresh import).
         public var resumedAfterLine = 0
+        /// The line a stopped import of the file had reached when the file's lines up to it
+        /// were no longer as that import read them (lines added, removed or edited before
+        /// it, or another file in its place): this import then read the file from its first
+        /// line, skipping the recipes already in the catalogue. 0 when it did not happen.
+        public var changedSinceLine = 0
         /// The last line of the last batch saved (``resumedAfterLine`` when none was): where
         /// running the same import again resumes. A cancelled import read further than this.
         public var savedThroughLine = 0
@@ -75,7 +80,24 @@ public struct RecipeImporter: Sendable {
     public init(options: Options = Options()) { self.options = options }
 
     /// The metadata key that records how far an import of `url` got.
+    ///
+    /// Its value is the last line saved and the byte offset in the file just after it,
+    /// separated by a space (`"2500 2614306"`): an import that resumes checks that the line
+    /// still ends there, and starts from the first line when it does not. (A value of the
+    /// line alone, as older versions wrote, is trusted as it is.)
     public static func resumeKey(for url: URL) -> String { "import:" + url.standardizedFileURL.path }
+
+    /// The value of a resume marker: the line and, when known, the offset just after it.
+    static func markerValue(line: Int, offset: Int?) -> String {
+        offset.map { "\(line) \($0)" } ?? String(line)
+    }
+
+    /// The line and offset a marker's value names; a line of 0 when there is none or it is not one.
+    static func parseMarker(_ value: String?) -> (line: Int, offset: Int?) {
+        let parts = (value ?? "").split(separator: " ")
+        guard let first = parts.first, let line = Int(first), line > 0 else { return (0, nil) }
+        return (line, parts.count > 1 ? Int(parts[1]) : nil)
+    }
 
     /// Imports a JSON Lines recipe file.
     ///
@@ -97,39 +119,19 @@ public struct RecipeImporter: Sendable {
         return try await context.perform { context in
             let store = context.coordinator.stores[0]
             let key = Self.resumeKey(for: url)
-            let resumeAfter = options.resumes ? Int(store.metadata[key] ?? "") ?? 0 : 0
+            let marker = options.resumes ? Self.parseMarker(store.metadata[key]) : (line: 0, offset: nil)
             let totalBytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
             var report = Report()
-            report.resumedAfterLine = resumeAfter
-            report.savedThroughLine = resumeAfter
             let before = context.statistics
-            let reader = try RecipeFileReader(url: url, batchSize: options.batchSize)
             var uniquing = UniquingCache(usesCache: options.usesUniquingCache)
-            while let batch = try reader.nextBatch() {
-                report.lines = batch.lastLineNumber
-                if isCancelled() || Task.isCancelled {
-                    report.wasCancelled = true
-                    break
-                }
-                guard batch.lastLineNumber > resumeAfter else { continue }
-                let records = batch.records.filter { $0.lineNumber > resumeAfter }
-                report.errors += batch.errors.filter { $0.line > resumeAfter }
-                do {
-                    try Self.save(records, through: batch.lastLineNumber, marker: options.resumes ? key : nil,
-                                  file: url.lastPathComponent, into: context, uniquing: &uniquing, report: &report)
-                } catch is CancellationError {
-                    // A read of this batch was cancelled: nothing of it was saved.
-                    context.rollback()
-                    uniquing.didRollBack()
-                    report.wasCancelled = true
-                    break
-                }
-                report.savedThroughLine = batch.lastLineNumber
-                let aliveAfterSave = context.statistics.registeredObjects
-                if options.resetsAfterSave { context.reset() }
-                progress(Progress(lines: batch.lastLineNumber, imported: report.imported,
-                                  bytesRead: min(totalBytes, reader.bytesParsed), totalBytes: totalBytes,
-                                  registeredObjects: aliveAfterSave))
+            var resumeAfter = marker.line
+            // Nothing is saved before the reader passes the marker's line, so when the file
+            // turns out to have changed there, reading it again from the start loses nothing.
+            while try !Self.read(url, resumingAfter: resumeAfter, markerOffset: marker.offset, key: key,
+                                 options: options, totalBytes: totalBytes, into: context,
+                                 uniquing: &uniquing, report: &report, isCancelled: isCancelled, progress: progress) {
+                report.changedSinceLine = resumeAfter
+                resumeAfter = 0
             }
             if !report.wasCancelled && options.resumes { try store.setMetadata(nil, forKey: key) }
             report.errors.sort { $0.line < $1.line }
@@ -138,8 +140,56 @@ public struct RecipeImporter: Sendable {
         }
     }
 
+    /// Reads the file once, saving its batches after line `resumeAfter`; returns `false`,
+    /// having saved nothing, when the file's lines up to `resumeAfter` are not those a stopped
+    /// import saved: line `resumeAfter` no longer ends at `markerOffset`, or the file ends
+    /// before it.
+    private static func read(
+        _ url: URL, resumingAfter resumeAfter: Int, markerOffset: Int?, key: String, options: Options,
+        totalBytes: Int, into context: isolated PrivateContext, uniquing: inout UniquingCache,
+        report: inout Report, isCancelled: () -> Bool, progress: (Progress) -> Void
+    ) throws -> Bool {
+        report.resumedAfterLine = resumeAfter
+        report.savedThroughLine = resumeAfter
+        report.lines = 0
+        let reader = try RecipeFileReader(url: url, batchSize: options.batchSize)
+        while let batch = try reader.nextBatch() {
+            report.lines = batch.lastLineNumber
+            if isCancelled() || Task.isCancelled {
+                report.wasCancelled = true
+                return true
+            }
+            if resumeAfter > 0, let markerOffset, let offset = reader.byteOffset(afterLine: resumeAfter),
+               offset != markerOffset {
+                return false
+            }
+            guard batch.lastLineNumber > resumeAfter else { continue }
+            let records = batch.records.filter { $0.lineNumber > resumeAfter }
+            report.errors += batch.errors.filter { $0.line > resumeAfter }
+            do {
+                try save(records, through: batch.lastLineNumber, marker: options.resumes ? key : nil,
+                         markerValue: { markerValue(line: $0, offset: reader.byteOffset(afterLine: $0)) },
+                         file: url.lastPathComponent, into: context, uniquing: &uniquing, report: &report)
+            } catch is CancellationError {
+                // A read of this batch was cancelled: nothing of it was saved.
+                context.rollback()
+                uniquing.didRollBack()
+                report.wasCancelled = true
+                return true
+            }
+            report.savedThroughLine = batch.lastLineNumber
+            let aliveAfterSave = context.statistics.registeredObjects
+            if options.resetsAfterSave { context.reset() }
+            progress(Progress(lines: batch.lastLineNumber, imported: report.imported,
+                              bytesRead: min(totalBytes, reader.bytesParsed), totalBytes: totalBytes,
+                              registeredObjects: aliveAfterSave))
+        }
+        return report.lines >= resumeAfter
+    }
+
     /// Inserts and saves `records`, with the resume marker `marker` set to `lastLine` in the
-    /// same transaction, so the marker never runs ahead of (or behind) the saved data.
+    /// same transaction, so the marker never runs ahead of (or behind) the saved data;
+    /// `markerValue` gives the marker's value for a line.
     ///
     /// When the save fails on a record that breaks a rule (validation, a uniqueness
     /// constraint), the records are tried again in halves, down to the bad ones: only they
@@ -151,13 +201,13 @@ public struct RecipeImporter: Sendable {
     /// everything and the records are inserted and saved once more: the names are then
     /// looked up again, and created again where they are gone.
     static func save(
-        _ records: [RecipeRecord], through lastLine: Int, marker: String?, file: String,
-        into context: isolated PrivateContext, uniquing: inout UniquingCache, report: inout Report,
+        _ records: [RecipeRecord], through lastLine: Int, marker: String?,
+        markerValue: (Int) -> String = { String($0) }, file: String, into context: isolated PrivateContext, uniquing: inout UniquingCache, report: inout Report,
         isRetryAfterDeletion: Bool = false
     ) throws {
         do {
             let outcome = try insert(records, file: file, into: context, uniquing: &uniquing)
-            if let marker { context.setMetadata(String(lastLine), forKey: marker) }
+            if let marker { context.setMetadata(markerValue(lastLine), forKey: marker) }
             try context.save()
             uniquing.didSave()
             report.imported += outcome.inserted
@@ -172,22 +222,22 @@ public struct RecipeImporter: Sendable {
                 let reason = error.message.replacingOccurrences(of: "; nothing was saved", with: "")
                 report.errors.append(ImportLineError(file: file, line: line, message: "not imported: \(reason)"))
                 if let marker {  // the bad line is behind us: move the marker past it
-                    context.setMetadata(String(lastLine), forKey: marker)
+                    context.setMetadata(markerValue(lastLine), forKey: marker)
                     try context.save()
                 }
                 return
             }
             let half = records.count / 2
             let first = Array(records[..<half]), second = Array(records[half...])
-            try save(first, through: first.last!.lineNumber, marker: marker, file: file,
+            try save(first, through: first.last!.lineNumber, marker: marker, markerValue: markerValue, file: file,
                      into: context, uniquing: &uniquing, report: &report)
-            try save(second, through: lastLine, marker: marker, file: file,
+            try save(second, through: lastLine, marker: marker, markerValue: markerValue, file: file,
                      into: context, uniquing: &uniquing, report: &report)
         } catch let error as ObjectGraphError where error.code == .objectNotFound && !isRetryAfterDeletion {
             context.rollback()
             uniquing.forgetAll()
-            try save(records, through: lastLine, marker: marker, file: file, into: context,
-                     uniquing: &uniquing, report: &report, isRetryAfterDeletion: true)
+            try save(records, through: lastLine, marker: marker, markerValue: markerValue, file: file,
+                     into: context, uniquing: &uniquing, report: &report, isRetryAfterDeletion: true)
         } catch {
             context.rollback()
             uniquing.didRollBack()

@@ -55,6 +55,7 @@ extension RecipeShell {
         for error in report.errors { context.printDiagnostic("warning: \(error)") }
         var summary = "imported \(report.imported) recipe\(report.imported == 1 ? "" : "s") from \(url.lastPathComponent)"
         if report.resumedAfterLine > 0 { summary += ", resuming after line \(report.resumedAfterLine)" }
+        if report.changedSinceLine > 0 { summary += ", " + ImportJob.changedNote(report.changedSinceLine) }
         if report.skippedExisting > 0 { summary += "; \(report.skippedExisting) already in the catalogue were skipped" }
         if !isDeterministic {
             let elapsed = ContinuousClock.now - start

@@ -168,6 +168,27 @@ struct CatalogImportTests {
         #expect(report.changedSinceLine == 0 && report.resumedAfterLine == 20 && report.imported == 30)
     }
 
+    @Test("An id that repeats an earlier line is reported the same whatever the batches; one the catalogue had is skipped",
+          arguments: [1, 10])
+    func aRepeatedIDIsALineErrorInAnyBatch(batchSize: Int) async throws {
+        let catalog = try Catalog.inMemory()
+        var options = RecipeImporter.Options()
+        options.batchSize = batchSize
+        let before = try temporaryFile([#"{"id": "old", "name": "Old"}"#])
+        defer { try? FileManager.default.removeItem(at: before) }
+        _ = try await RecipeImporter(options: options).importFile(before, into: PrivateContext(coordinator: catalog.coordinator))
+        let url = try temporaryFile([#"{"id": "d-1", "name": "First"}"#, #"{"id": "old", "name": "Again"}"#,
+                                     #"{"id": "d-2", "name": "Other"}"#, #"{"id": "d-1", "name": "Second"}"#])
+        defer { try? FileManager.default.removeItem(at: url) }
+        let report = try await RecipeImporter(options: options).importFile(url, into: PrivateContext(coordinator: catalog.coordinator))
+        #expect(report.imported == 2 && report.skippedExisting == 1)
+        #expect(report.errors.map(\.line) == [4], "\(report.errors)")
+        #expect(report.errors.first?.message.hasPrefix(#"id "d-1" repeats"#) == true, "\(report.errors)")
+        let first = try MainContext(coordinator: catalog.coordinator).fetch(
+            FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("sourceID == 'd-1'")))
+        #expect(first.map { ($0 as! Recipe).name } == ["First"])
+    }
+
     @Test("A batch that fails to save is retried in halves: only the bad line is lost, and named")
     func aFailedBatchLosesOnlyItsBadLine() async throws {
         var lines = (1...100).map { #"{"id": "h-\#($0)", "name": "Recipe \#($0)", "chef": "Chef \#($0 % 3)", "servings": 2}"# }

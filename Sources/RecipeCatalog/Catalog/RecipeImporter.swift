@@ -71,6 +71,10 @@ public struct RecipeImporter: Sendable {
         public var wasCancelled = false
         /// Statements, rows and transactions the import ran.
         public var statistics = ContextStatistics()
+        /// The smallest key of the recipes this import saved: a recipe found in the store with
+        /// a key from there on was saved by this import, so a line with its `id` repeats an
+        /// earlier line of the file rather than naming a recipe the catalogue had (keys grow).
+        var firstImportedKey: Int64?
     }
 
     /// The options.
@@ -206,11 +210,13 @@ public struct RecipeImporter: Sendable {
         isRetryAfterDeletion: Bool = false
     ) throws {
         do {
-            let outcome = try insert(records, file: file, into: context, uniquing: &uniquing)
+            let outcome = try insert(records, file: file, importedSince: report.firstImportedKey,
+                                     into: context, uniquing: &uniquing)
             if let marker { context.setMetadata(markerValue(lastLine), forKey: marker) }
             try context.save()
             uniquing.didSave()
             report.imported += outcome.inserted
+            if report.firstImportedKey == nil { report.firstImportedKey = outcome.recipes.map(\.objectID.key).min() }
             report.skippedExisting += outcome.skipped
             report.errors += outcome.errors
         } catch let error as ObjectGraphError where error.code == .validation || error.code == .constraintViolation {
@@ -245,11 +251,16 @@ public struct RecipeImporter: Sendable {
         }
     }
 
-    /// Inserts one batch of records; returns how many were inserted and skipped.
+    /// Inserts one batch of records; returns how many were inserted and skipped, the lines
+    /// whose `id` repeats an earlier line, and the recipes inserted.
+    ///
+    /// A record whose `id` the store has is skipped: counted as already in the catalogue, or,
+    /// when the recipe's key is `importedSince` or more (this import saved it), reported as
+    /// repeating an earlier line, as a repeat within the batch is.
     static func insert(
-        _ records: [RecipeRecord], file: String, into context: isolated PrivateContext,
-        uniquing: inout UniquingCache
-    ) throws -> (inserted: Int, skipped: Int, errors: [ImportLineError]) {
+        _ records: [RecipeRecord], file: String, importedSince: Int64? = nil,
+        into context: isolated PrivateContext, uniquing: inout UniquingCache
+    ) throws -> (inserted: Int, skipped: Int, errors: [ImportLineError], recipes: [ManagedObject]) {
         var errors: [ImportLineError] = []
         // Skip ids already saved, and repeats inside the batch; ids compare by their bytes,
         // as the store compares them.
@@ -258,8 +269,13 @@ public struct RecipeImporter: Sendable {
         var fresh: [RecipeRecord] = []
         var skipped = 0
         for record in records {
-            if existing.contains(ExactText(record.sourceID)) {
-                skipped += 1
+            if let key = existing[ExactText(record.sourceID)] {
+                if let importedSince, key >= importedSince {
+                    errors.append(ImportLineError(file: file, line: record.lineNumber, message:
+                        "id \"\(record.sourceID)\" repeats an earlier line of the file; the later line was skipped"))
+                } else {
+                    skipped += 1
+                }
             } else if let first = seen[ExactText(record.sourceID)] {
                 errors.append(ImportLineError(file: file, line: record.lineNumber,
                     message: "id \"\(record.sourceID)\" repeats line \(first); the later line was skipped"))
@@ -273,8 +289,11 @@ public struct RecipeImporter: Sendable {
         let recipeEntity = model.entity(named: CatalogModel.recipe)!
         let lineEntity = model.entity(named: CatalogModel.recipeIngredient)!
         let photoEntity = model.entity(named: CatalogModel.recipePhoto)!
+        var recipes: [ManagedObject] = []
+        recipes.reserveCapacity(fresh.count)
         for record in fresh {
             let recipe = context.insert(recipeEntity) as! Recipe
+            recipes.append(recipe)
             recipe.name = record.name
             recipe.sourceID = record.sourceID
             recipe.instructions = record.instructions
@@ -300,15 +319,19 @@ public struct RecipeImporter: Sendable {
                 photo.recipe = recipe
             }
         }
-        return (fresh.count, skipped, errors)
+        return (fresh.count, skipped, errors, recipes)
     }
 
-    /// The source IDs among `ids` that the catalogue already has: one `IN` fetch.
-    private static func existingSourceIDs(_ ids: [String], context: isolated PrivateContext) throws -> Set<ExactText> {
-        guard !ids.isEmpty else { return [] }
+    /// The source IDs among `ids` that the catalogue already has, with their recipes' keys: one `IN` fetch.
+    private static func existingSourceIDs(
+        _ ids: [String], context: isolated PrivateContext
+    ) throws -> [ExactText: Int64] {
+        guard !ids.isEmpty else { return [:] }
         var request = FetchRequest(entityName: CatalogModel.recipe)
         request.predicate = try FetchPredicate("sourceID IN %@", ids)
         request.returnsObjectsAsFaults = false
-        return Set(try context.fetch(request).map { ExactText(($0 as! Recipe).sourceID) })
+        let recipes = try context.fetch(request)
+        return Dictionary(recipes.map { (ExactText(($0 as! Recipe).sourceID), $0.objectID.key) },
+                          uniquingKeysWith: { first, _ in first })
     }
 }

@@ -63,6 +63,22 @@ struct CatalogImportTests {
         #expect(try context.count(for: FetchRequest(entityName: "Ingredient")) == 0)
     }
 
+    @Test("An ingredient name that differs from one in the catalogue only by Unicode normalization is a new ingredient, as a recipe's is")
+    func ingredientNamesCompareByBytes() async throws {
+        let header = IngredientCatalogFile.columns.joined(separator: "\t")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ingredients-\(UUID().uuidString).tsv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let catalog = try Catalog.inMemory()
+        for name in ["cr\u{E8}me", "cre\u{300}me"] {  // NFC, then NFD
+            try [header, "\(name)\t01001\tCream\tDairy\t\t\t\t\t\t\t"].joined(separator: "\n").appending("\n")
+                .write(to: url, atomically: true, encoding: .utf8)
+            #expect(try await catalog.importIngredients(from: url) == 1)
+        }
+        let names = try MainContext(coordinator: catalog.coordinator).fetch(FetchRequest(entityName: "Ingredient"))
+            .map { Array(($0[attribute: "name"] as String).utf8) }
+        #expect(Set(names) == [Array("cr\u{E8}me".utf8), Array("cre\u{300}me".utf8)])
+    }
+
     @Test func importingTwiceAddsNothing() async throws {
         let catalog = try Catalog.inMemory()
         let url = Self.sample.appendingPathComponent("recipes.jsonl")

@@ -150,6 +150,9 @@ struct RecipeLineParser {
             let number = try parseNumber()
             if let integer = number.integer { return integer }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            if number.isWrittenAsInteger {
+                throw LineProblem(message: "\"\(field())\" is \(text), outside the range of Int64")
+            }
             throw LineProblem(message: "\"\(field())\" must be an integer, found \(text)")
         case UInt8(ascii: "n"): try parseLiteral("null"); return nil
         default: throw try wrongType(field(), expected: "an integer")
@@ -159,7 +162,14 @@ struct RecipeLineParser {
     /// A number field; `null` gives `nil`.
     private mutating func numberValue(_ field: @autoclosure () -> String) throws(LineProblem) -> Double? {
         switch bytes[index] {
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber().double
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let start = index
+            let number = try parseNumber()
+            guard number.double.isFinite else {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                throw LineProblem(message: "\"\(field())\" is \(text), outside the range of Double")
+            }
+            return number.double
         case UInt8(ascii: "n"): try parseLiteral("null"); return nil
         default: throw try wrongType(field(), expected: "a number")
         }

@@ -12,8 +12,10 @@ extension RecipeShell {
         words.removeAll { $0 == "--background" }
         var options = RecipeImporter.Options()
         if let flag = words.firstIndex(of: "--batch") {
-            guard flag + 1 < words.count, let size = Int(words[flag + 1]), size > 0 else {
-                throw CommandError("--batch needs a positive number")
+            guard words.count(where: { $0 == "--batch" }) == 1 else { throw CommandError("--batch is given twice; give it once") }
+            guard flag + 1 < words.count else { throw CommandError("--batch needs a positive number") }
+            guard let size = Int(words[flag + 1]), size > 0 else {
+                throw CommandError("--batch needs a positive number, not '\(words[flag + 1])'")
             }
             options.batchSize = size
             words.removeSubrange(flag...(flag + 1))

@@ -129,6 +129,8 @@ struct RecipeFileReaderTests {
         ("null", "recipes.jsonl:2: expected a JSON object, found null"),
         ("not json", "recipes.jsonl:2: malformed JSON at column 1: invalid literal; expected a value"),
         ("hello world", "recipes.jsonl:2: malformed JSON at column 1: expected a value"),
+        ("\u{FEFF}" + #"{"id": "a", "name": "x"}"#,
+         "recipes.jsonl:2: malformed JSON at column 1: a byte order mark (U+FEFF) starts the line; only a file's first line may begin with one"),
     ])
     func badLine(line: String, message: String) throws {
         let batch = try read(#"{"id": "ok", "name": "fine"}"# + "\n" + line + "\n" + #"{"id": "ok2", "name": "also fine"}"# + "\n")

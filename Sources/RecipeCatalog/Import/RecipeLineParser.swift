@@ -32,6 +32,10 @@ struct RecipeLineParser {
         skipWhitespace()
         guard index < bytes.count else { throw truncated() }
         guard bytes[index] == UInt8(ascii: "{") else {
+            if bytes[index...].starts(with: [0xEF, 0xBB, 0xBF]) {
+                // Invisible in most editors: say what it is (two files joined with `cat`, say).
+                throw malformed("a byte order mark (U+FEFF) starts the line; only a file's first line may begin with one")
+            }
             let found = kindAhead()
             try skipValue(depth: 0)  // text that is not JSON at all is reported as malformed, with its column
             throw LineProblem(message: "expected a JSON object, found \(found)")

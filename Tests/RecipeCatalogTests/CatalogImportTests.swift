@@ -74,8 +74,8 @@ struct CatalogImportTests {
                 .write(to: url, atomically: true, encoding: .utf8)
             #expect(try await catalog.importIngredients(from: url) == 1)
         }
-        let names = try MainContext(coordinator: catalog.coordinator).fetch(FetchRequest(entityName: "Ingredient"))
-            .map { Array(($0[attribute: "name"] as String).utf8) }
+        let context = MainContext(coordinator: catalog.coordinator)
+        let names = try context.fetch(FetchRequest(entityName: "Ingredient")).map { Array(($0[attribute: "name"] as String).utf8) }
         #expect(Set(names) == [Array("cr\u{E8}me".utf8), Array("cre\u{300}me".utf8)])
     }
 
@@ -200,8 +200,8 @@ struct CatalogImportTests {
         #expect(report.imported == 2 && report.skippedExisting == 1)
         #expect(report.errors.map(\.line) == [4], "\(report.errors)")
         #expect(report.errors.first?.message.hasPrefix(#"id "d-1" repeats"#) == true, "\(report.errors)")
-        let first = try MainContext(coordinator: catalog.coordinator).fetch(
-            FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("sourceID == 'd-1'")))
+        let context = MainContext(coordinator: catalog.coordinator)
+        let first = try context.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("sourceID == 'd-1'")))
         #expect(first.map { ($0 as! Recipe).name } == ["First"])
     }
 

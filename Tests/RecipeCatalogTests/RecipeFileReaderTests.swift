@@ -121,7 +121,11 @@ struct RecipeFileReaderTests {
         (#"{"id": "a" "name": "x"}"#, #"recipes.jsonl:2: malformed JSON at column 12: expected ',' or '}' after a value"#),
         (#"{"id": "a", "name": "x"} x"#, #"recipes.jsonl:2: malformed JSON at column 26: unexpected text after the object"#),
         (#"{"id": "ä", "name": tru}"#, #"recipes.jsonl:2: malformed JSON at column 21: invalid literal; expected a value"#),
-        (#"{"id": "a", "name": "x\q"}"#, #"recipes.jsonl:2: malformed JSON at column 23: invalid escape in string"#),
+        (#"{"id": "a", "name": "x\q"}"#, #"recipes.jsonl:2: malformed JSON at column 23: invalid escape in "name""#),
+        ("{\"id\": \"a\", \"name\": \"x\", \"ingredients\": [{\"name\": \"salt\", \"unit\": \"g\u{9}\"}]}",
+         #"recipes.jsonl:2: malformed JSON at column 69: control character in "ingredients[0].unit"; escape it"#),
+        ("{\"id\": \"a\", \"name\": \"x\", \"extra\": \"\u{9}\"}",
+         "recipes.jsonl:2: malformed JSON at column 36: control character in string; escape it"),
         (#"{"id": "a", "name": "\udc00"}"#, #"recipes.jsonl:2: malformed JSON at column 22: lone low surrogate in \u escape"#),
         (#"{"id": "a", "name": 012}"#, #"recipes.jsonl:2: malformed JSON at column 22: numbers may not have leading zeros"#),
         (#"{"id": "a", "name": "x""#, #"recipes.jsonl:2: malformed JSON at column 24: line ends in the middle of the object"#),
@@ -146,7 +150,7 @@ struct RecipeFileReaderTests {
         bytes += [0xFF, UInt8(ascii: "\""), UInt8(ascii: "}"), 0x0A]
         try Data(bytes).write(to: url)
         let batch = try RecipeFileReader.readAll(url: url)
-        #expect(batch.errors.map(\.description) == ["recipes.jsonl:1: malformed JSON at column 23: invalid UTF-8 in string"])
+        #expect(batch.errors.map(\.description) == ["recipes.jsonl:1: malformed JSON at column 23: invalid UTF-8 in \"name\""])
     }
 
     @Test("A truncated last line is reported as such")

@@ -4,6 +4,12 @@ internal import Foundation
 struct LineProblem: Error, Equatable {
     /// The message, e.g. `"rating" must be a number, found string`.
     var message: String
+
+    /// The problem of a string value, naming its field: `invalid UTF-8 in "chef"` rather
+    /// than `invalid UTF-8 in string`.
+    func naming(_ field: String) -> LineProblem {
+        LineProblem(message: message.replacingOccurrences(of: " in string", with: " in \"\(field)\""))
+    }
 }
 
 /// A hand-written JSON scanner for the fixed shape of a recipe line.
@@ -140,7 +146,8 @@ struct RecipeLineParser {
     /// when there is a problem: an ingredient's is a new string.
     private mutating func stringValue(_ field: @autoclosure () -> String) throws(LineProblem) -> String? {
         switch bytes[index] {
-        case UInt8(ascii: "\""): return try parseString()
+        case UInt8(ascii: "\""):
+            do { return try parseString() } catch { throw error.naming(field()) }
         case UInt8(ascii: "n"): try parseLiteral("null"); return nil
         default: throw try wrongType(field(), expected: "a string")
         }

@@ -105,6 +105,9 @@ public struct RecipeImporter: Sendable {
 
     /// Imports a JSON Lines recipe file.
     ///
+    /// The file may also be a pipe or FIFO (`/dev/stdin`), read once; such an import keeps no
+    /// resume marker, since the next one reads other lines.
+    ///
     /// - Parameters:
     ///   - isCancelled: polled between batches; when it returns true, or the calling task is
     ///     cancelled, the import stops after saving nothing more (the batch in progress is
@@ -123,7 +126,9 @@ public struct RecipeImporter: Sendable {
         return try await context.perform { context in
             let store = context.coordinator.stores[0]
             let key = Self.resumeKey(for: url)
-            let marker = options.resumes ? Self.parseMarker(store.metadata[key]) : (line: 0, offset: nil)
+            // A pipe or FIFO holds other lines every time: there is nothing to resume.
+            let resumes = options.resumes && RecipeFileReader.isRegularFile(url)
+            let marker = resumes ? Self.parseMarker(store.metadata[key]) : (line: 0, offset: nil)
             let totalBytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
             var report = Report()
             let before = context.statistics
@@ -131,13 +136,13 @@ public struct RecipeImporter: Sendable {
             var resumeAfter = marker.line
             // Nothing is saved before the reader passes the marker's line, so when the file
             // turns out to have changed there, reading it again from the start loses nothing.
-            while try !Self.read(url, resumingAfter: resumeAfter, markerOffset: marker.offset, key: key,
+            while try !Self.read(url, resumingAfter: resumeAfter, markerOffset: marker.offset, key: resumes ? key : nil,
                                  options: options, totalBytes: totalBytes, into: context,
                                  uniquing: &uniquing, report: &report, isCancelled: isCancelled, progress: progress) {
                 report.changedSinceLine = resumeAfter
                 resumeAfter = 0
             }
-            if !report.wasCancelled && options.resumes { try store.setMetadata(nil, forKey: key) }
+            if !report.wasCancelled && resumes { try store.setMetadata(nil, forKey: key) }
             report.errors.sort { $0.line < $1.line }
             report.statistics = context.statistics - before
             return report
@@ -147,9 +152,9 @@ public struct RecipeImporter: Sendable {
     /// Reads the file once, saving its batches after line `resumeAfter`; returns `false`,
     /// having saved nothing, when the file's lines up to `resumeAfter` are not those a stopped
     /// import saved: line `resumeAfter` no longer ends at `markerOffset`, or the file ends
-    /// before it.
+    /// before it. Each saved batch sets the resume marker `key`, when there is one.
     private static func read(
-        _ url: URL, resumingAfter resumeAfter: Int, markerOffset: Int?, key: String, options: Options,
+        _ url: URL, resumingAfter resumeAfter: Int, markerOffset: Int?, key: String?, options: Options,
         totalBytes: Int, into context: isolated PrivateContext, uniquing: inout UniquingCache,
         report: inout Report, isCancelled: () -> Bool, progress: (Progress) -> Void
     ) throws -> Bool {
@@ -171,7 +176,7 @@ public struct RecipeImporter: Sendable {
             let records = batch.records.filter { $0.lineNumber > resumeAfter }
             report.errors += batch.errors.filter { $0.line > resumeAfter }
             do {
-                try save(records, through: batch.lastLineNumber, marker: options.resumes ? key : nil,
+                try save(records, through: batch.lastLineNumber, marker: key,
                          markerValue: { markerValue(line: $0, offset: reader.byteOffset(afterLine: $0)) },
                          file: url.lastPathComponent, into: context, uniquing: &uniquing, report: &report)
             } catch is CancellationError {

@@ -63,6 +63,22 @@ struct CatalogImportTests {
         #expect(try context.count(for: FetchRequest(entityName: "Ingredient")) == 0)
     }
 
+    @Test("An ingredient name that differs from one in the catalogue only by Unicode normalization is a new ingredient, as a recipe's is")
+    func ingredientNamesCompareByBytes() async throws {
+        let header = IngredientCatalogFile.columns.joined(separator: "\t")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ingredients-\(UUID().uuidString).tsv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let catalog = try Catalog.inMemory()
+        for name in ["cr\u{E8}me", "cre\u{300}me"] {  // NFC, then NFD
+            try [header, "\(name)\t01001\tCream\tDairy\t\t\t\t\t\t\t"].joined(separator: "\n").appending("\n")
+                .write(to: url, atomically: true, encoding: .utf8)
+            #expect(try await catalog.importIngredients(from: url) == 1)
+        }
+        let context = MainContext(coordinator: catalog.coordinator)
+        let names = try context.fetch(FetchRequest(entityName: "Ingredient")).map { Array(($0[attribute: "name"] as String).utf8) }
+        #expect(Set(names) == [Array("cr\u{E8}me".utf8), Array("cre\u{300}me".utf8)])
+    }
+
     @Test func importingTwiceAddsNothing() async throws {
         let catalog = try Catalog.inMemory()
         let url = Self.sample.appendingPathComponent("recipes.jsonl")
@@ -107,12 +123,86 @@ struct CatalogImportTests {
             url, into: PrivateContext(coordinator: catalog.coordinator),
             isCancelled: { batches.value >= 2 }, progress: { _ in batches.increment() })
         #expect(stopped.wasCancelled && stopped.imported == 20)
-        #expect(catalog.store.metadata[RecipeImporter.resumeKey(for: url)] == "20")
+        #expect(RecipeImporter.parseMarker(catalog.store.metadata[RecipeImporter.resumeKey(for: url)]).line == 20)
         let resumed = try await RecipeImporter(options: options).importFile(
             url, into: PrivateContext(coordinator: catalog.coordinator))
         #expect(resumed.resumedAfterLine == 20 && resumed.imported == 30 && !resumed.wasCancelled)
         #expect(catalog.store.metadata[RecipeImporter.resumeKey(for: url)] == nil)
         #expect(try MainContext(coordinator: catalog.coordinator).count(for: FetchRequest(entityName: "Chef")) == 7)
+    }
+
+    /// Imports `url` in batches of 10 until two batches are saved, then cancels; returns the catalogue.
+    func catalogWithAStoppedImport(of url: URL) async throws -> Catalog {
+        let catalog = try Catalog.inMemory()
+        var options = RecipeImporter.Options()
+        options.batchSize = 10
+        let batches = Counter()
+        let stopped = try await RecipeImporter(options: options).importFile(
+            url, into: PrivateContext(coordinator: catalog.coordinator),
+            isCancelled: { batches.value >= 2 }, progress: { _ in batches.increment() })
+        #expect(stopped.wasCancelled && stopped.imported == 20)
+        return catalog
+    }
+
+    @Test("A stopped import of a file that then changed before its marker reads it again from the start; one that grew resumes")
+    func aChangedFileIsNotResumedBlindly() async throws {
+        let lines = (1...50).map { #"{"id": "f-\#($0)", "name": "Recipe \#($0)"}"# }
+        let url = try temporaryFile(lines)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var options = RecipeImporter.Options()
+        options.batchSize = 10
+
+        // Lines put before the marker's line: resuming after line 20 would skip them.
+        var catalog = try await catalogWithAStoppedImport(of: url)
+        let added = (1...5).map { #"{"id": "new-\#($0)", "name": "New \#($0)"}"# }
+        try (added + lines).joined(separator: "\n").appending("\n").write(to: url, atomically: true, encoding: .utf8)
+        var report = try await RecipeImporter(options: options).importFile(url, into: PrivateContext(coordinator: catalog.coordinator))
+        #expect(report.changedSinceLine == 20 && report.resumedAfterLine == 0)
+        #expect(report.imported == 35 && report.skippedExisting == 20 && report.errors.isEmpty, "\(report.errors)")
+        #expect(try MainContext(coordinator: catalog.coordinator).count(for: FetchRequest(entityName: "Recipe")) == 55)
+
+        // A file now shorter than the marker's line.
+        try lines.joined(separator: "\n").appending("\n").write(to: url, atomically: true, encoding: .utf8)
+        catalog = try await catalogWithAStoppedImport(of: url)
+        try lines.prefix(3).joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
+        report = try await RecipeImporter(options: options).importFile(url, into: PrivateContext(coordinator: catalog.coordinator))
+        #expect(report.changedSinceLine == 20 && report.imported == 0 && report.skippedExisting == 3)
+        #expect(catalog.store.metadata[RecipeImporter.resumeKey(for: url)] == nil)
+
+        // Lines added after the marker's line: the import resumes.
+        try lines.joined(separator: "\n").appending("\n").write(to: url, atomically: true, encoding: .utf8)
+        catalog = try await catalogWithAStoppedImport(of: url)
+        try (lines + added).joined(separator: "\n").appending("\n").write(to: url, atomically: true, encoding: .utf8)
+        report = try await RecipeImporter(options: options).importFile(url, into: PrivateContext(coordinator: catalog.coordinator))
+        #expect(report.changedSinceLine == 0 && report.resumedAfterLine == 20 && report.imported == 35)
+
+        // A marker written by an older version (the line alone) is still followed.
+        try lines.joined(separator: "\n").appending("\n").write(to: url, atomically: true, encoding: .utf8)
+        catalog = try await catalogWithAStoppedImport(of: url)
+        try catalog.store.setMetadata("20", forKey: RecipeImporter.resumeKey(for: url))
+        report = try await RecipeImporter(options: options).importFile(url, into: PrivateContext(coordinator: catalog.coordinator))
+        #expect(report.changedSinceLine == 0 && report.resumedAfterLine == 20 && report.imported == 30)
+    }
+
+    @Test("An id that repeats an earlier line is reported the same whatever the batches; one the catalogue had is skipped",
+          arguments: [1, 10])
+    func aRepeatedIDIsALineErrorInAnyBatch(batchSize: Int) async throws {
+        let catalog = try Catalog.inMemory()
+        var options = RecipeImporter.Options()
+        options.batchSize = batchSize
+        let before = try temporaryFile([#"{"id": "old", "name": "Old"}"#])
+        defer { try? FileManager.default.removeItem(at: before) }
+        _ = try await RecipeImporter(options: options).importFile(before, into: PrivateContext(coordinator: catalog.coordinator))
+        let url = try temporaryFile([#"{"id": "d-1", "name": "First"}"#, #"{"id": "old", "name": "Again"}"#,
+                                     #"{"id": "d-2", "name": "Other"}"#, #"{"id": "d-1", "name": "Second"}"#])
+        defer { try? FileManager.default.removeItem(at: url) }
+        let report = try await RecipeImporter(options: options).importFile(url, into: PrivateContext(coordinator: catalog.coordinator))
+        #expect(report.imported == 2 && report.skippedExisting == 1)
+        #expect(report.errors.map(\.line) == [4], "\(report.errors)")
+        #expect(report.errors.first?.message.hasPrefix(#"id "d-1" repeats"#) == true, "\(report.errors)")
+        let context = MainContext(coordinator: catalog.coordinator)
+        let first = try context.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("sourceID == 'd-1'")))
+        #expect(first.map { ($0 as! Recipe).name } == ["First"])
     }
 
     @Test("A batch that fails to save is retried in halves: only the bad line is lost, and named")
@@ -150,7 +240,7 @@ struct CatalogImportTests {
             url, into: PrivateContext(coordinator: catalog.coordinator),
             isCancelled: { false },
             progress: { _ in markers.record(catalog.store.metadata[key]) })
-        #expect(markers.values == ["10", "20", "30"])
+        #expect(markers.values.map { RecipeImporter.parseMarker($0).line } == [10, 20, 30])
         let transactions = try await RecipeImporter(options: options).importFile(
             url, into: PrivateContext(coordinator: try Catalog.inMemory().coordinator)).statistics.transactions
         #expect(transactions == 3 + 1, "one per batch, marker included, and one to clear the marker")
@@ -208,6 +298,30 @@ struct CatalogImportTests {
         // once per lookup of a name the store has (100 recipes × 4 lookups = 400).
         // Both insert the same rows.
         #expect(naive.statistics.statements - cached.statistics.statements == 13 + 400 - 3)
+    }
+
+    @Test("Names and ids that differ only by Unicode normalization are two, as the store compares them, whatever the batches",
+          arguments: [1, 10])
+    func normalizationVariantsAreDistinct(batchSize: Int) async throws {
+        let nfc = "Caf\u{E9}", nfd = "Cafe\u{301}"  // equal as Swift Strings, different bytes
+        let lines = [nfc, nfd].map { name in
+            #"{"id": "\#(name)-1", "name": "R", "chef": "\#(name)", "cuisine": "\#(name)", "ingredients": [{"name": "\#(name)"}]}"#
+        }
+        let url = try temporaryFile(lines)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let catalog = try Catalog.inMemory()
+        var options = RecipeImporter.Options()
+        options.batchSize = batchSize
+        let report = try await RecipeImporter(options: options).importFile(
+            url, into: PrivateContext(coordinator: catalog.coordinator))
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(report.imported == 2)
+        let context = MainContext(coordinator: catalog.coordinator)
+        for entity in ["Recipe", "Chef", "Cuisine", "Ingredient"] {
+            #expect(try context.count(for: FetchRequest(entityName: entity)) == 2, "\(entity)")
+        }
+        let recipes = try context.fetch(FetchRequest(entityName: "Recipe")).map { $0 as! Recipe }
+        #expect(recipes.allSatisfy { Array($0.chef!.name.utf8) == Array($0.sourceID.dropLast(2).utf8) })
     }
 }
 

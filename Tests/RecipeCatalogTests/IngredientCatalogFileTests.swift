@@ -31,6 +31,13 @@ struct IngredientCatalogFileTests {
         }
     }
 
+    @Test("Names that differ only by Unicode normalization are two names, as the store compares them")
+    func normalizationVariantsAreTwoNames() throws {
+        let text = header + "\ncr\u{E8}me\t1\tA\tG\t\t\t\t\t\t\t\ncre\u{300}me\t2\tB\tG\t\t\t\t\t\t\t\n"
+        let entries = try IngredientCatalogFile.parse(text, fileName: "ingredients.tsv")
+        #expect(entries.map(\.usdaNumber) == ["1", "2"])
+    }
+
     @Test("Bad rows name the file and line", arguments: [
         ("a\t1\tA\tG\t1\t2\t3\t4\t5\t6", "ingredients.tsv:3: expected 11 tab-separated cells, found 10"),
         ("a\t1\tA\tG\tlots\t2\t3\t4\t5\t6\t7", #"ingredients.tsv:3: "kcal" must be a number, found "lots""#),

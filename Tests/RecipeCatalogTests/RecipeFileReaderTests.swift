@@ -98,6 +98,11 @@ struct RecipeFileReaderTests {
         (#"{"id": "a", "name": "x", "rating": "high"}"#, #"recipes.jsonl:2: "rating" must be a number, found string"#),
         (#"{"id": "a", "name": "x", "prepMinutes": "20"}"#, #"recipes.jsonl:2: "prepMinutes" must be an integer, found string"#),
         (#"{"id": "a", "name": "x", "servings": 2.5}"#, #"recipes.jsonl:2: "servings" must be an integer, found 2.5"#),
+        (#"{"id": "a", "name": "x", "servings": -123456789012345678901}"#, #"recipes.jsonl:2: "servings" is -123456789012345678901, outside the range of Int64"#),
+        (#"{"id": "a", "name": "x", "servings": 1e2}"#, #"recipes.jsonl:2: "servings" must be an integer, found 1e2"#),
+        (#"{"id": "a", "name": "x", "rating": 1e999}"#, #"recipes.jsonl:2: "rating" is 1e999, outside the range of Double"#),
+        (#"{"id": "a", "name": "x", "ingredients": [{"name": "salt", "quantity": -2E+400}]}"#, #"recipes.jsonl:2: "ingredients[0].quantity" is -2E+400, outside the range of Double"#),
+        (#"{"id": "a", "name": "x", "extra": 1e999}"#, #"recipes.jsonl:2: malformed JSON at column 35: number out of range"#),
         (#"{"id": "a", "name": "x", "chef": 7}"#, #"recipes.jsonl:2: "chef" must be a string, found number"#),
         (#"{"id": "a", "name": "x", "ingredients": {}}"#, #"recipes.jsonl:2: "ingredients" must be an array, found object"#),
         (#"{"id": "a", "name": "x", "ingredients": [{"name": "salt", "quantity": "a pinch"}]}"#, #"recipes.jsonl:2: "ingredients[0].quantity" must be a number, found string"#),
@@ -116,7 +121,11 @@ struct RecipeFileReaderTests {
         (#"{"id": "a" "name": "x"}"#, #"recipes.jsonl:2: malformed JSON at column 12: expected ',' or '}' after a value"#),
         (#"{"id": "a", "name": "x"} x"#, #"recipes.jsonl:2: malformed JSON at column 26: unexpected text after the object"#),
         (#"{"id": "ä", "name": tru}"#, #"recipes.jsonl:2: malformed JSON at column 21: invalid literal; expected a value"#),
-        (#"{"id": "a", "name": "x\q"}"#, #"recipes.jsonl:2: malformed JSON at column 23: invalid escape in string"#),
+        (#"{"id": "a", "name": "x\q"}"#, #"recipes.jsonl:2: malformed JSON at column 23: invalid escape in "name""#),
+        ("{\"id\": \"a\", \"name\": \"x\", \"ingredients\": [{\"name\": \"salt\", \"unit\": \"g\u{9}\"}]}",
+         #"recipes.jsonl:2: malformed JSON at column 69: control character in "ingredients[0].unit"; escape it"#),
+        ("{\"id\": \"a\", \"name\": \"x\", \"extra\": \"\u{9}\"}",
+         "recipes.jsonl:2: malformed JSON at column 36: control character in string; escape it"),
         (#"{"id": "a", "name": "\udc00"}"#, #"recipes.jsonl:2: malformed JSON at column 22: lone low surrogate in \u escape"#),
         (#"{"id": "a", "name": 012}"#, #"recipes.jsonl:2: malformed JSON at column 22: numbers may not have leading zeros"#),
         (#"{"id": "a", "name": "x""#, #"recipes.jsonl:2: malformed JSON at column 24: line ends in the middle of the object"#),
@@ -124,6 +133,8 @@ struct RecipeFileReaderTests {
         ("null", "recipes.jsonl:2: expected a JSON object, found null"),
         ("not json", "recipes.jsonl:2: malformed JSON at column 1: invalid literal; expected a value"),
         ("hello world", "recipes.jsonl:2: malformed JSON at column 1: expected a value"),
+        ("\u{FEFF}" + #"{"id": "a", "name": "x"}"#,
+         "recipes.jsonl:2: malformed JSON at column 1: a byte order mark (U+FEFF) starts the line; only a file's first line may begin with one"),
     ])
     func badLine(line: String, message: String) throws {
         let batch = try read(#"{"id": "ok", "name": "fine"}"# + "\n" + line + "\n" + #"{"id": "ok2", "name": "also fine"}"# + "\n")
@@ -139,7 +150,7 @@ struct RecipeFileReaderTests {
         bytes += [0xFF, UInt8(ascii: "\""), UInt8(ascii: "}"), 0x0A]
         try Data(bytes).write(to: url)
         let batch = try RecipeFileReader.readAll(url: url)
-        #expect(batch.errors.map(\.description) == ["recipes.jsonl:1: malformed JSON at column 23: invalid UTF-8 in string"])
+        #expect(batch.errors.map(\.description) == ["recipes.jsonl:1: malformed JSON at column 23: invalid UTF-8 in \"name\""])
     }
 
     @Test("A truncated last line is reported as such")

@@ -122,8 +122,9 @@ public final class Catalog: Sendable {
                 var request = FetchRequest(entityName: CatalogModel.ingredient)
                 request.predicate = try FetchPredicate("name IN %@", batch.map(\.name))
                 request.returnsObjectsAsFaults = false
-                let existing = Set(try context.fetch(request).map { $0[attribute: "name"] as String })
-                for entry in batch where !existing.contains(entry.name) {
+                // Names compare by their bytes, as the store and the recipe importer compare them.
+                let existing = Set(try context.fetch(request).map { ExactText($0[attribute: "name"] as String) })
+                for entry in batch where !existing.contains(ExactText(entry.name)) {
                     let ingredient = context.insert(entity)
                     ingredient[attribute: "name"] = entry.name
                     ingredient[attribute: "foodGroup"] = entry.foodGroup as String?

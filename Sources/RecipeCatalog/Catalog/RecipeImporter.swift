@@ -59,6 +59,11 @@ public struct RecipeImporter: Sendable {
         public var lines = 0
         /// The line a resumed import started after (0 for a fresh import).
         public var resumedAfterLine = 0
+        /// The line a stopped import of the file had reached when the file's lines up to it
+        /// were no longer as that import read them (lines added, removed or edited before
+        /// it, or another file in its place): this import then read the file from its first
+        /// line, skipping the recipes already in the catalogue. 0 when it did not happen.
+        public var changedSinceLine = 0
         /// The last line of the last batch saved (``resumedAfterLine`` when none was): where
         /// running the same import again resumes. A cancelled import read further than this.
         public var savedThroughLine = 0
@@ -66,6 +71,10 @@ public struct RecipeImporter: Sendable {
         public var wasCancelled = false
         /// Statements, rows and transactions the import ran.
         public var statistics = ContextStatistics()
+        /// The smallest key of the recipes this import saved: a recipe found in the store with
+        /// a key from there on was saved by this import, so a line with its `id` repeats an
+        /// earlier line of the file rather than naming a recipe the catalogue had (keys grow).
+        var firstImportedKey: Int64?
     }
 
     /// The options.
@@ -75,9 +84,29 @@ public struct RecipeImporter: Sendable {
     public init(options: Options = Options()) { self.options = options }
 
     /// The metadata key that records how far an import of `url` got.
+    ///
+    /// Its value is the last line saved and the byte offset in the file just after it,
+    /// separated by a space (`"2500 2614306"`): an import that resumes checks that the line
+    /// still ends there, and starts from the first line when it does not. (A value of the
+    /// line alone, as older versions wrote, is trusted as it is.)
     public static func resumeKey(for url: URL) -> String { "import:" + url.standardizedFileURL.path }
 
+    /// The value of a resume marker: the line and, when known, the offset just after it.
+    static func markerValue(line: Int, offset: Int?) -> String {
+        offset.map { "\(line) \($0)" } ?? String(line)
+    }
+
+    /// The line and offset a marker's value names; a line of 0 when there is none or it is not one.
+    static func parseMarker(_ value: String?) -> (line: Int, offset: Int?) {
+        let parts = (value ?? "").split(separator: " ")
+        guard let first = parts.first, let line = Int(first), line > 0 else { return (0, nil) }
+        return (line, parts.count > 1 ? Int(parts[1]) : nil)
+    }
+
     /// Imports a JSON Lines recipe file.
+    ///
+    /// The file may also be a pipe or FIFO (`/dev/stdin`), read once; such an import keeps no
+    /// resume marker, since the next one reads other lines.
     ///
     /// - Parameters:
     ///   - isCancelled: polled between batches; when it returns true, or the calling task is
@@ -97,49 +126,79 @@ public struct RecipeImporter: Sendable {
         return try await context.perform { context in
             let store = context.coordinator.stores[0]
             let key = Self.resumeKey(for: url)
-            let resumeAfter = options.resumes ? Int(store.metadata[key] ?? "") ?? 0 : 0
+            // A pipe or FIFO holds other lines every time: there is nothing to resume.
+            let resumes = options.resumes && RecipeFileReader.isRegularFile(url)
+            let marker = resumes ? Self.parseMarker(store.metadata[key]) : (line: 0, offset: nil)
             let totalBytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
             var report = Report()
-            report.resumedAfterLine = resumeAfter
-            report.savedThroughLine = resumeAfter
             let before = context.statistics
-            let reader = try RecipeFileReader(url: url, batchSize: options.batchSize)
             var uniquing = UniquingCache(usesCache: options.usesUniquingCache)
-            while let batch = try reader.nextBatch() {
-                report.lines = batch.lastLineNumber
-                if isCancelled() || Task.isCancelled {
-                    report.wasCancelled = true
-                    break
-                }
-                guard batch.lastLineNumber > resumeAfter else { continue }
-                let records = batch.records.filter { $0.lineNumber > resumeAfter }
-                report.errors += batch.errors.filter { $0.line > resumeAfter }
-                do {
-                    try Self.save(records, through: batch.lastLineNumber, marker: options.resumes ? key : nil,
-                                  file: url.lastPathComponent, into: context, uniquing: &uniquing, report: &report)
-                } catch is CancellationError {
-                    // A read of this batch was cancelled: nothing of it was saved.
-                    context.rollback()
-                    uniquing.didRollBack()
-                    report.wasCancelled = true
-                    break
-                }
-                report.savedThroughLine = batch.lastLineNumber
-                let aliveAfterSave = context.statistics.registeredObjects
-                if options.resetsAfterSave { context.reset() }
-                progress(Progress(lines: batch.lastLineNumber, imported: report.imported,
-                                  bytesRead: min(totalBytes, reader.bytesParsed), totalBytes: totalBytes,
-                                  registeredObjects: aliveAfterSave))
+            var resumeAfter = marker.line
+            // Nothing is saved before the reader passes the marker's line, so when the file
+            // turns out to have changed there, reading it again from the start loses nothing.
+            while try !Self.read(url, resumingAfter: resumeAfter, markerOffset: marker.offset, key: resumes ? key : nil,
+                                 options: options, totalBytes: totalBytes, into: context,
+                                 uniquing: &uniquing, report: &report, isCancelled: isCancelled, progress: progress) {
+                report.changedSinceLine = resumeAfter
+                resumeAfter = 0
             }
-            if !report.wasCancelled && options.resumes { try store.setMetadata(nil, forKey: key) }
+            if !report.wasCancelled && resumes { try store.setMetadata(nil, forKey: key) }
             report.errors.sort { $0.line < $1.line }
             report.statistics = context.statistics - before
             return report
         }
     }
 
+    /// Reads the file once, saving its batches after line `resumeAfter`; returns `false`,
+    /// having saved nothing, when the file's lines up to `resumeAfter` are not those a stopped
+    /// import saved: line `resumeAfter` no longer ends at `markerOffset`, or the file ends
+    /// before it. Each saved batch sets the resume marker `key`, when there is one.
+    private static func read(
+        _ url: URL, resumingAfter resumeAfter: Int, markerOffset: Int?, key: String?, options: Options,
+        totalBytes: Int, into context: isolated PrivateContext, uniquing: inout UniquingCache,
+        report: inout Report, isCancelled: () -> Bool, progress: (Progress) -> Void
+    ) throws -> Bool {
+        report.resumedAfterLine = resumeAfter
+        report.savedThroughLine = resumeAfter
+        report.lines = 0
+        let reader = try RecipeFileReader(url: url, batchSize: options.batchSize)
+        while let batch = try reader.nextBatch() {
+            report.lines = batch.lastLineNumber
+            if isCancelled() || Task.isCancelled {
+                report.wasCancelled = true
+                return true
+            }
+            if resumeAfter > 0, let markerOffset, let offset = reader.byteOffset(afterLine: resumeAfter),
+               offset != markerOffset {
+                return false
+            }
+            guard batch.lastLineNumber > resumeAfter else { continue }
+            let records = batch.records.filter { $0.lineNumber > resumeAfter }
+            report.errors += batch.errors.filter { $0.line > resumeAfter }
+            do {
+                try save(records, through: batch.lastLineNumber, marker: key,
+                         markerValue: { markerValue(line: $0, offset: reader.byteOffset(afterLine: $0)) },
+                         file: url.lastPathComponent, into: context, uniquing: &uniquing, report: &report)
+            } catch is CancellationError {
+                // A read of this batch was cancelled: nothing of it was saved.
+                context.rollback()
+                uniquing.didRollBack()
+                report.wasCancelled = true
+                return true
+            }
+            report.savedThroughLine = batch.lastLineNumber
+            let aliveAfterSave = context.statistics.registeredObjects
+            if options.resetsAfterSave { context.reset() }
+            progress(Progress(lines: batch.lastLineNumber, imported: report.imported,
+                              bytesRead: min(totalBytes, reader.bytesParsed), totalBytes: totalBytes,
+                              registeredObjects: aliveAfterSave))
+        }
+        return report.lines >= resumeAfter
+    }
+
     /// Inserts and saves `records`, with the resume marker `marker` set to `lastLine` in the
-    /// same transaction, so the marker never runs ahead of (or behind) the saved data.
+    /// same transaction, so the marker never runs ahead of (or behind) the saved data;
+    /// `markerValue` gives the marker's value for a line.
     ///
     /// When the save fails on a record that breaks a rule (validation, a uniqueness
     /// constraint), the records are tried again in halves, down to the bad ones: only they
@@ -151,16 +210,18 @@ public struct RecipeImporter: Sendable {
     /// everything and the records are inserted and saved once more: the names are then
     /// looked up again, and created again where they are gone.
     static func save(
-        _ records: [RecipeRecord], through lastLine: Int, marker: String?, file: String,
-        into context: isolated PrivateContext, uniquing: inout UniquingCache, report: inout Report,
+        _ records: [RecipeRecord], through lastLine: Int, marker: String?,
+        markerValue: (Int) -> String = { String($0) }, file: String, into context: isolated PrivateContext, uniquing: inout UniquingCache, report: inout Report,
         isRetryAfterDeletion: Bool = false
     ) throws {
         do {
-            let outcome = try insert(records, file: file, into: context, uniquing: &uniquing)
-            if let marker { context.setMetadata(String(lastLine), forKey: marker) }
+            let outcome = try insert(records, file: file, importedSince: report.firstImportedKey,
+                                     into: context, uniquing: &uniquing)
+            if let marker { context.setMetadata(markerValue(lastLine), forKey: marker) }
             try context.save()
             uniquing.didSave()
             report.imported += outcome.inserted
+            if report.firstImportedKey == nil { report.firstImportedKey = outcome.recipes.map(\.objectID.key).min() }
             report.skippedExisting += outcome.skipped
             report.errors += outcome.errors
         } catch let error as ObjectGraphError where error.code == .validation || error.code == .constraintViolation {
@@ -172,22 +233,22 @@ public struct RecipeImporter: Sendable {
                 let reason = error.message.replacingOccurrences(of: "; nothing was saved", with: "")
                 report.errors.append(ImportLineError(file: file, line: line, message: "not imported: \(reason)"))
                 if let marker {  // the bad line is behind us: move the marker past it
-                    context.setMetadata(String(lastLine), forKey: marker)
+                    context.setMetadata(markerValue(lastLine), forKey: marker)
                     try context.save()
                 }
                 return
             }
             let half = records.count / 2
             let first = Array(records[..<half]), second = Array(records[half...])
-            try save(first, through: first.last!.lineNumber, marker: marker, file: file,
+            try save(first, through: first.last!.lineNumber, marker: marker, markerValue: markerValue, file: file,
                      into: context, uniquing: &uniquing, report: &report)
-            try save(second, through: lastLine, marker: marker, file: file,
+            try save(second, through: lastLine, marker: marker, markerValue: markerValue, file: file,
                      into: context, uniquing: &uniquing, report: &report)
         } catch let error as ObjectGraphError where error.code == .objectNotFound && !isRetryAfterDeletion {
             context.rollback()
             uniquing.forgetAll()
-            try save(records, through: lastLine, marker: marker, file: file, into: context,
-                     uniquing: &uniquing, report: &report, isRetryAfterDeletion: true)
+            try save(records, through: lastLine, marker: marker, markerValue: markerValue, file: file,
+                     into: context, uniquing: &uniquing, report: &report, isRetryAfterDeletion: true)
         } catch {
             context.rollback()
             uniquing.didRollBack()
@@ -195,25 +256,36 @@ public struct RecipeImporter: Sendable {
         }
     }
 
-    /// Inserts one batch of records; returns how many were inserted and skipped.
+    /// Inserts one batch of records; returns how many were inserted and skipped, the lines
+    /// whose `id` repeats an earlier line, and the recipes inserted.
+    ///
+    /// A record whose `id` the store has is skipped: counted as already in the catalogue, or,
+    /// when the recipe's key is `importedSince` or more (this import saved it), reported as
+    /// repeating an earlier line, as a repeat within the batch is.
     static func insert(
-        _ records: [RecipeRecord], file: String, into context: isolated PrivateContext,
-        uniquing: inout UniquingCache
-    ) throws -> (inserted: Int, skipped: Int, errors: [ImportLineError]) {
+        _ records: [RecipeRecord], file: String, importedSince: Int64? = nil,
+        into context: isolated PrivateContext, uniquing: inout UniquingCache
+    ) throws -> (inserted: Int, skipped: Int, errors: [ImportLineError], recipes: [ManagedObject]) {
         var errors: [ImportLineError] = []
-        // Skip ids already saved, and repeats inside the batch.
+        // Skip ids already saved, and repeats inside the batch; ids compare by their bytes,
+        // as the store compares them.
         let existing = try existingSourceIDs(records.map(\.sourceID), context: context)
-        var seen: [String: Int] = [:]
+        var seen: [ExactText: Int] = [:]
         var fresh: [RecipeRecord] = []
         var skipped = 0
         for record in records {
-            if existing.contains(record.sourceID) {
-                skipped += 1
-            } else if let first = seen[record.sourceID] {
+            if let key = existing[ExactText(record.sourceID)] {
+                if let importedSince, key >= importedSince {
+                    errors.append(ImportLineError(file: file, line: record.lineNumber, message:
+                        "id \"\(record.sourceID)\" repeats an earlier line of the file; the later line was skipped"))
+                } else {
+                    skipped += 1
+                }
+            } else if let first = seen[ExactText(record.sourceID)] {
                 errors.append(ImportLineError(file: file, line: record.lineNumber,
                     message: "id \"\(record.sourceID)\" repeats line \(first); the later line was skipped"))
             } else {
-                seen[record.sourceID] = record.lineNumber
+                seen[ExactText(record.sourceID)] = record.lineNumber
                 fresh.append(record)
             }
         }
@@ -222,8 +294,11 @@ public struct RecipeImporter: Sendable {
         let recipeEntity = model.entity(named: CatalogModel.recipe)!
         let lineEntity = model.entity(named: CatalogModel.recipeIngredient)!
         let photoEntity = model.entity(named: CatalogModel.recipePhoto)!
+        var recipes: [ManagedObject] = []
+        recipes.reserveCapacity(fresh.count)
         for record in fresh {
             let recipe = context.insert(recipeEntity) as! Recipe
+            recipes.append(recipe)
             recipe.name = record.name
             recipe.sourceID = record.sourceID
             recipe.instructions = record.instructions
@@ -249,15 +324,19 @@ public struct RecipeImporter: Sendable {
                 photo.recipe = recipe
             }
         }
-        return (fresh.count, skipped, errors)
+        return (fresh.count, skipped, errors, recipes)
     }
 
-    /// The source IDs among `ids` that the catalogue already has: one `IN` fetch.
-    private static func existingSourceIDs(_ ids: [String], context: isolated PrivateContext) throws -> Set<String> {
-        guard !ids.isEmpty else { return [] }
+    /// The source IDs among `ids` that the catalogue already has, with their recipes' keys: one `IN` fetch.
+    private static func existingSourceIDs(
+        _ ids: [String], context: isolated PrivateContext
+    ) throws -> [ExactText: Int64] {
+        guard !ids.isEmpty else { return [:] }
         var request = FetchRequest(entityName: CatalogModel.recipe)
         request.predicate = try FetchPredicate("sourceID IN %@", ids)
         request.returnsObjectsAsFaults = false
-        return Set(try context.fetch(request).map { ($0 as! Recipe).sourceID })
+        let recipes = try context.fetch(request)
+        return Dictionary(recipes.map { (ExactText(($0 as! Recipe).sourceID), $0.objectID.key) },
+                          uniquingKeysWith: { first, _ in first })
     }
 }

@@ -1,6 +1,8 @@
 import ObjectGraph
 
-/// Find-or-create for the objects recipes share (chefs, cuisines, ingredients), by exact name.
+/// Find-or-create for the objects recipes share (chefs, cuisines, ingredients), by exact name:
+/// the same UTF-8 bytes, as the store compares them (``ExactText``), so names that differ only
+/// by Unicode normalization are two names, in one batch or across batches alike.
 ///
 /// The cache maps names to object IDs, so it survives the context's reset after each batch.
 /// Before a batch, the names it has not seen are looked up with one `IN` fetch per entity;
@@ -15,21 +17,21 @@ struct UniquingCache {
     }
 
     let usesCache: Bool
-    private var ids: [[String: ObjectID]] = Array(repeating: [:], count: Kind.allCases.count)
+    private var ids: [[ExactText: ObjectID]] = Array(repeating: [:], count: Kind.allCases.count)
     /// Objects created in the batch in progress, to learn their permanent IDs after the save.
     private var created: [(kind: Kind, name: String, object: ManagedObject)] = []
     /// Without the cache: the objects created in the batch in progress, by name (the store
     /// cannot find them until the batch is saved).
-    private var unsaved: [[String: ObjectID]] = Array(repeating: [:], count: Kind.allCases.count)
+    private var unsaved: [[ExactText: ObjectID]] = Array(repeating: [:], count: Kind.allCases.count)
 
     init(usesCache: Bool) { self.usesCache = usesCache }
 
     /// Looks up, with one fetch per entity, the names of a batch the cache has not seen.
     mutating func prepare(for records: [RecipeRecord], in context: isolated PrivateContext) throws {
         guard usesCache else { return }
-        var missing: [Set<String>] = Array(repeating: [], count: Kind.allCases.count)
+        var missing: [Set<ExactText>] = Array(repeating: [], count: Kind.allCases.count)
         func want(_ name: String, _ kind: Kind) {
-            if ids[kind.rawValue][name] == nil { missing[kind.rawValue].insert(name) }
+            if ids[kind.rawValue][ExactText(name)] == nil { missing[kind.rawValue].insert(ExactText(name)) }
         }
         for record in records {
             if let chef = record.chef { want(chef, .chef) }
@@ -38,10 +40,10 @@ struct UniquingCache {
         }
         for kind in Kind.allCases where !missing[kind.rawValue].isEmpty {
             var request = FetchRequest(entityName: kind.entity)
-            request.predicate = try FetchPredicate("name IN %@", missing[kind.rawValue].sorted())
+            request.predicate = try FetchPredicate("name IN %@", missing[kind.rawValue].map(\.text).sorted())
             request.returnsObjectsAsFaults = false
             for object in try context.fetch(request) {
-                ids[kind.rawValue][object[attribute: "name"] as String] = object.objectID
+                ids[kind.rawValue][ExactText(object[attribute: "name"] as String)] = object.objectID
             }
         }
     }
@@ -61,11 +63,11 @@ struct UniquingCache {
     private mutating func object(
         _ kind: Kind, named name: String, in context: isolated PrivateContext
     ) throws -> ManagedObject {
-        if usesCache, let id = ids[kind.rawValue][name] { return context.object(with: id) }
+        if usesCache, let id = ids[kind.rawValue][ExactText(name)] { return context.object(with: id) }
         if !usesCache {
             // One fetch per lookup, against the store; names created in this batch are
             // remembered until it is saved.
-            if let id = unsaved[kind.rawValue][name] { return context.object(with: id) }
+            if let id = unsaved[kind.rawValue][ExactText(name)] { return context.object(with: id) }
             var request = FetchRequest(entityName: kind.entity)
             request.predicate = try FetchPredicate("name == %@", name)
             request.fetchLimit = 1
@@ -76,17 +78,17 @@ struct UniquingCache {
         object[attribute: "name"] = name
         if usesCache {
             // Until saved, the new object is found by its temporary ID like any other.
-            ids[kind.rawValue][name] = object.objectID
+            ids[kind.rawValue][ExactText(name)] = object.objectID
             created.append((kind, name, object))
         } else {
-            unsaved[kind.rawValue][name] = object.objectID
+            unsaved[kind.rawValue][ExactText(name)] = object.objectID
         }
         return object
     }
 
     /// Records the permanent IDs of the objects the batch created.
     mutating func didSave() {
-        for (kind, name, object) in created { ids[kind.rawValue][name] = object.objectID }
+        for (kind, name, object) in created { ids[kind.rawValue][ExactText(name)] = object.objectID }
         created.removeAll()
         for kind in Kind.allCases { unsaved[kind.rawValue].removeAll() }
     }
@@ -101,7 +103,7 @@ struct UniquingCache {
 
     /// Forgets the objects of a batch that was rolled back.
     mutating func didRollBack() {
-        for (kind, name, _) in created { ids[kind.rawValue][name] = nil }
+        for (kind, name, _) in created { ids[kind.rawValue][ExactText(name)] = nil }
         created.removeAll()
         for kind in Kind.allCases { unsaved[kind.rawValue].removeAll() }
     }

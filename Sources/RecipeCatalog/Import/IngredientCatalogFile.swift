@@ -40,7 +40,7 @@ public enum IngredientCatalogFile {
     /// - Throws: ``ImportLineError`` for the first malformed line.
     public static func parse(_ text: String, fileName: String) throws(ImportLineError) -> [IngredientCatalogEntry] {
         var entries: [IngredientCatalogEntry] = []
-        var seen = Set<String>()
+        var seen = Set<ExactText>()  // by bytes, as the store's uniqueness of names
         var lineNumber = 0
         // A Windows line end is one Character ("\r\n"), which is not "\n".
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
@@ -63,7 +63,7 @@ public enum IngredientCatalogFile {
             guard !name.isEmpty else {
                 throw ImportLineError(file: fileName, line: lineNumber, message: "\"name\" must not be empty")
             }
-            guard seen.insert(name).inserted else {
+            guard seen.insert(ExactText(name)).inserted else {
                 throw ImportLineError(file: fileName, line: lineNumber, message: "name \"\(name)\" appears twice")
             }
             var nutrients: [Double?] = []

@@ -41,6 +41,11 @@ public final class RecipeFileReader {
     private var finished = false
     /// Bytes read from the file so far; the reader reads ahead by up to one chunk.
     public private(set) var bytesRead = 0
+    /// The number of the first line of the last batch returned.
+    private var firstLineOfBatch = 1
+    /// Where each line of the last batch returned ends in the file (the offset after its
+    /// newline), blank lines included: entry `i` is line `firstLineOfBatch + i`.
+    private var lineEnds: [Int] = []
 
     /// Bytes of the lines returned so far (newlines included): the position in the file
     /// that a progress percentage should show, since ``bytesRead`` runs ahead by up to a chunk.
@@ -75,6 +80,8 @@ public final class RecipeFileReader {
     ///   the content are never thrown; they are in ``RecipeBatch/errors``.
     public func nextBatch() throws(ImportFileError) -> RecipeBatch? {
         if finished { return nil }
+        firstLineOfBatch = lineNumber + 1
+        lineEnds.removeAll(keepingCapacity: true)
         var records: [RecipeRecord] = []
         var errors: [ImportLineError] = []
         records.reserveCapacity(batchSize)
@@ -99,9 +106,10 @@ public final class RecipeFileReader {
 
     /// The number of lines in the file at `url` (a last line without a newline counts),
     /// counted in 1 MiB chunks: about a tenth of a second for 300,000 recipes, for a
-    /// progress bar's total.
+    /// progress bar's total. `nil` when it cannot be read, or is not a regular file: a pipe
+    /// or FIFO (`/dev/stdin`) can be read only once, and that once is the import's.
     public static func lineCount(of url: URL) -> Int? {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        guard isRegularFile(url), let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         var count = 0
         var last: UInt8 = 0x0A
@@ -118,6 +126,23 @@ public final class RecipeFileReader {
             last = chunk.last ?? last
         }
         return last == 0x0A ? count : count + 1
+    }
+
+    /// The byte offset in the file just after `line` (after its newline, if it has one), for
+    /// a line of the batch ``nextBatch()`` returned last; `nil` for any other line.
+    ///
+    /// An import's resume marker keeps it, to tell whether the lines it already read are
+    /// still where they were when it runs again.
+    func byteOffset(afterLine line: Int) -> Int? {
+        let index = line - firstLineOfBatch
+        return lineEnds.indices.contains(index) ? lineEnds[index] : nil
+    }
+
+    /// Whether `url` names a regular file, following symbolic links: not a pipe, FIFO or
+    /// device, whose content can be read only once and may differ every time.
+    static func isRegularFile(_ url: URL) -> Bool {
+        var info = stat()
+        return stat(url.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
     /// Reads the rest of the file and returns all its records and errors at once.
@@ -163,12 +188,14 @@ public final class RecipeFileReader {
     ) -> (lines: Int, complete: Bool) {
         var handled = 0
         var position = consumed
+        let bufferStart = bytesRead - buffer.count  // the file offset of buffer[0]
         let result: Bool = buffer.withUnsafeBufferPointer { all in
             while handled < limit {
                 var end = position
                 while end < all.count && all[end] != 0x0A { end += 1 }
                 guard end < all.count else { return false }
                 lineNumber += 1
+                lineEnds.append(bufferStart + end + 1)
                 if handleLine(UnsafeBufferPointer(rebasing: all[position..<end]),
                               isUnterminatedLastLine: false, into: &records, &errors) {
                     handled += 1
@@ -185,6 +212,7 @@ public final class RecipeFileReader {
     private func processFinalLine(into records: inout [RecipeRecord], _ errors: inout [ImportLineError]) -> Int {
         guard consumed < buffer.count else { return 0 }
         lineNumber += 1
+        lineEnds.append(bytesRead)
         let counted = buffer.withUnsafeBufferPointer { all in
             handleLine(UnsafeBufferPointer(rebasing: all[consumed...]),
                        isUnterminatedLastLine: true, into: &records, &errors)

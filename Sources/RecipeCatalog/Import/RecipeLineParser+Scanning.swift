@@ -4,8 +4,10 @@ internal import Foundation
 struct ScannedNumber {
     /// The value as an integer, when it was written without fraction or exponent and fits.
     var integer: Int?
-    /// The value as a double.
+    /// The value as a double: infinite when the number is too large for one.
     var double: Double
+    /// Whether it was written without fraction or exponent, whether or not it fits an `Int`.
+    var isWrittenAsInteger = false
 }
 
 /// Exact powers of ten for the fast path of number conversion.
@@ -231,7 +233,8 @@ extension RecipeLineParser {
         }
         if isInteger, digits <= 18, exponent == 0 {
             let value = Int(mantissa)
-            return ScannedNumber(integer: negative ? -value : value, double: Double(negative ? -value : value))
+            return ScannedNumber(integer: negative ? -value : value, double: Double(negative ? -value : value),
+                                 isWrittenAsInteger: true)
         }
         if digits <= 15, exponent >= -22, exponent <= 22 {
             // Both the mantissa and 10^|exponent| are exact doubles, so one
@@ -241,14 +244,12 @@ extension RecipeLineParser {
             return ScannedNumber(integer: nil, double: negative ? -value : value)
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else {
-            index = start
-            throw malformed("number out of range")
+        // The grammar was checked above; only the range can fail (Swift gives infinity then).
+        let value = Double(text) ?? (negative ? -.infinity : .infinity)
+        if isInteger, let integer = Int(text) {
+            return ScannedNumber(integer: integer, double: value, isWrittenAsInteger: true)
         }
-        if isInteger, exponent == 0, let integer = Int(text) {
-            return ScannedNumber(integer: integer, double: value)
-        }
-        return ScannedNumber(integer: nil, double: value)
+        return ScannedNumber(integer: nil, double: value, isWrittenAsInteger: isInteger)
     }
 
     /// Adds one decimal digit to the mantissa, counting significant digits and
@@ -277,7 +278,12 @@ extension RecipeLineParser {
         case UInt8(ascii: "t"): try parseLiteral("true")
         case UInt8(ascii: "f"): try parseLiteral("false")
         case UInt8(ascii: "n"): try parseLiteral("null")
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parseNumber()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let start = index
+            guard try parseNumber().double.isFinite else {
+                index = start
+                throw malformed("number out of range")  // as Foundation's JSON parser refuses it
+            }
         case UInt8(ascii: "["):
             index += 1
             skipWhitespace()

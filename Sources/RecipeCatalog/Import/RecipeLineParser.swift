@@ -4,6 +4,12 @@ internal import Foundation
 struct LineProblem: Error, Equatable {
     /// The message, e.g. `"rating" must be a number, found string`.
     var message: String
+
+    /// The problem of a string value, naming its field: `invalid UTF-8 in "chef"` rather
+    /// than `invalid UTF-8 in string`.
+    func naming(_ field: String) -> LineProblem {
+        LineProblem(message: message.replacingOccurrences(of: " in string", with: " in \"\(field)\""))
+    }
 }
 
 /// A hand-written JSON scanner for the fixed shape of a recipe line.
@@ -32,6 +38,10 @@ struct RecipeLineParser {
         skipWhitespace()
         guard index < bytes.count else { throw truncated() }
         guard bytes[index] == UInt8(ascii: "{") else {
+            if bytes[index...].starts(with: [0xEF, 0xBB, 0xBF]) {
+                // Invisible in most editors: say what it is (two files joined with `cat`, say).
+                throw malformed("a byte order mark (U+FEFF) starts the line; only a file's first line may begin with one")
+            }
             let found = kindAhead()
             try skipValue(depth: 0)  // text that is not JSON at all is reported as malformed, with its column
             throw LineProblem(message: "expected a JSON object, found \(found)")
@@ -136,7 +146,8 @@ struct RecipeLineParser {
     /// when there is a problem: an ingredient's is a new string.
     private mutating func stringValue(_ field: @autoclosure () -> String) throws(LineProblem) -> String? {
         switch bytes[index] {
-        case UInt8(ascii: "\""): return try parseString()
+        case UInt8(ascii: "\""):
+            do { return try parseString() } catch { throw error.naming(field()) }
         case UInt8(ascii: "n"): try parseLiteral("null"); return nil
         default: throw try wrongType(field(), expected: "a string")
         }
@@ -150,6 +161,9 @@ struct RecipeLineParser {
             let number = try parseNumber()
             if let integer = number.integer { return integer }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            if number.isWrittenAsInteger {
+                throw LineProblem(message: "\"\(field())\" is \(text), outside the range of Int64")
+            }
             throw LineProblem(message: "\"\(field())\" must be an integer, found \(text)")
         case UInt8(ascii: "n"): try parseLiteral("null"); return nil
         default: throw try wrongType(field(), expected: "an integer")
@@ -159,7 +173,14 @@ struct RecipeLineParser {
     /// A number field; `null` gives `nil`.
     private mutating func numberValue(_ field: @autoclosure () -> String) throws(LineProblem) -> Double? {
         switch bytes[index] {
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber().double
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let start = index
+            let number = try parseNumber()
+            guard number.double.isFinite else {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                throw LineProblem(message: "\"\(field())\" is \(text), outside the range of Double")
+            }
+            return number.double
         case UInt8(ascii: "n"): try parseLiteral("null"); return nil
         default: throw try wrongType(field(), expected: "a number")
         }

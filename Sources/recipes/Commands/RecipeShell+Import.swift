@@ -12,8 +12,10 @@ extension RecipeShell {
         words.removeAll { $0 == "--background" }
         var options = RecipeImporter.Options()
         if let flag = words.firstIndex(of: "--batch") {
-            guard flag + 1 < words.count, let size = Int(words[flag + 1]), size > 0 else {
-                throw CommandError("--batch needs a positive number")
+            guard words.count(where: { $0 == "--batch" }) == 1 else { throw CommandError("--batch is given twice; give it once") }
+            guard flag + 1 < words.count else { throw CommandError("--batch needs a positive number") }
+            guard let size = Int(words[flag + 1]), size > 0 else {
+                throw CommandError("--batch needs a positive number, not '\(words[flag + 1])'")
             }
             options.batchSize = size
             words.removeSubrange(flag...(flag + 1))
@@ -55,6 +57,7 @@ extension RecipeShell {
         for error in report.errors { context.printDiagnostic("warning: \(error)") }
         var summary = "imported \(report.imported) recipe\(report.imported == 1 ? "" : "s") from \(url.lastPathComponent)"
         if report.resumedAfterLine > 0 { summary += ", resuming after line \(report.resumedAfterLine)" }
+        if report.changedSinceLine > 0 { summary += ", " + ImportJob.changedNote(report.changedSinceLine) }
         if report.skippedExisting > 0 { summary += "; \(report.skippedExisting) already in the catalogue were skipped" }
         if !isDeterministic {
             let elapsed = ContinuousClock.now - start

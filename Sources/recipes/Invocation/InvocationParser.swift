@@ -114,18 +114,29 @@ enum InvocationParser {
 
     private static func parseGenerate(_ arguments: [String]) throws(InvocationError) -> Invocation {
         var count: Int?, seed: UInt64 = 0, output: String?
+        var given: Set<String> = []
+        /// The error for a value that is a whole number but too large for `maximum`.
+        func tooLarge(_ name: String, _ text: String, _ maximum: String) -> InvocationError? {
+            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            return InvocationError(message: "'\(name)' \(text) is too large: at most \(maximum)")
+        }
         try readOptions(arguments, command: "generate") { (name, takeValue) throws(InvocationError) in
+            guard given.insert(name).inserted || !["--count", "--seed", "--output"].contains(name) else {
+                throw InvocationError(message: "'\(name)' is given twice; give it once")
+            }
             switch name {
             case "--count":
                 let text = try takeValue()
                 guard let value = Int(text), value >= 0 else {
-                    throw InvocationError(message: "'--count' needs a whole number ≥ 0, not '\(text)'")
+                    throw tooLarge(name, text, String(Int.max))
+                        ?? InvocationError(message: "'--count' needs a whole number ≥ 0, not '\(text)'")
                 }
                 count = value
             case "--seed":
                 let text = try takeValue()
                 guard let value = UInt64(text) else {
-                    throw InvocationError(message: "'--seed' needs a whole number ≥ 0, not '\(text)'")
+                    throw tooLarge(name, text, String(UInt64.max))
+                        ?? InvocationError(message: "'--seed' needs a whole number ≥ 0, not '\(text)'")
                 }
                 seed = value
             case "--output":

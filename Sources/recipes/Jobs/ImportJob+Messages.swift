@@ -13,6 +13,7 @@ extension ImportJob {
         case .done(let report):
             var text = "\(name): imported \(Self.recipes(report.imported, grouped: false)) from \(fileName)"
             if report.resumedAfterLine > 0 { text += ", resuming after line \(report.resumedAfterLine)" }
+            if report.changedSinceLine > 0 { text += ", " + Self.changedNote(report.changedSinceLine) }
             if report.skippedExisting > 0 { text += "; \(report.skippedExisting) already in the catalogue were skipped" }
             if !report.errors.isEmpty {
                 text += "; \(report.errors.count) line\(report.errors.count == 1 ? "" : "s") could not be imported (listed above)"
@@ -80,6 +81,12 @@ extension ImportJob {
     /// `1 recipe`, `2,500 recipes` (`2500 recipes` when not `grouped`, as the import's summary prints it).
     static func recipes(_ count: Int, grouped: Bool = true) -> String {
         "\(grouped ? ProgressBar.grouped(count) : String(count)) recipe\(count == 1 ? "" : "s")"
+    }
+
+    /// Why an import read its file from the start instead of resuming:
+    /// `read from line 1: the file changed before line 2500, where an earlier import of it stopped`.
+    static func changedNote(_ line: Int) -> String {
+        "read from line 1: the file changed before line \(line), where an earlier import of it stopped"
     }
 
     /// A duration in seconds, as a number.

@@ -200,6 +200,16 @@ struct CommandMistakeTests {
         #expect(run.standardOutput.hasSuffix("saved 1 change\n1\n"), "\(run.standardOutput)")
     }
 
+    @Test("import's --batch names what is wrong with it: missing, not a positive number, or given twice")
+    func importBatchOption() async throws {
+        let run = try await run(["import x.jsonl --batch", "import x.jsonl --batch 0", "import x.jsonl --batch 2 --batch 3"])
+        #expect(run.standardError.split(separator: "\n").map(String.init) == [
+            "-c:1: error: --batch needs a positive number",
+            "-c:2: error: --batch needs a positive number, not '0'",
+            "-c:3: error: --batch is given twice; give it once",
+        ], "\(run.standardError)")
+    }
+
     @Test(".help demo explains demos; a size below the minimum is refused, not raised in silence")
     func demoHelpAndSize() async throws {
         let run = try await run([".help demo", "demo prefetch --size 5"])

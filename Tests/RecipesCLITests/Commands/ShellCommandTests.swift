@@ -144,6 +144,26 @@ struct ShellCommandTests {
         #expect(imported.standardOutput == "imported 300 recipes from a.jsonl\n300\n", "\(imported.standardError)")
     }
 
+    @Test("A FIFO (or a piped /dev/stdin) is imported: read once, not first read to count its lines for the progress bar")
+    func importFromAFIFO() async throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.url.appendingPathComponent("fifo.jsonl").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let lines = (1...3).map { #"{"id": "p-\#($0)", "name": "Piped \#($0)"}"# }.joined(separator: "\n") + "\n"
+        let writer = Thread {
+            // Opening blocks until the shell opens the FIFO for reading.
+            guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+            handle.write(Data(lines.utf8))
+            try? handle.close()
+        }
+        writer.start()
+        defer { close(open(fifo, O_RDONLY | O_NONBLOCK)) }  // frees the writer if the shell never opened it
+        // Before, the line count read the FIFO to its end and the import then waited for more.
+        let run = try await RecipesBinary.run(["--memory", "--deterministic", "-c", "import \(fifo)", "-c", "count Recipe"],
+                                              timeout: .seconds(120))
+        #expect(run.standardOutput == "imported 3 recipes from fifo.jsonl\n3\n", "\(run.standardError)")
+    }
+
     @Test func theEnvironmentVariableSwitchesSQLDebuggingOn() async throws {
         let run = try await RecipesBinary.run(["--memory", "-c", "count Chef where name == 'Ana'"], in: Self.root,
                                               environment: ["OBJECTGRAPH_SQL_DEBUG": "2"])

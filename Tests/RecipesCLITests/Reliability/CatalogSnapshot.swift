@@ -92,7 +92,9 @@ struct CatalogSnapshot: Equatable {
         // A store's UUID is its own: stores compared are copies of one, or made apart.
         for (key, value) in catalog.store.metadata where key != "_storeUUID" {
             if key.hasPrefix("import:") {
-                snapshot.importMarkers[URL(fileURLWithPath: String(key.dropFirst(7))).lastPathComponent] = value
+                // The marker's line; the byte offset after it (`"200 61234"`) follows from the file.
+                snapshot.importMarkers[URL(fileURLWithPath: String(key.dropFirst(7))).lastPathComponent] =
+                    String(value.prefix { $0 != " " })
             } else {
                 snapshot.metadata[key] = value
             }

@@ -34,6 +34,12 @@ extension ContextCore {
         let handling: RowHandling = Self.readsKeysOnly(request) ? .keysOnly
             : request.returnsObjectsAsFaults ? .cache : .populate
         var objects = try objects(handling, layout: store.layout(for: entity)) { try store.forEachRow(plan, $0) }
+        if parent != nil {
+            // The root may have saved while the store was read: rows of objects held here by
+            // temporary IDs came back under permanent ones, as new objects.
+            let replaced = adoptPermanentIDsFromParents(madeBy: objects)
+            if !replaced.isEmpty { objects = objects.map { replaced[ObjectIdentifier($0)] ?? $0 } }
+        }
         if case .populate = handling, entity.root.selfAndDescendants.contains(where: { !$0.toOneRelationships.isEmpty }) {
             for object in objects { linkToOnes(object) }
         }
@@ -193,6 +199,7 @@ extension ContextCore {
         }
         let plan = try plan(request, entity: entity, output: .count)
         var count = try coordinator.store(for: entity).count(plan)
+        adoptPermanentIDsFromParents()  // for a root that saved while the store counted
         if request.includesPendingChanges {
             let pending = pendingChanges(in: entity, request, predicate: plan.predicate)
             if !pending.isEmpty {
@@ -264,7 +271,9 @@ extension ContextCore {
             plain.includesPropertyValues = false
             return .objects(try fetch(plain), entity: entity)
         }
-        return .ids(try coordinator.store(for: entity).fetchIDs(plan), entity: entity)
+        let ids = try coordinator.store(for: entity).fetchIDs(plan)
+        adoptPermanentIDsFromParents()  // for a root that saved while the store was read
+        return .ids(ids, entity: entity)
     }
 
     /// The matching objects as a collection that makes each when it is read.

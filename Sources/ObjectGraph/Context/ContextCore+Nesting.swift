@@ -179,6 +179,7 @@ extension ContextCore {
     /// What this context and its parents hold unsaved, as values: its parent's changes with
     /// its own laid over them.
     func pendingNestedChanges() -> NestedChanges {
+        lendsTemporaryIDs = true
         var changes = withParent { $0.pendingNestedChanges() } ?? NestedChanges()
         changes.overlay(nestedChanges(
             inserted: inserted.filter { $0.state == .inserted },
@@ -413,6 +414,7 @@ extension ContextCore {
     /// What this context and its parents hold unsaved for one object, and whether saving
     /// gave a temporary ID a permanent one.
     func pendingNestedState(of id: ObjectID) -> NestedChanges {
+        lendsTemporaryIDs = true
         var changes = withParent { $0.pendingNestedState(of: id) } ?? NestedChanges()
         if let permanent = renamed[id] { changes.renamed[id] = permanent }
         guard let object = registeredObject(for: id), object.contextCore === self else { return changes }

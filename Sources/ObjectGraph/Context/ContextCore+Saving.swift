@@ -146,6 +146,8 @@ extension ContextCore {
         let old = object.objectID
         if old.temporaryTag == serial {
             temporaries.remove(old.key, ifObject: object)
+            // A child may hold it by this ID, read from this context's changes.
+            if lendsTemporaryIDs { renamed[old] = id }
         } else {
             adopted[old] = nil
             renamed[old] = id

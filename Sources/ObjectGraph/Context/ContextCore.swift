@@ -37,6 +37,10 @@ final class ContextCore {
     /// ``adoptPermanentIDsFromParents()`` finds none left, so a context that only inserts
     /// (or is a root) never looks.
     var holdsSavedTemporaries = false
+    /// Whether a child has read this context's changes, and so may hold its inserted objects
+    /// by their temporary IDs: its saves then remember the permanent IDs they give them
+    /// (``renamed``), for the child to follow.
+    var lendsTemporaryIDs = false
     @exclusivity(unchecked) private var nextTemporaryKey: Int64 = 1
 
     /// Changed objects, held strongly until save, rollback or reset. May hold objects whose
@@ -560,31 +564,46 @@ extension ContextCore {
     /// that the root's save gave them since, as the root's own save does, and registers them
     /// under those: a fetch then finds the held object for the saved row instead of making a
     /// second one, and a count does not count it twice. The temporary IDs keep naming the
-    /// objects (``registeredObject(for:)`` follows ``renamed``). An object whose permanent ID
-    /// already names another registered object keeps its temporary ID. Called before each
-    /// fetch, count, merge, to-many fault and child's save into this context.
+    /// objects (``registeredObject(for:)`` follows ``renamed``). Called before each fetch,
+    /// count, merge, to-many fault and child's save into this context, and again after each
+    /// store read of a fetch or count, for a root that saved while the store was read.
     ///
+    /// An object whose permanent ID already names another registered object keeps its
+    /// temporary ID, unless that other one is among `read` (the objects a read just made)
+    /// without changes: then the read raced the root's save, and the held object takes its
+    /// place in the context.
+    ///
+    /// - Returns: for each object of `read` replaced so, the held object that replaced it.
     /// - Complexity: one hop to each parent when the context holds objects it saved into
     ///   them (or that they inserted), none otherwise.
-    func adoptPermanentIDsFromParents() {
-        guard parent != nil, holdsSavedTemporaries || !adopted.isEmpty else { return }
+    @discardableResult
+    func adoptPermanentIDsFromParents(madeBy read: [ManagedObject] = []) -> [ObjectIdentifier: ManagedObject] {
+        guard parent != nil, holdsSavedTemporaries || !adopted.isEmpty else { return [:] }
         var held: [ManagedObject] = []
         // An object inserted here and not saved into the parent has no permanent ID anywhere.
         if holdsSavedTemporaries { temporaries.forEach { if $0.state != .inserted { held.append($0) } } }
         holdsSavedTemporaries = !held.isEmpty
         for object in adopted.values { held.append(object.takeUnretainedValue()) }
         held.removeAll { $0.state == .deleted && $0.headerPointer.pointee.stateBeforeDelete == .inserted }
-        guard !held.isEmpty else { return }
+        guard !held.isEmpty else { return [:] }
         let saved = permanentIDs(of: held.map(\.objectID))
-        guard !saved.isEmpty else { return }
+        guard !saved.isEmpty else { return [:] }
+        var madeByRead: Set<ObjectIdentifier>?
+        var replaced: [ObjectIdentifier: ManagedObject] = [:]
         for object in held {
             let old = object.objectID
-            guard let id = saved[old], registeredObject(for: id) == nil else { continue }
+            guard let id = saved[old] else { continue }
+            if let other = registeredObject(for: id) {
+                if madeByRead == nil { madeByRead = Set(read.map(ObjectIdentifier.init)) }
+                guard other !== object, other.state == .clean, madeByRead!.contains(ObjectIdentifier(other)) else { continue }
+                replaced[ObjectIdentifier(other)] = object
+            }
             if old.temporaryTag == serial { temporaries.remove(old.key, ifObject: object) } else { adopted[old] = nil }
             renamed[old] = id
             object.headerPointer.pointee.objectID = id
-            register(object)
+            register(object)  // detaches the object the read made, if any
         }
+        return replaced
     }
 
     /// The objects in one state of change.

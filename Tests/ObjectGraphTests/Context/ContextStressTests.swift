@@ -153,13 +153,7 @@ extension ContextStressTests {
         #expect(recipes.filter { $0["servings"] as? Int == 8 }.count == 9)
     }
 
-    // Disabled: a fetch that reads the store while the root saves on another thread can
-    // still make a second object for one the child holds by a temporary ID (its own, saved
-    // into the parent, or one of the parent's inserts it read); about one run in three did.
-    // The known limit is in Concurrency.md; closing it means swapping such an object in for
-    // the one the read made, in fetches, object-ID fetches and counts alike.
-    @Test("A main context under a private parent that saves on another thread: its fetches, IDs, lazy fetches and results controller never list an object twice, and end agreeing with the store",
-          .disabled("a fetch racing the root's save can still list an object twice (Concurrency.md, known limits)"))
+    @Test("A main context under a private parent that saves on another thread: its fetches, IDs, lazy fetches and results controller never list an object twice, and end agreeing with the store")
     func mainChildWhileParentSaves() async throws {
         let persist = PrivateContext(coordinator: coordinator)
         let main = MainContext(parent: persist)

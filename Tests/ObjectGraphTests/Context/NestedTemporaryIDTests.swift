@@ -251,4 +251,21 @@ struct NestedTemporaryIDTests {
         #expect(try child.fetch(FetchRequest(entityName: "Recipe")).map(ObjectIdentifier.init) == [ObjectIdentifier(pie)])
     }
 
+
+    @Test("A child that read its parent's unsaved insert keeps reaching it after the parent saves: it loads again, and a fetch lists it once, as the same object")
+    func childHoldingTheParentsInsertAfterItsSave() throws {
+        let pie = try root.insert("Recipe")
+        pie["name"] = "Pie"
+        let request = FetchRequest(entityName: "Recipe")
+        let seen = try #require(try child.fetch(request).first)
+        #expect(seen["name"] as? String == "Pie" && seen.objectID.isTemporary)
+        try root.save()
+        child.refresh(seen, mergeChanges: false)
+        #expect(seen["name"] as? String == "Pie", "the fault loads the saved row through the root")
+        #expect(!seen.isInaccessible)
+        #expect(try child.fetch(request).map(ObjectIdentifier.init) == [ObjectIdentifier(seen)])
+        #expect(seen.objectID == pie.objectID)
+        #expect(try child.count(for: request) == 1)
+    }
+
 }

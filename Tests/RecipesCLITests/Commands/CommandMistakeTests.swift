@@ -107,12 +107,19 @@ struct CommandMistakeTests {
         _ = try await RecipesBinary.run([store, "-c", "insert Chef name=Ana", "-c", "save"])
         let run = try await RecipesBinary.run([store, "--deterministic", "-c", ".sqldebug 2", "-c", "show Chef/p1",
                                                "-c", ".sqldebug 0", "-c", ".explain show Chef/p1"])
-        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        let (ran, explained) = Self.ranAndExplained(run.standardOutput)
+        #expect(ran.count == 2 && ran == explained, "\(run.standardOutput)")
+    }
+
+    /// The first statement `.sqldebug 2` logged with its values, and what `.explain` showed,
+    /// in the same form.
+    static func ranAndExplained(_ output: String) -> (ran: [String], explained: [String]) {
+        let lines = output.split(separator: "\n").map(String.init)
         let ran = lines.filter { $0.hasPrefix("sql: ") || $0.hasPrefix("  values: ") }.prefix(2)
             .map { $0.replacingOccurrences(of: "sql: ", with: "").trimmingCharacters(in: .whitespaces) }
         let explained = lines.filter { $0.hasPrefix("SQL: ") || $0.hasPrefix("values: ") }
             .map { $0.replacingOccurrences(of: "SQL: ", with: "") }
-        #expect(ran.count == 2 && ran == explained, "\(run.standardOutput)")
+        return (Array(ran), explained)
     }
 
     @Test(".explain show ENTITY where P shows the statement show runs, its LIMIT included")
@@ -120,12 +127,8 @@ struct CommandMistakeTests {
         let show = "show Chef where name BEGINSWITH 'A'"
         let run = try await run(["insert Chef name=Ana", "insert Chef name=Abe", "save", ".sqldebug 2", show,
                                  ".sqldebug 0", ".explain " + show])
-        let lines = run.standardOutput.split(separator: "\n").map(String.init)
         // The fetch, then the read of the chef's recipes that show lists.
-        let ran = lines.filter { $0.hasPrefix("sql: ") || $0.hasPrefix("  values: ") }.prefix(2)
-            .map { $0.replacingOccurrences(of: "sql: ", with: "").trimmingCharacters(in: .whitespaces) }
-        let explained = lines.filter { $0.hasPrefix("SQL: ") || $0.hasPrefix("values: ") }
-            .map { $0.replacingOccurrences(of: "SQL: ", with: "") }
+        let (ran, explained) = Self.ranAndExplained(run.standardOutput)
         #expect(ran.count == 2 && ran == explained, "\(run.standardOutput)")
         #expect(explained.last == "values: 'A', 'B', 2, 0", "\(run.standardOutput)")
     }

@@ -211,8 +211,8 @@ public struct RecipeImporter: Sendable {
     /// looked up again, and created again where they are gone.
     static func save(
         _ records: [RecipeRecord], through lastLine: Int, marker: String?,
-        markerValue: (Int) -> String = { String($0) }, file: String, into context: isolated PrivateContext, uniquing: inout UniquingCache, report: inout Report,
-        isRetryAfterDeletion: Bool = false
+        markerValue: (Int) -> String = { String($0) }, file: String, into context: isolated PrivateContext,
+        uniquing: inout UniquingCache, report: inout Report, isRetryAfterDeletion: Bool = false
     ) throws {
         do {
             let outcome = try insert(records, file: file, importedSince: report.firstImportedKey,

@@ -191,33 +191,11 @@ struct PredicateLexer {
             if c == quote { return text }
             if c == "%" && peek() == "%" { position += 1; text.append("%"); continue }
             guard c == "\\" else { text.unicodeScalars.append(c); continue }
-            guard let escaped = peek() else { throw error("unterminated string", at: start, length: position - start) }
-            position += 1
-            switch escaped {
-            case "n": text.append("\n")
-            case "t": text.append("\t")
-            case "r": text.append("\r")
-            case "0": text.append("\0")
-            case "\\", "\"", "'": text.unicodeScalars.append(escaped)
-            case "u":
-                let escapeStart = position - 2
-                var digits = ""
-                if peek() == "{" {
-                    position += 1
-                    while let d = peek(), d.properties.isASCIIHexDigit, digits.count < 8 { digits.unicodeScalars.append(d); position += 1 }
-                    guard peek() == "}" else { throw error("expected '}' in \\u{…} escape", at: escapeStart, length: position - escapeStart) }
-                    position += 1
-                } else {
-                    while let d = peek(), d.properties.isASCIIHexDigit, digits.count < 4 { digits.unicodeScalars.append(d); position += 1 }
-                }
-                guard let value = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(value) else {
-                    throw error("invalid Unicode escape", at: escapeStart, length: position - escapeStart)
-                }
-                text.unicodeScalars.append(scalar)
-            default:
-                // Keep unknown escapes (`\*` in LIKE patterns, `\d` in regular expressions).
-                text.append("\\")
-                text.unicodeScalars.append(escaped)
+            guard peek() != nil else { throw error("unterminated string", at: start, length: position - start) }
+            do {
+                try StringEscapes.resolve(scalars, at: &position, into: &text.unicodeScalars)
+            } catch {
+                throw self.error(error.message, at: error.offset, length: error.length)
             }
         }
     }

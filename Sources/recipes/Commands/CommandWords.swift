@@ -1,3 +1,5 @@
+import ObjectGraph
+
 /// Splits command text into words and clauses, honouring quotes.
 ///
 /// `insert Recipe name="Crème brûlée" servings=4` gives the words `insert`, `Recipe`,
@@ -20,13 +22,12 @@ enum CommandWords {
 
     /// ``split(_:)``'s words, each saying whether it was quoted.
     ///
-    /// Inside quotes a backslash escapes as in a predicate's strings, so that a value means
-    /// the same after `set` as after `where`: `\n`, `\t`, `\r` and `\0` are a line feed, a
-    /// tab, a carriage return and NUL; `\\`, `\"` and `\'` the character itself;
-    /// `\u{1F35C}` and `\u00E9` a Unicode scalar; any other escape is kept as written.
+    /// Inside quotes a backslash escapes as in a predicate's strings (``StringEscapes``), so
+    /// that a value means the same after `set` as after `where`.
     static func words(_ text: String) throws -> [Word] {
         var words: [Word] = []
         var current = ""
+        var quoted = ""  // the quoted part being read, its escapes as written
         var quote: Character?
         var inWord = false
         var isQuoted = false
@@ -39,11 +40,19 @@ enum CommandWords {
             defer { previous = character }
             if let open = quote {
                 if character == "\\", index < characters.count {
-                    current += try escape(in: characters, at: &index, of: text)
+                    quoted.append(character)
+                    quoted.append(characters[index])
+                    index += 1
                 } else if character == open {
+                    do {
+                        current += try StringEscapes.resolving(quoted)
+                    } catch {
+                        throw CommandError("\(error.message) in: \(text)")
+                    }
+                    quoted = ""
                     quote = nil
                 } else {
-                    current.append(character)
+                    quoted.append(character)
                 }
             } else if opensQuote(character, after: previous) {
                 quote = character
@@ -62,41 +71,6 @@ enum CommandWords {
         if quote != nil { throw CommandError("unterminated quote in: \(text)") }
         if inWord { words.append(Word(text: current, isQuoted: isQuoted)) }
         return words
-    }
-
-    /// The text of the escape whose backslash precedes `index` in `characters`, moving
-    /// `index` past it.
-    private static func escape(in characters: [Character], at index: inout Int, of text: String) throws(CommandError) -> String {
-        let escaped = characters[index]
-        index += 1
-        switch escaped {
-        case "n": return "\n"
-        case "t": return "\t"
-        case "r": return "\r"
-        case "0": return "\0"
-        case "\\", "\"", "'": return String(escaped)
-        case "u":
-            var digits = ""
-            let braced = index < characters.count && characters[index] == "{"
-            if braced { index += 1 }
-            while index < characters.count, digits.count < (braced ? 8 : 4),
-                  let scalar = characters[index].unicodeScalars.first, characters[index].unicodeScalars.count == 1,
-                  scalar.properties.isASCIIHexDigit {
-                digits.unicodeScalars.append(scalar)
-                index += 1
-            }
-            if braced {
-                guard index < characters.count, characters[index] == "}" else {
-                    throw CommandError("expected '}' in a \\u{…} escape in: \(text)")
-                }
-                index += 1
-            }
-            guard let value = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(value) else {
-                throw CommandError("invalid Unicode escape '\\u\(braced ? "{\(digits)}" : digits)' in: \(text)")
-            }
-            return String(Character(scalar))
-        default: return "\\" + String(escaped)
-        }
     }
 
     /// Whether `character` opens a quoted part: a double quote, or a single quote that does

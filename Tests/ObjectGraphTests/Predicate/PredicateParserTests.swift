@@ -261,6 +261,43 @@ struct PredicateDocumentationTests {
         #expect((quick || byChef).description
                 == #"(((prepMinutes + cookMinutes) <= 30 AND name CONTAINS[cd] "soupe") OR chef.name == "Ana")"#)
     }
+
+    @Test("A string literal's escapes resolve as StringEscapes resolves them", arguments: [
+        (#"a\tb\nc\r\0"#, "a\tb\nc\r\0"),
+        (#"\"q\" \'s\' \\"#, #""q" 's' \"#),
+        (#"\u00e9\u{1F35C}\u{41}"#, "é🍜A"),
+        (#"\d+ and \*"#, #"\d+ and \*"#),
+    ])
+    func escapes(body: String, expected: String) throws {
+        #expect(try StringEscapes.resolving(body) == expected)
+        let predicate = try FetchPredicate("name == \"\(body)\"")
+        guard case .comparison(let comparison) = predicate.node, case .value(.string(let text), _) = comparison.rhs else {
+            Issue.record("not a string comparison"); return
+        }
+        #expect(text == expected)
+    }
+
+    @Test("A malformed \\u escape names itself and where it starts, in both readers")
+    func malformedEscapes() {
+        #expect(throws: StringEscapes.Failure(message: #"invalid Unicode escape '\u{110000}'"#, offset: 2, length: 10)) {
+            try StringEscapes.resolving(#"ab\u{110000}c"#)
+        }
+        #expect(throws: StringEscapes.Failure(message: #"expected '}' in a \u{…} escape"#, offset: 0, length: 5)) {
+            try StringEscapes.resolving(#"\u{41"#)
+        }
+        #expect(throws: StringEscapes.Failure(message: #"invalid Unicode escape '\u'"#, offset: 1, length: 2)) {
+            try StringEscapes.resolving(#"x\uzz"#)
+        }
+        do {
+            _ = try FetchPredicate(#"name == "ab\u{110000}""#)
+            Issue.record("parsed")
+        } catch let error as PredicateSyntaxError {
+            #expect(error.message == #"invalid Unicode escape '\u{110000}'"#)
+            #expect(error.offset == 11 && error.length == 10)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
 }
 
 @Suite("Predicate fuzz regressions")

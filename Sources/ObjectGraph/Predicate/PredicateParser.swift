@@ -473,6 +473,9 @@ struct PredicateParser {
         switch (valueToken.kind, typeName) {
         case (.integer(let v), "NSDate"): value = .date(Date(timeIntervalSinceReferenceDate: Double(v)))
         case (.double(let v), "NSDate"): value = .date(Date(timeIntervalSinceReferenceDate: v))
+        case (.string(let s), "NSDate"), (.string(let s), "Date"):
+            value = ISO8601Parsing.date(from: s).map { .date($0) }
+            expected = ("an ISO 8601 date", "such as \"2024-05-01\" or \"2024-05-01T18:30:00Z\" (UTC unless a zone is given)")
         case (.string(let s), "UUID"), (.string(let s), "NSUUID"):
             value = UUID(uuidString: s).map { .uuid($0) }
             expected = ("a UUID", "such as \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"")
@@ -492,7 +495,7 @@ struct PredicateParser {
                 throw error("'\(text)' is not \(expected.what)", at: span, note: expected.note)
             }
             throw error("unsupported CAST to \"\(typeName)\"", at: span,
-                        note: "CAST takes a number and \"NSDate\", or a string and \"UUID\", \"NSURL\", \"NSData\" or \"ObjectID\"")
+                        note: "CAST takes a number and \"NSDate\", or a string and \"NSDate\", \"UUID\", \"NSURL\", \"NSData\" or \"ObjectID\"")
         }
         return .value(value, span)
     }

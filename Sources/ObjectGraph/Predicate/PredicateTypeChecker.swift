@@ -274,9 +274,9 @@ struct PredicateTypeChecker {
         let lk = naturalKind(lhs), rk = naturalKind(rhs)
         var kind = lk ?? rk ?? .numeric
         if let lk, let rk, lk != rk {
-            // A string literal may spell a UUID or URL compared with such an attribute.
-            if case .value(.string) = rhs.operand, lk == .uuid || lk == .url { kind = lk }
-            else if case .value(.string) = lhs.operand, rk == .uuid || rk == .url { kind = rk }
+            // A string literal may spell a UUID, URL or ISO 8601 date compared with such a value.
+            if case .value(.string) = rhs.operand, Self.isSpelledAsText(lk) { kind = lk }
+            else if case .value(.string) = lhs.operand, Self.isSpelledAsText(rk) { kind = rk }
             else {
                 throw error(.type, "cannot compare a \(lk) with a \(rk)", at: lhs.span.through(rhs.span),
                             note: "compare values of the same type")
@@ -291,7 +291,10 @@ struct PredicateTypeChecker {
         case .scalar(let expression, _): return expression
         case .value(let value):
             guard let stored = Self.stored(value, as: kind) else {
-                throw error(.type, "\(PredicatePrinter.print(value)) is not a valid \(kind)", at: checked.span)
+                let note = if case .string = value, kind == .date {
+                    "write a date as \"2024-05-01\", or a date and time as \"2024-05-01T18:30:00Z\" (ISO 8601, UTC unless a zone is given)"
+                } else { nil as String? }
+                throw error(.type, "\(PredicatePrinter.print(value)) is not a valid \(kind)", at: checked.span, note: note)
             }
             return .constant(stored)
         case .object: throw objectError(checked)
@@ -300,6 +303,12 @@ struct PredicateTypeChecker {
     }
 
     /// The stored form of a constant compared with values of `kind`.
+    /// Whether a string literal may stand for a value of `kind`: a UUID, a URL, or an ISO 8601
+    /// date (`published > "2024-05-01"`).
+    private static func isSpelledAsText(_ kind: ValueKind) -> Bool {
+        kind == .uuid || kind == .url || kind == .date
+    }
+
     static func stored(_ value: PredicateValue, as kind: ValueKind) -> StoredValue? {
         switch (value, kind) {
         case (.null, _): return .null
@@ -309,6 +318,7 @@ struct PredicateTypeChecker {
         case (.string(let v), .string), (.string(let v), .url): return .text(v)
         case (.string(let v), .uuid): return UUID(uuidString: v).map { .text($0.uuidString) }
         case (.date(let v), .date): return .real(v.timeIntervalSince1970)
+        case (.string(let v), .date): return ISO8601Parsing.date(from: v).map { .real($0.timeIntervalSince1970) }
         case (.data(let v), .binary): return .blob(v)
         case (.uuid(let v), .uuid): return .text(v.uuidString)
         case (.url(let v), .url): return .text(v.absoluteString)

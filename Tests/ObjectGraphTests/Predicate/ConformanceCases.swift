@@ -193,6 +193,13 @@ enum ConformanceCases {
         ("published != nil", "ACDFGIK"),
         (#"published < CAST(726537600, "NSDate")"#, "CFI"),
         (#"published >= CAST(726537600, "NSDate")"#, "ADGK"),
+        // … and an ISO 8601 string stands for a date compared with one (UTC unless it names a zone)
+        (#"published > "2024-01-10""#, "DG"),
+        (#""2024-01-10" <= published"#, "ADGK"),
+        (#"published == "2024-01-10T00:00:00Z""#, "AK"),
+        (#"published == "2024-01-10T01:00:00+01:00""#, "AK"),
+        (#"published IN {"1999-12-31", "2024-01-10"}"#, "AK"),
+        (#"published == CAST("2024-01-10", "NSDate")"#, "AK"),
         // UUID, URL, Data
         (#"code == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F""#, "A"),
         (#"code == "e621e1f8-c36c-495a-93fc-0c247a3e6e5f""#, "A"),

@@ -33,7 +33,7 @@ struct PredicateCheckerTests {
     }
 
     @Test("Type errors name the problem and the fix", arguments: [
-        (#"published == "2024-01-01""#, "cannot compare a Date with a String"),
+        ("published == 3", "cannot compare a Date with a number"),
         (#"ingredients.name == "salt""#, "'ingredients' is a to-many relationship; say which of its objects to compare"),
         ("chef > 3", "'chef' is an object of entity 'Chef', not a value"),
         (#"chef == "Ana""#, "an object can only be compared with an ObjectID or nil"),
@@ -75,12 +75,20 @@ struct PredicateCheckerTests {
         ("rating BETWEEN {1}", "BETWEEN needs two bounds"),
         ("rating == {1, 2}", "'==' compares single values, not a list"),
         (#"code == "not-a-uuid""#, "\"not-a-uuid\" is not a valid UUID"),
+        (#"published > "2024-02-30""#, "\"2024-02-30\" is not a valid Date"),
+        (#"published < "10/01/2024""#, "\"10/01/2024\" is not a valid Date"),
         ("vegetarian == YES AND rating IN {1, \"x\"}", "cannot compare a number with a String"),
     ])
     func typeErrors(format: String, message: String) {
         let text = rendered(format)
         #expect(text.hasPrefix("error: " + message), "\(text)")
         #expect(text.contains("^"), "no caret: \(text)")
+    }
+
+    @Test("A string that is no ISO 8601 date, compared with a date, says how to write one")
+    func dateSpelling() {
+        #expect(rendered(#"published > "yesterday""#).hasSuffix(
+            #"write a date as "2024-05-01", or a date and time as "2024-05-01T18:30:00Z" (ISO 8601, UTC unless a zone is given)"#))
     }
 
     @Test("A key that differs only in case suggests the model's spelling")

@@ -64,8 +64,9 @@ struct PredicateParserTests {
         (##"SELF == CAST("#x/p1", "ObjectID")"##, "'#x/p1' is not an ObjectID", "#2/t3.7"),
         (#"u == CAST("not-a-uuid", "UUID")"#, "'not-a-uuid' is not a UUID", "E621E1F8"),
         (#"d == CAST("***", "NSData")"#, "'***' is not base64 data", "AQID"),
-        (#"d == CAST("AQID", "NSNumber")"#, #"unsupported CAST to "NSNumber""#, #"a string and "UUID""#),
-        (#"d == CAST(3, "UUID")"#, #"unsupported CAST to "UUID""#, #"a number and "NSDate""#),
+        (#"d == CAST("AQID", "NSNumber")"#, #"unsupported CAST to "NSNumber""#, #"a string and "NSDate", "UUID""#),
+        (#"d == CAST("2024-02-30", "NSDate")"#, "'2024-02-30' is not an ISO 8601 date", "2024-05-01T18:30:00Z"),
+        (#"d == CAST(3, "UUID")"#, #"unsupported CAST to "UUID""#, #"a number and "NSDate", or a string and "NSDate""#),
     ])
     func castErrors(source: String, message: String, note: String) {
         do {

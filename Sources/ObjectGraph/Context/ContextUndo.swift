@@ -5,7 +5,8 @@
 /// as they were before the group; redo does the group again. Saving, rolling back,
 /// resetting, merging a deletion made elsewhere, and merging a change made elsewhere to an
 /// object a group recorded clear the history: the store then no longer matches what a
-/// group recorded. Merges and refreshes are never recorded.
+/// group recorded. So do a refresh of an object a group recorded and a child's save that
+/// changes one. Merges, refreshes and a child's saves are never recorded.
 extension MainContext {
     /// Whether changes are recorded for undo; off by default, as in Core Data and SwiftData
     /// (turn it on for an editor; recording costs every change). Turning it off forgets the

@@ -25,6 +25,10 @@ extension MainContext {
     /// Whether ``redo()`` has a group to redo.
     public var canRedo: Bool { !core.undo.redoGroups.isEmpty }
     /// Undoes the latest group. Returns its name ("" for an unnamed one), nil when there was nothing to undo.
+    ///
+    /// A group still open is closed first, as `UndoManager.undo()` closes the top-level
+    /// group, so its changes so far are the ones undone; an explicit group goes on as a new
+    /// step that its ``endUndoGroup()`` closes.
     @discardableResult public func undo() -> String? { core.undoLastGroup() }
     /// Redoes the group undone last. Returns its name, nil when there was nothing to redo.
     @discardableResult public func redo() -> String? { core.redoLastGroup() }
@@ -100,13 +104,13 @@ extension ContextCore {
     /// Whether there is a group to undo, the open one included.
     var canUndo: Bool { !undo.undoGroups.isEmpty || !(undo.open?.records.isEmpty ?? true) }
 
-    /// Switches recording on or off; off forgets the history.
+    /// Switches recording on or off; off forgets the history. Explicit groups stay open, so
+    /// each ``endUndoGroup()`` still has its ``beginUndoGroup(named:)``.
     func setUndoEnabled(_ enabled: Bool) {
         undo.isEnabled = enabled
         if !enabled {
             undo.removeAll()
             undo.open = nil
-            undo.explicitDepth = 0
         }
     }
 }

@@ -465,6 +465,40 @@ struct UndoTests {
         #expect(stored["rating"] as? Double == 1.0 && stored["name"] as? String == "Hot soup")
     }
 
+    @Test("Undo inside an open group takes back the group's changes so far, as UndoManager closes it first; the group goes on as a new step")
+    func undoInsideAnOpenGroup() throws {
+        let soup = try insertRecipe("Soup")
+        try context.save()
+        context.beginUndoGroup(named: "first")
+        soup["name"] = "B"
+        context.endUndoGroup()
+        context.beginUndoGroup(named: "second")
+        soup["name"] = "C"
+        #expect(context.undo() == "second")
+        #expect(soup["name"] as? String == "B")
+        soup["rating"] = 1.0
+        context.endUndoGroup()
+
+        #expect(context.undo() == "second")
+        #expect(soup["name"] as? String == "B" && soup["rating"] == nil)
+        #expect(context.undo() == "first")
+        #expect(soup["name"] as? String == "Soup" && !context.hasChanges, "the first group's change stays undone")
+        #expect(context.undo() == nil)
+    }
+
+    @Test("Turning undo off inside a group leaves the group open for its endUndoGroup()")
+    func turningUndoOffInsideAGroup() async {
+        await #expect(processExitsWith: .success) {
+            await MainActor.run {
+                let context = MainContext(coordinator: try! TestModel.coordinator())
+                context.isUndoEnabled = true
+                context.beginUndoGroup(named: "edit")
+                context.isUndoEnabled = false
+                context.endUndoGroup()
+            }
+        }
+    }
+
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
     func randomSequencesMatchTheModel(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)

@@ -105,15 +105,17 @@ extension ContextCore {
         let holdsObjects = model.entities.map { tables[$0.root.index].count > 0 }
         // Listed only when undo holds records: a group that recorded one of them holds the
         // values the store had before, and undoing or redoing it would bring those back as
-        // saved, unsaved and out of sight of a save.
+        // saved, unsaved and out of sight of a save. An object deleted here is not refreshed,
+        // but undoing its deletion would bring back the values it had: it counts too.
         let checksUndo = undo.hasRecords
-        var refreshed: [ManagedObject] = []
+        var merged: [ManagedObject] = []
         for id in changed where holdsObjects[Int(id.entityIndex)] {
-            guard let object = registeredObject(for: id), object.state != .deleted else { continue }
+            guard let object = registeredObject(for: id) else { continue }
+            if checksUndo { merged.append(object) }
+            guard object.state != .deleted else { continue }
             refresh(object, mergeChanges: true)
-            if checksUndo { refreshed.append(object) }
         }
-        if checksUndo, undo.holdsAny(of: refreshed) { undo.removeAll() }
+        if checksUndo, undo.holdsAny(of: merged) { undo.removeAll() }
         guard !result.deletedIDs.isEmpty else { return }
         undo.removeAll()  // an undo group could bring back an object that is gone from the store
         var removed: [ManagedObject] = []
@@ -151,9 +153,10 @@ extension ContextCore {
 
     /// Turns every registered object without unsaved changes back into a fault (and keeps
     /// the unsaved changes of the others), releasing the objects their relationships held.
+    /// Clears the undo history when a group recorded one of them (see ``refreshRecorded(_:mergeChanges:)``).
     func refreshAllObjects() {
-        for object in registeredObjects where object.state != .inserted && object.state != .deleted {
-            refresh(object, mergeChanges: true)
-        }
+        let objects = registeredObjects.filter { $0.state != .inserted && $0.state != .deleted }
+        for object in objects { refresh(object, mergeChanges: true) }
+        if undo.holdsAny(of: objects) { undo.removeAll() }
     }
 }

@@ -205,6 +205,12 @@ extension ContextCore {
         }
         // A child that caught up with the root's save names objects by their permanent IDs.
         adoptPermanentIDsFromParents()
+        // The child's changes are not recorded here: a group that recorded an object they
+        // change would, undone, put back the state before it and silently drop what the child
+        // saved (the object clean again, so no save would write it). The history goes.
+        if undo.hasRecords, undo.holdsAny(of: (changes.order + changes.deleted).compactMap(registeredObject(for:))) {
+            undo.removeAll()
+        }
         undo.suspensions += 1
         defer { undo.suspensions -= 1 }
         for id in changes.order {

@@ -417,10 +417,21 @@ extension ContextCore {
         undo.removeAll()
     }
 
+    /// A refresh the app asked for (``MainContext/refresh(_:mergeChanges:)``): as
+    /// ``refresh(_:mergeChanges:)``, and when a group recorded the object, the undo history
+    /// is cleared. The refreshed object reads the store again (and without `mergeChanges`
+    /// loses its changes), so a group's recorded states would bring back values the store
+    /// may no longer hold, as if saved, or changes the refresh discarded.
+    func refreshRecorded(_ object: ManagedObject, mergeChanges: Bool) {
+        let refreshes = object.contextCore === self && object.state != .inserted && object.state != .deleted
+        refresh(object, mergeChanges: mergeChanges)
+        if refreshes, undo.holdsAny(of: [object]) { undo.removeAll() }
+    }
+
     /// Turns an object back into a fault, releasing the objects its relationships held.
     ///
     /// With `mergeChanges` an updated object keeps its unsaved changes and reloads the rest;
-    /// without it, unsaved changes are discarded.
+    /// without it, unsaved changes are discarded. The undo history is the caller's to clear.
     func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         undo.suspensions += 1
         defer { undo.suspensions -= 1 }

@@ -5,7 +5,8 @@
 /// as they were before the group; redo does the group again. Saving, rolling back,
 /// resetting, merging a deletion made elsewhere, and merging a change made elsewhere to an
 /// object a group recorded clear the history: the store then no longer matches what a
-/// group recorded. Merges and refreshes are never recorded.
+/// group recorded. So do a refresh of an object a group recorded and a child's save that
+/// changes one. Merges, refreshes and a child's saves are never recorded.
 extension MainContext {
     /// Whether changes are recorded for undo; off by default, as in Core Data and SwiftData
     /// (turn it on for an editor; recording costs every change). Turning it off forgets the
@@ -24,6 +25,10 @@ extension MainContext {
     /// Whether ``redo()`` has a group to redo.
     public var canRedo: Bool { !core.undo.redoGroups.isEmpty }
     /// Undoes the latest group. Returns its name ("" for an unnamed one), nil when there was nothing to undo.
+    ///
+    /// A group still open is closed first, as `UndoManager.undo()` closes the top-level
+    /// group, so its changes so far are the ones undone; an explicit group goes on as a new
+    /// step that its ``endUndoGroup()`` closes.
     @discardableResult public func undo() -> String? { core.undoLastGroup() }
     /// Redoes the group undone last. Returns its name, nil when there was nothing to redo.
     @discardableResult public func redo() -> String? { core.redoLastGroup() }
@@ -99,13 +104,13 @@ extension ContextCore {
     /// Whether there is a group to undo, the open one included.
     var canUndo: Bool { !undo.undoGroups.isEmpty || !(undo.open?.records.isEmpty ?? true) }
 
-    /// Switches recording on or off; off forgets the history.
+    /// Switches recording on or off; off forgets the history. Explicit groups stay open, so
+    /// each ``endUndoGroup()`` still has its ``beginUndoGroup(named:)``.
     func setUndoEnabled(_ enabled: Bool) {
         undo.isEnabled = enabled
         if !enabled {
             undo.removeAll()
             undo.open = nil
-            undo.explicitDepth = 0
         }
     }
 }

@@ -140,10 +140,13 @@ public final class MainContext {
     public func setMetadata(_ value: String?, forKey key: String) { core.pendingMetadata[key] = .some(value) }
     /// Forgets every object; registered objects are detached and keep their values.
     public func reset() { core.reset() }
-    /// Turns an object back into a fault (keeping unsaved changes with `mergeChanges`).
-    public func refresh(_ object: ManagedObject, mergeChanges: Bool) { core.refresh(object, mergeChanges: mergeChanges) }
+    /// Turns an object back into a fault (keeping unsaved changes with `mergeChanges`). When an
+    /// undo group recorded the object, the undo history is cleared: undo would put back
+    /// values read before the refresh, or changes it discarded.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) { core.refreshRecorded(object, mergeChanges: mergeChanges) }
     /// Turns every registered object back into a fault (keeping unsaved changes), releasing
-    /// the objects their relationships held: the way to break relationship cycles.
+    /// the objects their relationships held: the way to break relationship cycles. Clears the
+    /// undo history when a group recorded one of them, as ``refresh(_:mergeChanges:)`` does.
     public func refreshAllObjects() { core.refreshAllObjects() }
     /// Inserts rows straight into the store; no objects are created.
     @discardableResult public func execute(_ request: BatchInsertRequest) throws -> BatchResult {

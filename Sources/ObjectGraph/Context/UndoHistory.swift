@@ -174,7 +174,7 @@ extension ContextCore {
 
     /// Undoes the latest group; returns its name (or "" when it had none), nil when there was nothing to undo.
     func undoLastGroup() -> String? {
-        if undo.explicitDepth == 0 { undo.close() }
+        closeGroupForUndoOrRedo()
         guard let group = undo.undoGroups.popLast() else { return nil }
         undo.redoGroups.append(swap(group))
         return group.name ?? ""
@@ -182,10 +182,20 @@ extension ContextCore {
 
     /// Redoes the latest undone group; returns its name, nil when there was nothing to redo.
     func redoLastGroup() -> String? {
-        if undo.explicitDepth == 0 { undo.close() }
+        closeGroupForUndoOrRedo()
         guard let group = undo.redoGroups.popLast() else { return nil }
         undo.undoGroups.append(swap(group))
         return group.name ?? ""
+    }
+
+    /// Closes the open group, as `UndoManager.undo()` does, so that an undo takes back the
+    /// changes made so far rather than an older group under them (whose undoing the open
+    /// group's records would later reverse). An explicit group goes on in a new group of the
+    /// same name, which its ``endUndoGroup()`` closes.
+    private func closeGroupForUndoOrRedo() {
+        let name = undo.open?.name
+        undo.close()
+        if undo.explicitDepth > 0 { undo.begin(named: name) }
     }
 
     /// Puts the group's recorded states back and returns a group of the states it replaced.

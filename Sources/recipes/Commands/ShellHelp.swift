@@ -76,7 +76,7 @@ enum ShellHelp {
                                      "  one step; a command that fails changes nothing and is no step. save, rollback and",
                                      "  .open clear the history: a saved change is undone by editing it back. Batch",
                                      "  requests (--batch) work in the store and are not undone; one that deletes objects",
-                                     "  or changes an object the history holds clears the history too."]
+                                     "  or changes an object the history holds clears the history too, as refresh does."]
         case "save", "rollback": return ["save writes every unsaved change in one transaction; rollback discards them."]
         case "import": return ["import FILE [--batch N] [--background]",
                                "  Imports recipes in batches of N (default 1000), saving and resetting after each,",
@@ -89,7 +89,8 @@ enum ShellHelp {
         case "refresh": return ["refresh",
                                 "  Turns every object the context holds back into a fault (refreshAllObjects()), so",
                                 "  the relationships they realized let go and the cycles they formed are broken.",
-                                "  Unsaved changes are kept. Prints the registered and live objects before and after."]
+                                "  Unsaved changes are kept, the undo history is not: the objects read the store again.",
+                                "  Prints the registered and live objects before and after."]
         case "demo": return ["demo [NAME] [--size N]",
                              "  Runs one of the performance lessons on a catalogue it generates in a store of its",
                              "  own, and prints each way of doing the job with its time, statements and faults.",

@@ -378,6 +378,127 @@ struct UndoTests {
         #expect(stored["a67"] as? String == "three", "the save wrote only what this context changed")
     }
 
+    /// Saves a new rating for `object` from another context, which this one does not merge.
+    func saveRatingElsewhere(_ rating: Double, of object: ManagedObject) throws -> SaveResult {
+        let other = MainContext(coordinator: coordinator)
+        try other.existingObject(with: object.objectID)["rating"] = rating
+        return try other.save()
+    }
+
+    @Test("A refresh that discards an object's changes clears the history: no undo or redo brings them back")
+    func refreshThatDiscardsChangesClearsTheHistory() throws {
+        let soup = try insertRecipe("Soup")
+        let stew = try insertRecipe("Stew")
+        try context.save()
+        context.beginUndoGroup(named: "rename")
+        soup["name"] = "Hot soup"
+        context.endUndoGroup()
+        context.beginUndoGroup(named: "rate")
+        soup["rating"] = 2.0
+        context.endUndoGroup()
+        context.refresh(stew, mergeChanges: false)
+        #expect(context.canUndo, "no group recorded the stew: the history stays")
+
+        context.refresh(soup, mergeChanges: false)
+        #expect(!context.canUndo && !context.canRedo)
+        #expect(context.undo() == nil)
+        #expect(soup["name"] as? String == "Soup", "undoing 'rate' would have put back the discarded rename")
+        #expect(soup["rating"] == nil && !context.hasChanges)
+    }
+
+    @Test("A refresh that reads new saved values clears the history: undo never puts back the old ones as saved",
+          arguments: [false, true])
+    func refreshAfterASaveElsewhereClearsTheHistory(all: Bool) throws {
+        let soup = try insertRecipe("Soup")
+        soup["rating"] = 3.0
+        try context.save()
+        context.beginUndoGroup(named: "rename")
+        soup["name"] = "Hot soup"
+        context.endUndoGroup()
+        _ = try saveRatingElsewhere(1.0, of: soup)
+
+        if all { context.refreshAllObjects() } else { context.refresh(soup, mergeChanges: true) }
+        #expect(soup["rating"] as? Double == 1.0 && soup["name"] as? String == "Hot soup")
+        #expect(!context.canUndo && context.undo() == nil)
+        #expect(soup["rating"] as? Double == 1.0, "the store holds 1.0, not the 3.0 the group recorded")
+        try context.save()
+        let stored = try MainContext(coordinator: coordinator).existingObject(with: soup.objectID)
+        #expect(stored["rating"] as? Double == 1.0 && stored["name"] as? String == "Hot soup")
+    }
+
+    @Test("Merging a change made elsewhere to an object deleted here clears the history: undoing the delete would bring back old values as saved")
+    func mergedChangeOfAnObjectDeletedHereClearsTheHistory() throws {
+        let soup = try insertRecipe("Soup")
+        soup["rating"] = 3.0
+        try context.save()
+        context.beginUndoGroup(named: "delete soup")
+        context.delete(soup)
+        context.endUndoGroup()
+        var note = DidSave()
+        note.updatedIDs = try saveRatingElsewhere(1.0, of: soup).updatedIDs
+        note.reachedStore = true
+        context.mergeChanges(fromContextDidSave: note)
+
+        #expect(!context.canUndo && context.undo() == nil)
+        #expect(soup.isDeleted, "the delete is still there to save")
+    }
+
+    @Test("A child's save into a parent whose history recorded the object clears the parent's history: undo never drops what the child saved")
+    func childSaveIntoAParentWithHistory() throws {
+        let soup = try insertRecipe("Soup")
+        let stew = try insertRecipe("Stew")
+        try context.save()
+        context.beginUndoGroup(named: "rename")
+        soup["name"] = "Hot soup"
+        context.endUndoGroup()
+        let child = MainContext(parent: context)
+        try child.existingObject(with: stew.objectID)["rating"] = 5.0
+        try child.save()
+        #expect(context.canUndo, "the child changed no object the history holds")
+
+        try child.existingObject(with: soup.objectID)["rating"] = 1.0
+        try child.save()
+        #expect(!context.canUndo && context.undo() == nil)
+        #expect(soup["rating"] as? Double == 1.0 && soup["name"] as? String == "Hot soup")
+        try context.save()
+        let stored = try MainContext(coordinator: coordinator).existingObject(with: soup.objectID)
+        #expect(stored["rating"] as? Double == 1.0 && stored["name"] as? String == "Hot soup")
+    }
+
+    @Test("Undo inside an open group takes back the group's changes so far, as UndoManager closes it first; the group goes on as a new step")
+    func undoInsideAnOpenGroup() throws {
+        let soup = try insertRecipe("Soup")
+        try context.save()
+        context.beginUndoGroup(named: "first")
+        soup["name"] = "B"
+        context.endUndoGroup()
+        context.beginUndoGroup(named: "second")
+        soup["name"] = "C"
+        #expect(context.undo() == "second")
+        #expect(soup["name"] as? String == "B")
+        soup["rating"] = 1.0
+        context.endUndoGroup()
+
+        #expect(context.undo() == "second")
+        #expect(soup["name"] as? String == "B" && soup["rating"] == nil)
+        #expect(context.undo() == "first")
+        #expect(soup["name"] as? String == "Soup" && !context.hasChanges, "the first group's change stays undone")
+        #expect(context.undo() == nil)
+    }
+
+    @Test("Turning undo off inside a group leaves the group open for its endUndoGroup()")
+    func turningUndoOffInsideAGroup() async {
+        await #expect(processExitsWith: .success) {
+            await MainActor.run {
+                let context = MainContext(coordinator: try! TestModel.coordinator())
+                context.isUndoEnabled = true
+                context.beginUndoGroup(named: "edit")
+                context.isUndoEnabled = false
+                context.endUndoGroup()
+            }
+        }
+    }
+
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
     func randomSequencesMatchTheModel(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)

@@ -90,6 +90,29 @@ struct UndoCommandTests {
             """)
     }
 
+    @Test("refresh clears the history: the objects read the store again, and undo would put back what they held before")
+    func refreshClearsTheHistory() async throws {
+        let commands = [
+            "import SampleData/recipes.jsonl",
+            "update Recipe where sourceID == 'r-000020' set rating=1",
+            "refresh",
+            "undo",
+            "count Recipe where sourceID == 'r-000020' AND rating == 1",
+        ]
+        let run = try await RecipesBinary.run(["--memory", "--deterministic"] + commands.flatMap { ["-c", $0] },
+                                              in: Self.root, timeout: .seconds(60))
+        #expect(run.status == 0, "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count == 6 && lines[2].hasPrefix("registered objects "), "\(run.standardOutput)")
+        #expect(Array(lines.prefix(2)) + Array(lines.suffix(3)) == [
+            "imported 169 recipes from recipes.jsonl",
+            "updated 1 Recipe object (unsaved)",
+            "nothing to undo",
+            "1",
+            "",
+        ])
+    }
+
     @Test("update checks its keys and values before the fetch: the error is the same with or without matches")
     func updateChecksKeysBeforeFetching() async throws {
         let commands = [

@@ -78,7 +78,9 @@ import Synchronization
 
     var prompt: String { isDirty ? "recipes*> " : "recipes> " }
 
-    var completionWords: [String] { ["echo", "fail", "sleep", "dirty", "note", "job", ".read", ".quit", ".exit"] }
+    var completionVocabulary: CompletionWords.Vocabulary {
+        .init(commands: ["echo", "fail", "sleep", "dirty", "note", "job", ".read", ".quit", ".exit"])
+    }
 
     var hasUnsavedChanges: Bool { isDirty }
 

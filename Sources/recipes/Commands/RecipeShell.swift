@@ -121,13 +121,20 @@ import RecipeCatalog
 
     var hasUnsavedChanges: Bool { context.hasChanges }
 
-    var completionWords: [String] {
-        var words = Set(Self.commands + ShellHelp.dotCommands + FetchCommand.keywords + ["set", "asc", "desc"])
-        for entity in context.model.entities {
-            words.insert(entity.name)
-            for name in entity.propertyNames { words.insert(name) }
+    var completionVocabulary: CompletionWords.Vocabulary {
+        let commands = Self.commands + ShellHelp.dotCommands
+        var vocabulary = CompletionWords.Vocabulary(
+            commands: commands, arguments: commands + FetchCommand.keywords + ["set", "asc", "desc"],
+            fileCommands: ["import", ".read", ".open"])
+        let model = context.model
+        for entity in model.entities {
+            vocabulary.arguments += [entity.name] + entity.propertyNames
+            for relationship in entity.relationships {
+                vocabulary.keysAfterRelationship[relationship.name, default: []]
+                    += model.entity(named: relationship.destinationName)?.propertyNames ?? []
+            }
         }
-        return words.sorted()
+        return vocabulary
     }
 
     func discardUnsavedChanges() -> String {

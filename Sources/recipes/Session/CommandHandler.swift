@@ -39,8 +39,9 @@
     /// The prompt for the next line, such as `recipes> ` or `recipes*> ` with unsaved changes.
     var prompt: String { get }
 
-    /// The words Tab completes: commands, entity names, key names. Read after every command.
-    var completionWords: [String] { get }
+    /// What Tab completes: commands, entity names, keys, key paths, file names after the
+    /// commands that read a file. Read after every command.
+    var completionVocabulary: CompletionWords.Vocabulary { get }
 
     /// Whether quitting now would lose changes.
     var hasUnsavedChanges: Bool { get }

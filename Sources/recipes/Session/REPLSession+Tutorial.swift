@@ -6,10 +6,12 @@ extension REPLSession {
     ///
     /// At a terminal, Enter runs what is on the line (the offered command, or what the
     /// learner made of it) and an emptied line skips the command; between two prose
-    /// sections Enter shows the next; Ctrl-C offers the same step again; Ctrl-D or `.quit`
-    /// leaves. After the last step the shell goes on as usual, on the catalogue the
-    /// tutorial built. When standard input is not a terminal, each line read answers one
-    /// step: an empty line runs the offered command, any other text runs instead of it.
+    /// sections Enter shows the next, and a command typed there runs first, the pause
+    /// staying; Ctrl-C offers the same step again; Ctrl-D or `.quit` leaves. After the last
+    /// step the shell goes on as usual, on the catalogue the tutorial built. When standard
+    /// input is not a terminal, each line read answers one step: an empty line runs the
+    /// offered command (or, at a pause, shows the next section), any other text runs instead
+    /// of it (at a pause: runs, and the pause stays).
     ///
     /// - Parameters:
     ///   - document: the tutorial.
@@ -22,7 +24,8 @@ extension REPLSession {
         refreshCompletions()
         output.printLine("Tutorial: \(document.title) (\(document.commandCount) commands)")
         output.printLine(isTerminal
-            ? "Enter runs the command on the line (change it first if you like); an empty line skips it; Ctrl-D leaves."
+            ? "Enter runs the command on the line (change it first if you like); an empty line skips it; "
+                + "a command typed at [Enter: more] runs too; Ctrl-D leaves."
             : "Each input line answers one step: an empty line runs the offered command.")
         var walk = TutorialWalk(steps: document.steps)
         var next = walk.showUntilInput(output)
@@ -33,20 +36,22 @@ extension REPLSession {
             let ack = event.ack
             switch event.kind {
             case .line(let text):
-                if case .command(let offered) = next {
-                    let typed = text.trimmingCharacters(in: .whitespaces)
-                    let command = isTerminal || !typed.isEmpty ? typed : offered
+                // At a pause between prose sections an empty line shows the next one, and a
+                // command typed there runs with the pause kept, so the prose does not push its
+                // output away; at an offered command the line runs instead of it.
+                let isPause = next == .more
+                let typed = text.trimmingCharacters(in: .whitespaces)
+                let command = if case .command(let offered) = next, !isTerminal, typed.isEmpty { offered } else { typed }
+                if !command.isEmpty {
                     if !isTerminal { output.printLine("recipes> " + command) }
-                    if !command.isEmpty {
-                        let outcome = await execute(command, at: nil)
-                        if outcome == .quit || (!isTerminal && shouldStop(after: outcome)) {
-                            ack.stop()
-                            break reading
-                        }
+                    let outcome = await execute(command, at: nil)
+                    if outcome == .quit || (!isTerminal && shouldStop(after: outcome)) {
+                        ack.stop()
+                        break reading
                     }
-                    walk.position += 1
                 }
-                next = walk.showUntilInput(output)
+                if !isPause { walk.position += 1 }
+                if !isPause || command.isEmpty { next = walk.showUntilInput(output) }
             case .interrupted:
                 break  // the same step again
             case .endOfInput:

@@ -135,7 +135,7 @@ import ObjectGraph
     }
 
     /// Hands the handler's current words to Tab completion.
-    func refreshCompletions() { completions.update(handler.completionWords) }
+    func refreshCompletions() { completions.update(handler.completionVocabulary) }
 
     /// The end of a non-interactive run: wait for background jobs (see
     /// ``finishJobsBeforeExit()``), roll back what was not saved, and say so.

@@ -141,28 +141,25 @@ final class EditLineEditor: LineEditor {
     fileprivate var currentPrompt: UnsafeMutablePointer<CChar> { promptText }
 
     /// Completes the word before the cursor from ``CompletionWords``: a unique match is
-    /// inserted with a trailing space; several matches are completed to their longest
-    /// common prefix, and a second Tab that cannot add anything lists them.
+    /// inserted with a trailing space (a folder with its `/`); several matches are completed
+    /// to their longest common prefix, and a second Tab that cannot add anything lists them.
     fileprivate func complete() -> Int32 {
         guard let info = el_line(editLine)?.pointee else { return CC_ERROR }
         let typed = String(decoding: UnsafeRawBufferPointer(start: info.buffer,
                                                             count: info.cursor - info.buffer),
                            as: UTF8.self)
-        let word = String(typed.split(separator: " ", omittingEmptySubsequences: false).last ?? "")
-        let candidates = completions.matches(forPrefix: word)
-        guard !candidates.isEmpty else { return CC_REFRESH_BEEP }
-        var completion = CompletionWords.commonPrefix(of: candidates)
-        if candidates.count == 1 { completion += " " }
-        if completion.count > word.count {
+        let completion = completions.completion(of: typed)
+        guard !completion.candidates.isEmpty else { return CC_REFRESH_BEEP }
+        if !completion.insertion.isEmpty {
             lineAfterUnproductiveTab = nil
-            _ = el_insertstr(editLine, String(completion.dropFirst(word.count)))
+            _ = el_insertstr(editLine, completion.insertion)
             return CC_REFRESH
         }
         guard lineAfterUnproductiveTab == typed else {
             lineAfterUnproductiveTab = typed
             return CC_REFRESH_BEEP
         }
-        write(toStandardOutput: "\n" + candidates.joined(separator: "  ") + "\n")
+        write(toStandardOutput: "\n" + completion.candidates.joined(separator: "  ") + "\n")
         return CC_REDISPLAY
     }
 

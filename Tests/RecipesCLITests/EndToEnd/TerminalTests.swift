@@ -89,6 +89,18 @@ struct TerminalTests {
         try await terminal.waitFor("the listing") { $0.contains(".exit") && $0.contains(".explain") }
     }
 
+    @Test("Tab completes the keys after a relationship and a dot, and file names after import")
+    func completionOfPathsAndFiles() async throws {
+        try await waitForPrompt()
+        await terminal.type("fetch Recipe where chef.na")
+        await terminal.press("Tab")
+        try await terminal.waitFor("'chef.name' completed") { $0.contains("recipes> fetch Recipe where chef.name") }
+        await terminal.press("C-u")
+        await terminal.type("import SampleData/ingr")
+        await terminal.press("Tab")
+        try await terminal.waitFor("the file name completed") { $0.contains("recipes> import SampleData/ingredients.tsv") }
+    }
+
     @Test("Ctrl-C stops a running import after its batch; saved batches stay and the shell goes on")
     func interruptCommand() async throws {
         let file = home.url.appendingPathComponent("big.jsonl").path

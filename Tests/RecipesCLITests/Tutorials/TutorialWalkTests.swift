@@ -49,6 +49,18 @@ struct TutorialWalkTests {
         #expect(!output.contains("End of the tutorial"), "input ended before the tutorial did")
     }
 
+    @Test func aCommandTypedAtAPauseRunsAndThePauseStays() async throws {
+        // Tutorial 2 opens with two prose sections: the first input answers the pause between them.
+        let run = try await RecipesBinary.run(["tutorial", "2", "--deterministic"], input: "count Recipe\n\n",
+                                              in: Self.root)
+        #expect(run.status == 0, "\(run.standardError)")
+        let output = run.standardOutput
+        let ran = try #require(output.range(of: "recipes> count Recipe\n0\n"), "the line typed at the pause was dropped")
+        let section = try #require(output.range(of: "## Normalize what repeats"))
+        #expect(ran.upperBound <= section.lowerBound, "the next section came before the typed command ran")
+        #expect(!output.contains("recipes> import SampleData/recipes.jsonl"), "the empty line ran a command instead")
+    }
+
     @Test func aWholeTutorialRunsToItsEnd() async throws {
         let file = Self.root.appendingPathComponent("Tutorials/01-first-steps.md")
         let commands = TutorialDocument(markdown: try String(contentsOf: file, encoding: .utf8)).commandCount
@@ -162,6 +174,29 @@ struct TutorialWalkTests {
         await terminal.press("Enter")  // an emptied line skips `.schema Chef`
         try await terminal.waitFor("the offer after the skipped one") { $0.contains("recipes> count Recipe\n0\n")
             && $0.split(separator: "\n").last == "recipes> count Recipe" }
+        await terminal.press("C-u")
+        await terminal.press("C-d")
+        #expect(try await terminal.waitForExit() == 0)
+    }
+
+    @Test func atATerminalACommandTypedAtThePauseRunsAndEnterThenShowsMore() async throws {
+        let home = try TemporaryDirectory()
+        let terminal = try await TmuxTerminal(arguments: ["tutorial", "2"], home: home.url,
+                                        environment: ["RECIPES_TUTORIALS": Self.root.appendingPathComponent("Tutorials").path])
+        try await terminal.waitFor("the pause after the first section") {
+            $0.split(separator: "\n").last == "[Enter: more]"
+        }
+        await terminal.type("count Recipe")
+        await terminal.press("Enter")
+        try await terminal.waitFor("the typed command's answer, and the pause again") {
+            $0.contains("[Enter: more] count Recipe\n0\n") && $0.split(separator: "\n").last == "[Enter: more]"
+                && !$0.contains("## Normalize what repeats")
+        }
+        await terminal.press("Enter")
+        try await terminal.waitFor("the next section and its first command") {
+            $0.contains("## Normalize what repeats")
+                && $0.split(separator: "\n").last == "recipes> import SampleData/recipes.jsonl"
+        }
         await terminal.press("C-u")
         await terminal.press("C-d")
         #expect(try await terminal.waitForExit() == 0)

@@ -23,6 +23,8 @@ import Glibc
 /// ```
 final class EditLineEditor: LineEditor {
     private let editLine: OpaquePointer
+    /// How many lines the history keeps, in memory and in its file.
+    private static let historySize: Int32 = 1000
     private let history: OpaquePointer
     private let historyPath: String?
     private let completions: CompletionWords
@@ -52,7 +54,7 @@ final class EditLineEditor: LineEditor {
         self.completions = completions
         self.promptText = strdup("") ?? UnsafeMutablePointer<CChar>.allocate(capacity: 1)
 
-        _ = clibedit_history_int(history, H_SETSIZE, 1000)
+        _ = clibedit_history_int(history, H_SETSIZE, Self.historySize)
         _ = clibedit_history_int(history, H_SETUNIQUE, 1)
         if let historyPath {
             let directory = (historyPath as NSString).deletingLastPathComponent
@@ -102,7 +104,7 @@ final class EditLineEditor: LineEditor {
         let entry = line.trimmingCharacters(in: .whitespaces)
         if recordsHistory, !entry.isEmpty, !Self.holdsURLPassword(entry) {
             _ = clibedit_history_string(history, H_ENTER, entry)
-            saveHistory()
+            saveHistory(adding: entry)
         }
         return .line(line)
     }
@@ -116,7 +118,6 @@ final class EditLineEditor: LineEditor {
     func close() {
         guard !isClosed else { return }
         isClosed = true
-        saveHistory()
         history_end(history)
         el_end(editLine)  // restores the terminal
         free(promptText)
@@ -133,9 +134,21 @@ final class EditLineEditor: LineEditor {
         return home + "/.local/share/recipes/history"
     }
 
-    private func saveHistory() {
-        guard let historyPath else { return }
-        _ = clibedit_history_string(history, H_SAVE, historyPath)
+    /// Adds `entry` to the history file: under an exclusive lock, the file is read, the entry
+    /// added and the file written again, so the lines another shell saved meanwhile stay
+    /// (each shell's Up arrow walks what it loaded at start and what was typed in it).
+    private func saveHistory(adding entry: String) {
+        guard let historyPath, let saved = history_init() else { return }
+        defer { history_end(saved) }
+        let descriptor = open(historyPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        defer { Glibc.close(descriptor) }  // which releases the lock
+        guard flock(descriptor, LOCK_EX) == 0 else { return }
+        _ = clibedit_history_int(saved, H_SETSIZE, Self.historySize)
+        _ = clibedit_history_int(saved, H_SETUNIQUE, 1)
+        _ = clibedit_history_string(saved, H_LOAD, historyPath)  // a new, empty file: ignored
+        _ = clibedit_history_string(saved, H_ENTER, entry)
+        _ = clibedit_history_string(saved, H_SAVE, historyPath)
     }
 
     fileprivate var currentPrompt: UnsafeMutablePointer<CChar> { promptText }

@@ -59,6 +59,24 @@ struct TerminalTests {
         try await second.waitFor("its output") { $0.contains("\n0\n") }
     }
 
+    @Test("Two shells at once both keep their lines in the history file")
+    func historyOfTwoShells() async throws {
+        try await waitForPrompt()
+        let second = try await TmuxTerminal(arguments: ["--memory"], home: home.url)
+        try await second.waitFor("the prompt") { $0.contains("recipes>") }
+        try await run("count Cuisine where name == 'alpha'", expecting: "0")
+        await second.type("count Chef where name == 'beta'")
+        await second.press("Enter")
+        try await second.waitFor("its output") { $0.contains("\n0\n") }
+        try await run("count Recipe where name == 'gamma'", expecting: "0")
+        await terminal.press("C-d")
+        #expect(try await terminal.waitForExit() == 0)
+        await second.press("C-d")
+        #expect(try await second.waitForExit() == 0)
+        let saved = try String(contentsOf: home.url.appendingPathComponent(".local/share/recipes/history"), encoding: .utf8)
+        #expect(["'alpha'", "'beta'", "'gamma'"].allSatisfy(saved.contains), "\(saved)")
+    }
+
     @Test("A line with a password in a URL is not saved in the history file")
     func historyKeepsNoPassword() async throws {
         try await waitForPrompt()

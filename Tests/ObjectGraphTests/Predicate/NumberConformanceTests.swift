@@ -35,6 +35,38 @@ struct NumberConformanceTests {
         ("j", 1, -.infinity),
     ]
 
+    /// Predicates and the rows each selects: integers compare with doubles exactly, as in SQLite.
+    nonisolated static let cases: [(String, String)] = [
+        ("big == 9007199254740992.0", "b"),
+        ("big != 9007199254740992.0", "acdefghij"),
+        ("9007199254740992.0 == big", "b"),
+        ("big >= 9223372036854775807.0", ""),  // the constant is 2^63, past every integer
+        ("big < 9223372036854775807.0", "abcdefhij"),
+        ("big > 2.5", "abdf"),
+        ("big <= -9223372036854775809.0", "e"),  // the constant is -2^63
+        ("big == real", "eghi"),
+        ("big != real", "abcdfj"),
+        ("NOT (big == real)", "abcdfj"),
+        ("big > real", "abfj"),
+        ("big < real", "cd"),
+        ("NOT (big < real)", "abefghij"),
+        ("big + 0 == real", "eghi"),
+        ("big * 1.0 == real", "acdeghi"),  // double arithmetic: 2^53 + 1 becomes 2^53
+        ("big - 1 < real - 0.5", "cdhi"),  // e: Int64.min - 1 overflows into a double, as in SQLite
+        ("big IN {9007199254740992.0, 3}", "bf"),
+        ("big IN {9007199254740992.0, 2.5, 3}", "bf"),
+        ("NOT big IN {9007199254740992.0, 2.5, 3}", "acdeghij"),
+        ("real == 9007199254740993", ""),
+        ("real != 9007199254740993", "abcdefghij"),
+        ("real < 9007199254740993", "abcefhij"),
+        ("real <= 9223372036854775807", "abcefhij"),
+        ("real > 9223372036854775807", "d"),
+        ("real IN {9007199254740993, 2}", "i"),
+        ("real == 0", "h"),
+        ("real == -0.0", "h"),
+        ("real < -1e308", "j"),
+    ]
+
     nonisolated static let instant = Date(timeIntervalSince1970: 1_700_000_000.123_456)
 
     /// A new store of `kind` holding ``rows``, saved; a new context on it.
@@ -55,6 +87,19 @@ struct NumberConformanceTests {
         objects[2]["name"] = "c" + String(repeating: "é", count: 500_000)
         try writer.save()
         return MainContext(coordinator: coordinator)
+    }
+
+    func names(_ format: String, in context: MainContext) throws -> String {
+        let request = FetchRequest(entityName: "Number", predicate: try FetchPredicate(format), sortKeys: [SortKey("name")])
+        return try context.fetch(request).map { ($0["name"] as? String)?.prefix(1) ?? "?" }.joined()
+    }
+
+    @Test("Integers and doubles compare exactly, as in SQLite, past 2^53 and at the ends of the 64-bit range", arguments: kinds)
+    func mixedComparisons(kind: StoreKind) throws {
+        let context = try saved(kind)
+        for (format, expected) in Self.cases {
+            #expect(try names(format, in: context) == expected, "\(kind): \(format)")
+        }
     }
 
     @Test("Values read back as SQLite reads them: 64-bit integers, infinities, and -0.0 as 0.0 in the SQL stores",

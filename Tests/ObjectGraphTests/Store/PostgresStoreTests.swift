@@ -309,5 +309,9 @@ struct PostgresStoreTests {
             try context.count(for: FetchRequest(entityName: "Recipe", predicate: try FetchPredicate(format)))
         }
         #expect(try count("rating == 1") == 1 && count("NOT (rating == 1)") == 2 && count("NOT (1 == rating)") == 2)
+        // An integer attribute and a double that is a whole number: compared as integers, with `=`.
+        let servings = try context.explain(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("servings == 4.0")))
+        #expect(servings.sql.contains(#"(t0."servings" = $1)"#), "\(servings.sql)")
+        #expect(try count("servings == 4.0") == 3 && count("servings == 4.5") == 0)
     }
 }

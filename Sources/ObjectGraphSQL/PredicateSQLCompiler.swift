@@ -206,6 +206,23 @@ package enum PredicateSQLCompiler {
             _ kind: ValueKind
         ) -> SQLFragment {
             let folding: ComparisonOptions = kind == .string || kind == .url ? options : []
+            var (lhs, rhs) = (lhs, rhs)
+            if !dialect.comparesIntegersWithDoublesExactly, let left = numberKind(lhs), let right = numberKind(rhs), left != right {
+                // A constant that converts exactly takes the other side's type (`count == 2.0`
+                // as `count = 2`, which the column's index answers); otherwise exact numerics.
+                if let converted = Self.converted(rhs, to: left) {
+                    rhs = converted
+                } else if let converted = Self.converted(lhs, to: right) {
+                    lhs = converted
+                } else {
+                    let l = exactNumeric(expression(lhs), left), r = exactNumeric(expression(rhs), right)
+                    switch op {
+                    case .equal: return "(\(l) \(raw: dialect.equal) \(r))"
+                    case .notEqual: return "(\(l) \(raw: dialect.notEqual) \(r))"
+                    default: return nullAsFalse("\(l) \(raw: op.rawValue) \(r)")
+                    }
+                }
+            }
             switch op {
             case .equal, .notEqual:
                 let nullTest = op == .equal ? "IS" : "IS NOT"
@@ -236,6 +253,53 @@ package enum PredicateSQLCompiler {
                 }
                 return nullAsFalse("\(operand(lhs, folding: folding)) \(raw: op.rawValue) \(operand(rhs, folding: folding))")
             }
+        }
+
+        /// Whether an expression's values are integers or doubles (dates included), when its
+        /// type says.
+        private enum NumberKind { case integer, double }
+
+        private func numberKind(_ expression: CheckedExpression) -> NumberKind? {
+            switch expression {
+            case .constant(.integer): return .integer
+            case .constant(.real): return .double
+            case .attribute(_, _, let attribute):
+                switch attribute.type {
+                case .integer16, .integer32, .integer64, .boolean: return .integer
+                case .double, .date: return .double
+                default: return nil
+                }
+            case .arithmetic(.divide, _, _): return .double
+            case .arithmetic(_, let lhs, let rhs):
+                let kinds = [numberKind(lhs), numberKind(rhs)]
+                return kinds.contains(.double) ? .double : kinds == [.integer, .integer] ? .integer : nil
+            case .negate(let operand): return numberKind(operand)
+            case .aggregate(.count, _, _), .subqueryCount: return .integer
+            case .aggregate(.avg, _, _): return .double
+            case .aggregate(_, _, let inner?): return numberKind(inner)
+            default: return nil
+            }
+        }
+
+        /// A constant of the other number kind that converts to `kind` exactly, or nil.
+        private static func converted(_ expression: CheckedExpression, to kind: NumberKind) -> CheckedExpression? {
+            switch (expression.constantValue, kind) {
+            case (.real(let value)?, .integer): Int64(exactly: value).map { .constant(.integer($0)) }
+            case (.integer(let value)?, .double): Double(exactly: value).map { .constant(.real($0)) }
+            default: nil
+            }
+        }
+
+        /// `value` as a `numeric` that orders against every integer exactly as `value` does:
+        /// an integer as it is; a double (whose cast to `numeric` keeps only 15 digits) as its
+        /// integer part, plus or minus a half when it has a fraction, or, beyond the 64-bit
+        /// integers, as its cast, which stays beyond them.
+        private func exactNumeric(_ value: SQLFragment, _ kind: NumberKind) -> SQLFragment {
+            guard kind == .double else { return "CAST(\(value) AS numeric)" }
+            let bound = "CAST(9223372036854775808 AS \(dialect.realType))"
+            return "(CASE WHEN \(value) >= -\(raw: bound) AND \(value) < \(raw: bound) "
+                + "THEN CAST(CAST(trunc(\(value)) AS \(raw: dialect.integerType)) AS numeric) + CAST(sign(\(value) - trunc(\(value))) AS numeric) / 2 "
+                + "ELSE CAST(\(value) AS numeric) END)"
         }
 
         private mutating func string(
@@ -283,11 +347,18 @@ package enum PredicateSQLCompiler {
             _ element: CheckedExpression, _ candidates: [CheckedExpression], _ options: ComparisonOptions, _ kind: ValueKind
         ) -> SQLFragment {
             let folding: ComparisonOptions = kind == .string || kind == .url ? options : []
-            // One pass over the candidates (an import's lists hold thousands of names).
+            // One pass over the candidates (an import's lists hold thousands of names). Where
+            // integers and doubles compare as doubles, a candidate of the element's other
+            // number kind takes its type, or, when it cannot exactly, each is compared alone.
             var values: [StoredValue] = [], matchesNull = false
             values.reserveCapacity(candidates.count)
+            let elementKind = dialect.comparesIntegersWithDoublesExactly ? nil : numberKind(element)
             for candidate in candidates {
-                guard let value = candidate.constantValue else {
+                var constant = candidate.constantValue
+                if let elementKind, let kind = numberKind(candidate), kind != elementKind {
+                    constant = Self.converted(candidate, to: elementKind)?.constantValue
+                }
+                guard let value = constant else {
                     let parts = candidates.map { compare(.equal, options, element, $0, kind) }
                     return PredicateSQLCompiler.chain(parts, separator: " OR ")
                 }

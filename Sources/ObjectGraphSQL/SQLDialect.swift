@@ -15,6 +15,10 @@ package struct SQLDialect: Sendable {
     /// `IS` can; PostgreSQL's `IS NOT DISTINCT FROM` cannot (the planner reads every row), so
     /// there a column compared with a value (never NULL: `== nil` is `IS NULL`) is written `=`.
     package let indexesNullSafeEquality: Bool
+    /// Whether comparing an integer with a double is exact, as in SQLite and the in-memory
+    /// evaluator. PostgreSQL compares them as doubles (there 2^53 + 1 equals 2^53), so such a
+    /// comparison is written over `numeric` instead, with the double made exact first.
+    package let comparesIntegersWithDoublesExactly: Bool
     /// The function that replaces NULL by its second argument: `IFNULL`, `COALESCE`.
     package let ifNull: String
     /// The function that finds a string in another (from 1; 0 when absent): `instr`, `strpos`.
@@ -83,13 +87,14 @@ package struct SQLDialect: Sendable {
         numbersParameters: Bool, unlimited: SQLFragment, keyListBrackets: (open: UInt8, close: UInt8),
         keyMembership: (prefix: String, suffix: String), sortsDistinctBySelectedOnly: Bool, leavesOutSoleEntity: Bool,
         integerType: String, columnType: @escaping @Sendable (AttributeType) -> String, joinTableOptions: String,
-        indexesNullSafeEquality: Bool = true
+        indexesNullSafeEquality: Bool = true, comparesIntegersWithDoublesExactly: Bool = true
     ) {
         self.trueLiteral = trueLiteral
         self.falseLiteral = falseLiteral
         self.equal = equal
         self.notEqual = notEqual
         self.indexesNullSafeEquality = indexesNullSafeEquality
+        self.comparesIntegersWithDoublesExactly = comparesIntegersWithDoublesExactly
         self.ifNull = ifNull
         self.position = position
         self.typedNull = typedNull

@@ -24,21 +24,43 @@ extension PersistentStoreCoordinator {
     ///   coordinator then keeps the old store).
     @discardableResult
     public func migrateStore(_ store: any PersistentStore, to path: String, type: PersistentStoreType) throws -> any PersistentStore {
-        guard let old = handlers.first(where: { $0 === store }) else {
+        guard handlers.contains(where: { $0 === store }) else {
             throw ObjectGraphError(.storeFailure, "cannot migrate a store that this coordinator does not have")
         }
         if type != .memory, FileManager.default.fileExists(atPath: path) {
             throw ObjectGraphError(.storeFailure, "cannot migrate to '\(path)': the file exists; remove it or choose another path")
         }
-        let changes = try Self.copy(of: old, model: model)
         let existing = Set(type.files(path).filter { FileManager.default.fileExists(atPath: $0) })
-        let new: any StoreRequestHandler
         do {
-            new = try Self.makeStore(type, at: path, model: model, with: changes)
+            return try migrateStore(store, target: type == .memory ? "into memory" : "to '\(path)' (\(type))") {
+                try type.make(model, path)  // an error opening it names the path
+            }
         } catch {
             // The new store is closed now; remove every file it made (a SQLite store's log
             // too, which would otherwise keep the path from being used again).
             for file in type.files(path) where !existing.contains(file) { try? FileManager.default.removeItem(atPath: file) }
+            throw error
+        }
+    }
+
+    /// ``migrateStore(_:to:type:)`` into the store `open` makes (a store module's own way to
+    /// name a place, such as a PostgreSQL database), named `target` in errors ("to …").
+    ///
+    /// The old store is read first, then `open` runs and the copy is saved in one save; when
+    /// that fails, the new store is released before the error reaches the caller, and the
+    /// coordinator keeps the old store.
+    package func migrateStore(
+        _ store: any PersistentStore, target: String, opening open: () throws -> any StoreRequestHandler
+    ) throws -> any StoreRequestHandler {
+        guard let old = handlers.first(where: { $0 === store }) else {
+            throw ObjectGraphError(.storeFailure, "cannot migrate a store that this coordinator does not have")
+        }
+        let changes = try Self.copy(of: old, model: model)
+        let new = try open()
+        do {
+            _ = try new.save(changes, beforeCommit: {})
+        } catch var error as ObjectGraphError {
+            error.message = "cannot migrate the store \(target): \(error.message); the coordinator keeps the old store"
             throw error
         }
         guard replace(old, with: new) else {
@@ -46,23 +68,6 @@ extension PersistentStoreCoordinator {
         }
         rowCache.removeAll()
         return new
-    }
-
-    /// A new store of `type` at `path` holding `changes`; when that fails, the store is
-    /// released (its files closed) before the error reaches the caller, and an error of the
-    /// copy (a constraint the old store's data breaks) names the migration.
-    private static func makeStore(
-        _ type: PersistentStoreType, at path: String, model: ObjectModel, with changes: StoreChanges
-    ) throws -> any StoreRequestHandler {
-        let store = try type.make(model, path)  // an error opening it names the path
-        do {
-            _ = try store.save(changes, beforeCommit: {})
-        } catch var error as ObjectGraphError {
-            let target = type == .memory ? "into memory" : "to '\(path)' (\(type))"
-            error.message = "cannot migrate the store \(target): \(error.message); the coordinator keeps the old store"
-            throw error
-        }
-        return store
     }
 
     /// Every row and many-to-many pair of `store` as one save that inserts them with their

@@ -138,7 +138,8 @@ final class PostgresSession: @unchecked Sendable {
                     case .integer(let value): bindings.append(value)
                     // SQLite stores a NaN as NULL, and the evaluator reads a NaN as nil: so here.
                     case .real(let value) where value.isNaN: bindings.appendNull()
-                    case .real(let value): bindings.append(value)
+                    // SQLite reads a -0.0 back as 0.0 (it keeps a whole double as an integer): so here.
+                    case .real(let value): bindings.append(value == 0 ? 0.0 : value)
                     case .text(let value): bindings.append(value)
                     case .blob(let data): bindings.append(ByteBuffer(bytes: data))
                     }

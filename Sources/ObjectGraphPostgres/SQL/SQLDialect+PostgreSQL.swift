@@ -2,8 +2,9 @@ import ObjectGraph
 import ObjectGraphSQL
 extension SQLDialect {
     /// PostgreSQL's SQL: `TRUE`/`FALSE`, `IS [NOT] DISTINCT FROM`, typed NULLs, NULL sorted
-    /// first as in SQLite. It has no folding, matching or predicate functions that agree with
-    /// Foundation, so predicates that need them run with the in-memory evaluator instead.
+    /// first as in SQLite, integers compared with doubles over `numeric`. It has no folding,
+    /// matching or predicate functions that agree with Foundation, so predicates that need
+    /// them run with the in-memory evaluator instead.
     static let postgreSQL = SQLDialect(
         trueLiteral: "TRUE", falseLiteral: "FALSE", equal: "IS NOT DISTINCT FROM", notEqual: "IS DISTINCT FROM",
         ifNull: "COALESCE", position: "strpos",
@@ -13,5 +14,5 @@ extension SQLDialect {
         numbersParameters: true, unlimited: "ALL", keyListBrackets: (UInt8(ascii: "{"), UInt8(ascii: "}")),
         keyMembership: ("= ANY(CAST(", " AS bigint[]))"), sortsDistinctBySelectedOnly: true, leavesOutSoleEntity: false,
         integerType: "bigint", columnType: { SchemaSQL.columnType($0) }, joinTableOptions: "",
-        indexesNullSafeEquality: false)
+        indexesNullSafeEquality: false, comparesIntegersWithDoublesExactly: false)
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ObjectGraph
 @testable import ObjectGraphPostgres
+import ObjectGraphSQLite
 
 /// What only a database server shows: connection errors, several coordinators (processes)
 /// on one store, notifications between them, and a connection lost during a save. The
@@ -309,5 +310,52 @@ struct PostgresStoreTests {
             try context.count(for: FetchRequest(entityName: "Recipe", predicate: try FetchPredicate(format)))
         }
         #expect(try count("rating == 1") == 1 && count("NOT (rating == 1)") == 2 && count("NOT (1 == rating)") == 2)
+        // An integer attribute and a double that is a whole number: compared as integers, with `=`.
+        let servings = try context.explain(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("servings == 4.0")))
+        #expect(servings.sql.contains(#"(t0."servings" = $1)"#), "\(servings.sql)")
+        #expect(try count("servings == 4.0") == 3 && count("servings == 4.5") == 0)
+    }
+
+    @Test("A SQLite store moves into PostgreSQL and back whole, objects keeping their IDs; a location holding objects is refused",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func migrationThroughPostgres() throws {
+        let model = try TestModel.make()
+        let coordinator = PersistentStoreCoordinator(model: model)
+        let sqlite = try coordinator.addStore(at: ":memory:")
+        let context = MainContext(coordinator: coordinator)
+        try AtomicStoreTests.fill(context)  // every attribute type, -0.0, infinity, microseconds
+        context.setMetadata("line 42", forKey: "position")
+        try context.save()
+        let expected = try graphSnapshot(coordinator)
+
+        let location = PostgresTestServer.newLocation()
+        let postgres = try coordinator.migrateStore(sqlite, to: location)
+        #expect(coordinator.stores.count == 1 && coordinator.stores[0] === postgres)
+        #expect(try graphSnapshot(coordinator) == expected)
+        #expect(postgres.metadata["position"] == "line 42" && postgres.identifier != sqlite.identifier)
+        let elsewhere = PersistentStoreCoordinator(model: model)
+        try elsewhere.addPostgresStore(at: location)
+        #expect(try graphSnapshot(elsewhere) == expected)
+        let writer = MainContext(coordinator: coordinator)
+        let tag = try writer.insert("Tag")
+        tag["label"] = "new"
+        try writer.save()
+        #expect(tag.objectID.key == 4, "new keys follow the copied ones")
+
+        let other = PersistentStoreCoordinator(model: model)
+        let source = try other.addStore(at: ":memory:")
+        let refused = try #require(throws: ObjectGraphError.self) { try other.migrateStore(source, to: location) }
+        #expect(refused.code == .storeFailure)
+        #expect(refused.message == "cannot migrate the store to \(location), schema \(location.schema): a store there holds Chef "
+                + "objects already; name an empty database or schema; the coordinator keeps the old store", "\(refused.message)")
+        #expect(other.stores[0] === source)
+
+        let scratch = try ScratchDirectory("og-postgres-migration")
+        let path = scratch.url.appendingPathComponent("back.sqlite").path
+        let back = try coordinator.migrateStore(postgres, to: path, type: .sqlite)
+        #expect(coordinator.stores[0] === back)
+        let after = try graphSnapshot(coordinator)
+        #expect(after.count == expected.count + 1)
+        #expect(try graphSnapshot(TestModel.coordinator(path: path)) == after)
     }
 }

@@ -3,7 +3,8 @@ import ObjectGraphSQLite
 import RecipeCatalog
 
 extension RecipeShell {
-    func runDotCommand(_ word: String, _ rest: String, _ context: CommandContext) async throws -> CommandResult {
+    func runDotCommand(_ typed: String, _ rest: String, _ context: CommandContext) async throws -> CommandResult {
+        let word = typed.lowercased()
         switch word {
         case ".quit", ".exit": return .quit
         case ".help": try help(rest, context)
@@ -46,7 +47,7 @@ extension RecipeShell {
         case ".open": try await open(rest, context)
         case ".migrate": try migrate(rest, context)
         default:
-            var message = "unknown command '\(word)'"
+            var message = "unknown command '\(typed)'"
             if let guess = word.closest(in: ShellHelp.dotCommands) { message += "; did you mean '\(guess)'?" }
             throw CommandError(message + " (.help lists the commands)")
         }

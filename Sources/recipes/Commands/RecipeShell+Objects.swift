@@ -3,7 +3,8 @@ import ObjectGraph
 import RecipeCatalog
 
 extension RecipeShell {
-    func runObjectCommand(_ word: String, _ rest: String, _ context: CommandContext) async throws {
+    func runObjectCommand(_ typed: String, _ rest: String, _ context: CommandContext) async throws {
+        let word = typed.lowercased()
         switch word {
         case "fetch": try fetch(rest, context)
         case "count": try count(rest, context)
@@ -21,7 +22,7 @@ extension RecipeShell {
         case "refresh": try refresh(rest, context)
         default:
             let known = Self.commands + ShellHelp.dotCommands
-            var message = "unknown command '\(word)'"
+            var message = "unknown command '\(typed)'"
             if let guess = word.closest(in: known) { message += "; did you mean '\(guess)'?" }
             throw CommandError(message + " (.help lists the commands)")
         }

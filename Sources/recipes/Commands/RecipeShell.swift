@@ -160,7 +160,7 @@ import RecipeCatalog
         let (word, rest) = Self.firstWord(of: line)
         let result: CommandResult
         if word.hasPrefix(".") {
-            result = try await runDotCommand(word.lowercased(), rest, commandContext)
+            result = try await runDotCommand(word, rest, commandContext)
         } else if ["undo", "redo"].contains(word.lowercased()) {
             try undoOrRedo(word.lowercased(), rest, commandContext)
             result = .ok
@@ -170,7 +170,7 @@ import RecipeCatalog
             let editing = context
             editing.beginUndoGroup(named: line.trimmed)
             do {
-                try await runObjectCommand(word.lowercased(), rest, commandContext)
+                try await runObjectCommand(word, rest, commandContext)
             } catch {
                 editing.discardUndoGroup()
                 throw error

@@ -191,6 +191,16 @@ struct CommandMistakeTests {
                 "\(run.standardOutput)")
     }
 
+    @Test("An unknown command is quoted as typed, and a command's case does not matter")
+    func unknownCommandAsTyped() async throws {
+        let run = try await run(["countX Recipe", ".Modes json", "COUNT Chef"])
+        #expect(run.standardError.split(separator: "\n").map(String.init) == [
+            "-c:1: error: unknown command 'countX'; did you mean 'count'? (.help lists the commands)",
+            "-c:2: error: unknown command '.Modes'; did you mean '.mode'? (.help lists the commands)",
+        ], "\(run.standardError)")
+        #expect(run.standardOutput == "0\n", "\(run.standardOutput)")
+    }
+
     @Test("An empty store path is refused by .open and .migrate, not opened as SQLite's vanishing temporary database")
     func emptyStorePaths() async throws {
         let run = try await run(["insert Chef name=Ana", "save", #".open """#, ".open ''", #".migrate xml """#,

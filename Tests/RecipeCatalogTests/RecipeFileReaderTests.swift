@@ -94,6 +94,29 @@ struct RecipeFileReaderTests {
         #expect(batch.records.map(\.lineNumber) == [3, 5])
     }
 
+    @Test("A lone CR (classic Mac OS) ends a line as LF and CRLF do, whatever the batches and chunks",
+          arguments: [1, 2, 3, 1 << 20])
+    func carriageReturnLineEnds(chunkSize: Int) throws {
+        let lines = [(#"{"id": "a", "name": "x"}"#, "\r"), (#"{"id": "b"}"#, "\r"), ("", "\r\n"),
+                     (#"{"id": "c", "name": "z"}"#, "\r\n"), (#"{"id": "d", "name": "w"}"#, "\r")]
+        // Where each line ends in the file: what a resume marker keeps.
+        let ends = lines.reduce(into: [Int]()) { $0.append(($0.last ?? 0) + ($1.0 + $1.1).utf8.count) }
+        let url = try TestFiles.write(lines.map { $0.0 + $0.1 }.joined())
+        defer { TestFiles.remove(url) }
+        let reader = try RecipeFileReader(url: url, batchSize: 1, chunkSize: chunkSize)
+        var records: [RecipeRecord] = [], errors: [String] = [], offsets: [Int?] = []
+        while let batch = try reader.nextBatch() {
+            records += batch.records
+            errors += batch.errors.map(\.description)
+            offsets.append(reader.byteOffset(afterLine: batch.lastLineNumber))
+        }
+        #expect(records.map(\.lineNumber) == [1, 4, 5])
+        #expect(records.map(\.name) == ["x", "z", "w"])
+        #expect(errors == [#"recipes.jsonl:2: missing "name""#])
+        #expect(offsets == [ends[0], ends[1], ends[3], ends[4]])
+        #expect(RecipeFileReader.lineCount(of: url) == 5)
+    }
+
     @Test("Each kind of bad line gives its file:line message", arguments: [
         (#"{"id": "a", "name": "x", "rating": "high"}"#, #"recipes.jsonl:2: "rating" must be a number, found string"#),
         (#"{"id": "a", "name": "x", "prepMinutes": "20"}"#, #"recipes.jsonl:2: "prepMinutes" must be an integer, found string"#),

@@ -26,42 +26,45 @@ extension REPLSession {
             : "Each input line answers one step: an empty line runs the offered command.")
         var walk = TutorialWalk(steps: document.steps)
         var next = walk.showUntilInput(output)
-        var events = InputThread.start(prompt: prompt(for: next, isTerminal), prefill: prefill(for: next, isTerminal),
-                                       makeEditor: makeEditor).makeAsyncIterator()
         var finished = next == .end
-        reading: while !finished, let event = await events.next(isolation: #isolation) {
-            let ack = event.ack
-            switch event.kind {
-            case .line(let text):
-                if case .command(let offered) = next {
-                    let typed = text.trimmingCharacters(in: .whitespaces)
-                    let command = isTerminal || !typed.isEmpty ? typed : offered
-                    if !isTerminal { output.printLine("recipes> " + command) }
-                    if !command.isEmpty {
-                        let outcome = await execute(command, at: nil)
-                        if outcome == .quit || (!isTerminal && shouldStop(after: outcome)) {
-                            ack.stop()
-                            break reading
+        // A tutorial that asks nothing (no command, a single prose section) reads no input.
+        if !finished {
+            var events = InputThread.start(prompt: prompt(for: next, isTerminal), prefill: prefill(for: next, isTerminal),
+                                           makeEditor: makeEditor).makeAsyncIterator()
+            reading: while !finished, let event = await events.next(isolation: #isolation) {
+                let ack = event.ack
+                switch event.kind {
+                case .line(let text):
+                    if case .command(let offered) = next {
+                        let typed = text.trimmingCharacters(in: .whitespaces)
+                        let command = isTerminal || !typed.isEmpty ? typed : offered
+                        if !isTerminal { output.printLine("recipes> " + command) }
+                        if !command.isEmpty {
+                            let outcome = await execute(command, at: nil)
+                            if outcome == .quit || (!isTerminal && shouldStop(after: outcome)) {
+                                ack.stop()
+                                break reading
+                            }
                         }
+                        walk.position += 1
                     }
-                    walk.position += 1
+                    next = walk.showUntilInput(output)
+                case .interrupted:
+                    break  // the same step again
+                case .endOfInput:
+                    ack.stop()
+                    break reading
                 }
-                next = walk.showUntilInput(output)
-            case .interrupted:
-                break  // the same step again
-            case .endOfInput:
-                ack.stop()
-                break reading
+                if next == .end {
+                    finished = true
+                    ack.stop()
+                } else {
+                    refreshCompletions()
+                    ack.readNext(prompt: prompt(for: next, isTerminal), prefill: prefill(for: next, isTerminal))
+                }
             }
-            if next == .end {
-                finished = true
-                ack.stop()
-            } else {
-                refreshCompletions()
-                ack.readNext(prompt: prompt(for: next, isTerminal), prefill: prefill(for: next, isTerminal))
-            }
+            while await events.next(isolation: #isolation) != nil {}  // the editor has restored the terminal
         }
-        while await events.next(isolation: #isolation) != nil {}  // the editor has restored the terminal
         if finished { output.printLine("End of the tutorial.") }
         guard isTerminal else {
             await finishNonInteractiveRun()

@@ -36,6 +36,33 @@ struct TutorialWalkTests {
         #expect(document.commandCount == 2)
     }
 
+    @Test("A tutorial whose lines end in CRLF (or a lone CR) reads as one with LF line ends", arguments: ["\r\n", "\r"])
+    func windowsLineEnds(lineEnd: String) {
+        let lines = ["# 3. Hello", "", "Why.", "", "```repl", "recipes> count Recipe", "169", "```", "", "## Next", "Then."]
+        let document = TutorialDocument(markdown: lines.joined(separator: lineEnd))
+        #expect(document == TutorialDocument(markdown: lines.joined(separator: "\n")))
+        #expect(document.title == "3. Hello")
+        #expect(document.steps == [.prose("# 3. Hello\n\nWhy."), .command("count Recipe"), .prose("## Next\nThen.")])
+    }
+
+    @Test func aTutorialFileWithWindowsLineEndsOffersItsCommands() async throws {
+        let folder = try TemporaryDirectory()
+        let tutorial = try smallCheckout(in: folder, lineEnd: "\r\n")
+        let run = try await RecipesBinary.run(["--tutorial", tutorial, "--deterministic"], input: "\n\n", in: folder.url,
+                                              environment: ["TMPDIR": folder.url.appendingPathComponent("tmp").path])
+        #expect(run.standardOutput.contains("Tutorial: 1. Small (2 commands)"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("recipes> count Recipe\n0\n"))
+        #expect(run.standardError.contains("error: unknown entity 'Recipie'; did you mean 'Recipe'?"))
+    }
+
+    @Test func aTutorialWithoutCommandsEndsWithoutWaitingForInput() async throws {
+        let folder = try TemporaryDirectory()
+        let file = try folder.write("# Notes\n\nOnly prose, in one section.\n", to: "notes.md")
+        let run = try await RecipesBinary.run(["--tutorial", file, "--deterministic"], in: folder.url)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.hasSuffix("Only prose, in one section.\n\nEnd of the tutorial.\n"), "\(run.standardOutput)")
+    }
+
     @Test func pipedInputRunsTheOfferedCommandsOrWhatIsTypedInstead() async throws {
         // Tutorial 1: the ingredients, the recipes, then `.schema Chef`, which we replace.
         let run = try await RecipesBinary.run(["tutorial", "1", "--deterministic"], input: "\n\ncount Chef\n",

@@ -87,6 +87,21 @@ struct RecipeFileReaderTests {
         ])
     }
 
+    @Test("Dates before 1582, and before year 1 with a sign, are proleptic Gregorian as ISO 8601 has them")
+    func datesBeforeTheGregorianReform() throws {
+        let batch = try read("""
+            {"id": "1", "name": "a", "published": "1500-01-01"}
+            {"id": "2", "name": "b", "published": "-0044-03-15T12:00:00Z"}
+            {"id": "3", "name": "c", "published": "-44-03-15"}
+            """)
+        #expect(batch.records.map(\.published) == [
+            Date(timeIntervalSince1970: -14_831_769_600), Date(timeIntervalSince1970: -63_549_316_800),
+        ])
+        #expect(batch.errors.map(\.description) == [
+            #"recipes.jsonl:3: "published" must be a date as YYYY-MM-DD or ISO 8601, found "-44-03-15""#,
+        ])
+    }
+
     @Test("Blank lines are skipped and keep the numbering")
     func blankLines() throws {
         let batch = try read("\n   \n" + #"{"id": "a", "name": "x"}"# + "\r\n\n" + #"{"id": "b", "name": "y"}"# + "\n\n")

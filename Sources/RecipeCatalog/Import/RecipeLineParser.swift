@@ -1,4 +1,5 @@
 internal import Foundation
+import ObjectGraph
 
 /// Why one line could not be parsed; the reader adds the file name and line number.
 struct LineProblem: Error, Equatable {
@@ -67,7 +68,7 @@ struct RecipeLineParser {
             case "published":
                 let start = index
                 if let text = try stringValue(key) {
-                    guard let date = ImportDate.parse(text) else {
+                    guard let date = ISO8601Date.parse(text) else {
                         index = start
                         throw LineProblem(message:
                             "\"published\" must be a date as YYYY-MM-DD or ISO 8601, found \"\(text)\"")

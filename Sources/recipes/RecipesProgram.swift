@@ -68,6 +68,9 @@ import Glibc
             InterruptSignal.install()
             var invocation = invocation
             var tutorial: TutorialDocument?
+            // The scratch folder of a walk without a STORE: removed however the shell ends.
+            var scratch: URL?
+            defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
             if let named = invocation.tutorial {
                 // The walk moves to a scratch folder: a relative STORE is the learner's, in
                 // the folder they typed it in, not a new file in the scratch folder.
@@ -75,7 +78,10 @@ import Glibc
                     invocation.storePath = URL(fileURLWithPath: path).standardizedFileURL.path
                 }
                 do {
-                    tutorial = try openTutorial(named, output: output)
+                    let keepsFiles = invocation.storePath != nil
+                    let opened = try openTutorial(named, keepsFiles: keepsFiles, output: output)
+                    tutorial = opened.document
+                    if !keepsFiles { scratch = opened.scratch }
                 } catch {
                     output.write("error: \(REPLSession<Handler>.message(for: error))\n", to: .standardError)
                     return 1
@@ -117,8 +123,11 @@ import Glibc
     /// `Tutorials` folder, moves to a new scratch folder whose `SampleData` and `Tutorials`
     /// lead to the checkout's: its commands find the sample files, and the files it writes
     /// (`.open --migrate … --copy-to catalog-v2.sqlite`) land there, so a second walk starts
-    /// afresh and the checkout stays clean.
-    private static func openTutorial(_ tutorial: Invocation.Tutorial, output: any ShellOutput) throws -> TutorialDocument {
+    /// afresh and the checkout stays clean. Returns the scratch folder too, if it made one:
+    /// unless `keepsFiles` (the learner named a STORE), the caller removes it at the end.
+    private static func openTutorial(
+        _ tutorial: Invocation.Tutorial, keepsFiles: Bool, output: any ShellOutput
+    ) throws -> (document: TutorialDocument, scratch: URL?) {
         let file: URL
         switch tutorial {
         case .named(let name): file = try TutorialLibrary.locate().file(for: name)
@@ -133,6 +142,7 @@ import Glibc
         let folder = file.standardizedFileURL.deletingLastPathComponent()
         let checkout = folder.deletingLastPathComponent()
         let manager = FileManager.default
+        var scratchFolder: URL?
         if folder.lastPathComponent == "Tutorials",
            manager.fileExists(atPath: checkout.appendingPathComponent("SampleData").path) {
             let scratch = manager.temporaryDirectory.appendingPathComponent("recipes-tutorial-\(UUID().uuidString.prefix(8))")
@@ -143,13 +153,16 @@ import Glibc
                                                    withDestinationURL: checkout.appendingPathComponent(name))
                 }
             } catch {
+                try? manager.removeItem(at: scratch)
                 throw CommandError("cannot make a folder for the tutorial at \(scratch.path): \((error as NSError).localizedDescription)")
             }
             _ = manager.changeCurrentDirectoryPath(scratch.path)
             output.write("(commands run in \(scratch.path), where SampleData/ leads to \(checkout.path)/SampleData; "
-                         + "the files the tutorial writes stay there)\n", to: .standardOutput)
+                         + (keepsFiles ? "the files the tutorial writes stay there"
+                                       : "the folder is removed when the shell ends") + ")\n", to: .standardOutput)
+            scratchFolder = scratch
         }
-        return TutorialDocument(markdown: text)
+        return (TutorialDocument(markdown: text), scratchFolder)
     }
 
     /// Waits for `task`, cancelling it on Ctrl-C; returns 0, or 1 (130 when cancelled)

@@ -126,6 +126,22 @@ struct CatalogImportTests {
         #expect(try MainContext(coordinator: catalog.coordinator).count(for: FetchRequest(entityName: "Chef")) == 7)
     }
 
+    @Test("A file whose lines end in a lone CR keeps a marker after line 20's CR, and resumes after it")
+    func aFileWithCarriageReturnLineEndsResumes() async throws {
+        let lines = (1...50).map { #"{"id": "m-\#($0)", "name": "Recipe \#($0)"}"# }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString).jsonl")
+        try lines.joined(separator: "\r").appending("\r").write(to: url, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let catalog = try await catalogWithAStoppedImport(of: url)
+        let marker = RecipeImporter.parseMarker(catalog.store.metadata[RecipeImporter.resumeKey(for: url)])
+        #expect(marker.line == 20 && marker.offset == lines.prefix(20).reduce(0) { $0 + $1.utf8.count + 1 })
+        var options = RecipeImporter.Options()
+        options.batchSize = 10
+        let report = try await RecipeImporter(options: options).importFile(url, into: PrivateContext(coordinator: catalog.coordinator))
+        #expect(report.changedSinceLine == 0 && report.resumedAfterLine == 20 && report.imported == 30)
+        #expect(report.errors.isEmpty, "\(report.errors)")
+    }
+
     /// Imports `url` in batches of 10 until two batches are saved, then cancels; returns the catalogue.
     func catalogWithAStoppedImport(of url: URL) async throws -> Catalog {
         let catalog = try Catalog.inMemory()
@@ -341,5 +357,11 @@ final class Counter: Sendable {
     try "a\nb\n\nc".write(to: url, atomically: true, encoding: .utf8)
     #expect(RecipeFileReader.lineCount(of: url) == 4)
     try "a\nb\n".write(to: url, atomically: true, encoding: .utf8)
+    #expect(RecipeFileReader.lineCount(of: url) == 2)
+
+    try "a\rb\r\n\rc".write(to: url, atomically: true, encoding: .utf8)
+    #expect(RecipeFileReader.lineCount(of: url) == 4)
+    // A CRLF split between two of the 1 MiB chunks the count reads is one line end.
+    try (String(repeating: "x", count: (1 << 20) - 1) + "\r\ny\r").write(to: url, atomically: true, encoding: .utf8)
     #expect(RecipeFileReader.lineCount(of: url) == 2)
 }

@@ -87,11 +87,49 @@ struct RecipeFileReaderTests {
         ])
     }
 
+    @Test("Dates before 1582, and before year 1 with a sign, are proleptic Gregorian as ISO 8601 has them")
+    func datesBeforeTheGregorianReform() throws {
+        let batch = try read("""
+            {"id": "1", "name": "a", "published": "1500-01-01"}
+            {"id": "2", "name": "b", "published": "-0044-03-15T12:00:00Z"}
+            {"id": "3", "name": "c", "published": "-44-03-15"}
+            """)
+        #expect(batch.records.map(\.published) == [
+            Date(timeIntervalSince1970: -14_831_769_600), Date(timeIntervalSince1970: -63_549_316_800),
+        ])
+        #expect(batch.errors.map(\.description) == [
+            #"recipes.jsonl:3: "published" must be a date as YYYY-MM-DD or ISO 8601, found "-44-03-15""#,
+        ])
+    }
+
     @Test("Blank lines are skipped and keep the numbering")
     func blankLines() throws {
         let batch = try read("\n   \n" + #"{"id": "a", "name": "x"}"# + "\r\n\n" + #"{"id": "b", "name": "y"}"# + "\n\n")
         #expect(batch.errors.isEmpty)
         #expect(batch.records.map(\.lineNumber) == [3, 5])
+    }
+
+    @Test("A lone CR (classic Mac OS) ends a line as LF and CRLF do, whatever the batches and chunks",
+          arguments: [1, 2, 3, 1 << 20])
+    func carriageReturnLineEnds(chunkSize: Int) throws {
+        let lines = [(#"{"id": "a", "name": "x"}"#, "\r"), (#"{"id": "b"}"#, "\r"), ("", "\r\n"),
+                     (#"{"id": "c", "name": "z"}"#, "\r\n"), (#"{"id": "d", "name": "w"}"#, "\r")]
+        // Where each line ends in the file: what a resume marker keeps.
+        let ends = lines.reduce(into: [Int]()) { $0.append(($0.last ?? 0) + ($1.0 + $1.1).utf8.count) }
+        let url = try TestFiles.write(lines.map { $0.0 + $0.1 }.joined())
+        defer { TestFiles.remove(url) }
+        let reader = try RecipeFileReader(url: url, batchSize: 1, chunkSize: chunkSize)
+        var records: [RecipeRecord] = [], errors: [String] = [], offsets: [Int?] = []
+        while let batch = try reader.nextBatch() {
+            records += batch.records
+            errors += batch.errors.map(\.description)
+            offsets.append(reader.byteOffset(afterLine: batch.lastLineNumber))
+        }
+        #expect(records.map(\.lineNumber) == [1, 4, 5])
+        #expect(records.map(\.name) == ["x", "z", "w"])
+        #expect(errors == [#"recipes.jsonl:2: missing "name""#])
+        #expect(offsets == [ends[0], ends[1], ends[3], ends[4]])
+        #expect(RecipeFileReader.lineCount(of: url) == 5)
     }
 
     @Test("Each kind of bad line gives its file:line message", arguments: [
@@ -115,6 +153,9 @@ struct RecipeFileReaderTests {
         (#"{"id": "", "name": "x"}"#, #"recipes.jsonl:2: "id" must not be empty"#),
         (#"{"id": "a"}"#, #"recipes.jsonl:2: missing "name""#),
         (#"{"id": "a", "name": ""}"#, #"recipes.jsonl:2: "name" must not be empty"#),
+        (#"{"id": "a", "name": "x", "chef": ""}"#, #"recipes.jsonl:2: "chef" must not be empty or blank; leave it out, or null, for none"#),
+        (#"{"id": "a", "name": "x", "chef": " \t "}"#, #"recipes.jsonl:2: "chef" must not be empty or blank; leave it out, or null, for none"#),
+        (#"{"id": "a", "name": "x", "cuisine": "\u00a0"}"#, #"recipes.jsonl:2: "cuisine" must not be empty or blank; leave it out, or null, for none"#),
         (#"{"id": "a", "name": "x", "published": "2024-02-30"}"#, #"recipes.jsonl:2: "published" must be a date as YYYY-MM-DD or ISO 8601, found "2024-02-30""#),
         (#"{"id": "a", "name": "x", "photo": "not base64!"}"#, #"recipes.jsonl:2: "photo" is not valid base64"#),
         (#"{"id": "a", "name": "x",}"#, #"recipes.jsonl:2: malformed JSON at column 25: expected a quoted field name"#),

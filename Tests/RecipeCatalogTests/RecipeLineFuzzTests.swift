@@ -116,20 +116,32 @@ struct RecipeLineFuzzTests {
     static func checkFile(_ lines: [[UInt8]], chunkSize: Int) throws -> String? {
         let url = try TestFiles.write("", name: "fuzz.jsonl")
         defer { TestFiles.remove(url) }
-        try Data(lines.joined(separator: [0x0A])).write(to: url)
+        let bytes = Array(lines.joined(separator: [0x0A]))
+        try Data(bytes).write(to: url)
         let reader = try RecipeFileReader(url: url, batchSize: 7, chunkSize: chunkSize)
         var accepted: [Int] = [], refused: [Int] = []
         while let batch = try reader.nextBatch() {
             accepted += batch.records.map(\.lineNumber)
             refused += batch.errors.map(\.line)
         }
+        // The file's lines, as the format has them: a line ends at LF, CRLF or a lone CR
+        // (a mutated line may hold CRs), and the last may have no end.
+        var fileLines: [ArraySlice<UInt8>] = []
+        var start = 0, position = 0
+        while position < bytes.count {
+            guard bytes[position] == 0x0A || bytes[position] == 0x0D else { position += 1; continue }
+            fileLines.append(bytes[start..<position])
+            position += bytes[position] == 0x0D && position + 1 < bytes.count && bytes[position + 1] == 0x0A ? 2 : 1
+            start = position
+        }
+        let endsUnterminated = start < bytes.count
+        if endsUnterminated { fileLines.append(bytes[start...]) }
         var expectedAccepted: [Int] = [], expectedRefused: [Int] = []
-        for (index, line) in lines.enumerated() {
-            var content = line[...]
+        for (index, line) in fileLines.enumerated() {
+            var content = line
             if index == 0, content.starts(with: [0xEF, 0xBB, 0xBF]) { content = content.dropFirst(3) }
-            if content.last == 0x0D { content = content.dropLast() }
-            if content.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            let isLast = index == lines.count - 1
+            if content.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            let isLast = endsUnterminated && index == fileLines.count - 1
             let ok = Array(content).withUnsafeBufferPointer { bytes in
                 var parser = RecipeLineParser(bytes: bytes, isUnterminatedLastLine: isLast)
                 return (try? parser.parseRecord(lineNumber: index + 1)) != nil

@@ -128,8 +128,7 @@ extension ContextCore {
     }
 
     private static func describeDate(_ seconds: Double) -> String {
-        Date(timeIntervalSince1970: seconds).formatted(Date.ISO8601FormatStyle(
-            includingFractionalSeconds: seconds.rounded() != seconds, timeZone: TimeZone(identifier: "UTC")!))
+        ISO8601Date.string(from: Date(timeIntervalSince1970: seconds))
     }
 
     /// Keeps the inverse of a to-one that a policy set to the store's destination in step:

@@ -140,8 +140,9 @@ public enum AttributeType: String, Hashable, Sendable, CaseIterable {
     /// Parses text typed by a person (a shell argument) into a stored value of this type.
     ///
     /// Integers and (finite) doubles in decimal; booleans as `true`/`false`/`yes`/`no`/`1`/`0`;
-    /// dates as ISO 8601 (`2024-03-01`, midnight UTC, or a date-time with seconds and a zone,
-    /// `2024-03-01T10:00:00Z`), refusing days and times that do not exist; `nil`/`null` for no value.
+    /// dates as ISO 8601 (`2024-03-01`, midnight UTC, or a date-time, `2024-03-01T10:00:00Z`;
+    /// proleptic Gregorian, a year before 1 with a sign, `-0044-03-15`), refusing days
+    /// and times that do not exist; `nil`/`null` for no value.
     /// - Throws: ``ObjectGraphError`` with code ``ObjectGraphError/Code/invalidValue``.
     public func parse(_ text: String, key: String) throws -> StoredValue {
         let lowered = text.lowercased()
@@ -165,7 +166,7 @@ public enum AttributeType: String, Hashable, Sendable, CaseIterable {
             }
         case .string: return .text(text)
         case .date:
-            guard let date = ISO8601Parsing.date(from: text) else { throw invalid() }
+            guard let date = ISO8601Date.parse(text) else { throw invalid() }
             return .real(date.timeIntervalSince1970)
         case .binary:
             guard let data = Data(base64Encoded: text) else { throw invalid() }
@@ -195,43 +196,6 @@ public enum AttributeType: String, Hashable, Sendable, CaseIterable {
         case .integer32: Int64(Int32.min)...Int64(Int32.max) ~= value
         default: true
         }
-    }
-}
-
-/// Parses the ISO 8601 forms people type: a date, or a date-time with or without fraction and zone.
-///
-/// Strict where Foundation's parser is lenient: a date alone is the whole text (the date
-/// style alone reads `2024-03-01T10:00Z` as midnight), and every field is in range (Foundation
-/// rolls `2024-02-30` over to March 1 and `25:00` to the next day).
-enum ISO8601Parsing {
-    static func date(from text: String) -> Date? {
-        guard fieldsAreInRange(Array(text.utf8)) else { return nil }
-        if text.utf8.count == 10 {
-            return try? Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!).year().month().day().parse(text)
-        }
-        if let date = try? Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!).parse(text) { return date }
-        return try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)
-    }
-
-    /// Whether `YYYY-MM-DD`, and `Thh:mm:ss` when the text goes on, name a real day and time.
-    private static func fieldsAreInRange(_ bytes: [UInt8]) -> Bool {
-        func number(_ range: Range<Int>) -> Int? {
-            guard range.upperBound <= bytes.count else { return nil }
-            var value = 0
-            for byte in bytes[range] {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              (1...12).contains(month) else { return false }
-        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let days = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-        guard (1...days).contains(day) else { return false }
-        guard bytes.count > 10 else { return true }
-        guard let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19) else { return false }
-        return hour < 24 && minute < 60 && second < 60
     }
 }
 

@@ -474,7 +474,7 @@ struct PredicateParser {
         case (.integer(let v), "NSDate"): value = .date(Date(timeIntervalSinceReferenceDate: Double(v)))
         case (.double(let v), "NSDate"): value = .date(Date(timeIntervalSinceReferenceDate: v))
         case (.string(let s), "NSDate"), (.string(let s), "Date"):
-            value = ISO8601Parsing.date(from: s).map { .date($0) }
+            value = ISO8601Date.parse(s).map { .date($0) }
             expected = ("an ISO 8601 date", "such as \"2024-05-01\" or \"2024-05-01T18:30:00Z\" (UTC unless a zone is given)")
         case (.string(let s), "UUID"), (.string(let s), "NSUUID"):
             value = UUID(uuidString: s).map { .uuid($0) }

@@ -318,7 +318,7 @@ struct PredicateTypeChecker {
         case (.string(let v), .string), (.string(let v), .url): return .text(v)
         case (.string(let v), .uuid): return UUID(uuidString: v).map { .text($0.uuidString) }
         case (.date(let v), .date): return .real(v.timeIntervalSince1970)
-        case (.string(let v), .date): return ISO8601Parsing.date(from: v).map { .real($0.timeIntervalSince1970) }
+        case (.string(let v), .date): return ISO8601Date.parse(v).map { .real($0.timeIntervalSince1970) }
         case (.data(let v), .binary): return .blob(v)
         case (.uuid(let v), .uuid): return .text(v.uuidString)
         case (.url(let v), .url): return .text(v.absoluteString)

@@ -147,7 +147,7 @@ public struct CatalogGenerator: Sendable {
         if !random.chance(percent: 3) {
             out += v.fragments.published
             let day = GeneratorVocabulary.firstDay + random.next(below: GeneratorVocabulary.dayRange)
-            let date = ImportDate.civilFromDays(day)
+            let date = ISO8601Date.civilFromDays(day)
             appendPadded(date.year, width: 4, to: &out)
             out.append(UInt8(ascii: "-"))
             appendPadded(date.month, width: 2, to: &out)

@@ -9,7 +9,8 @@ import ObjectGraph
 /// ``nextBatch()`` returns up to ``batchSize`` lines' worth of results: the
 /// records that parsed and an ``ImportLineError`` for each line that did not.
 /// A bad line never stops the reading. Blank lines are skipped; a UTF-8 byte
-/// order mark and Windows line ends are accepted.
+/// order mark is accepted, and a line may end in LF, CRLF (Windows) or a lone CR
+/// (classic Mac OS).
 ///
 /// ```swift
 /// let reader = try RecipeFileReader(url: URL(filePath: "SampleData/recipes.jsonl"))
@@ -44,7 +45,7 @@ public final class RecipeFileReader {
     /// The number of the first line of the last batch returned.
     private var firstLineOfBatch = 1
     /// Where each line of the last batch returned ends in the file (the offset after its
-    /// newline), blank lines included: entry `i` is line `firstLineOfBatch + i`.
+    /// line end), blank lines included: entry `i` is line `firstLineOfBatch + i`.
     private var lineEnds: [Int] = []
 
     /// Bytes of the lines returned so far (newlines included): the position in the file
@@ -104,7 +105,8 @@ public final class RecipeFileReader {
         return RecipeBatch(records: records, errors: errors, lastLineNumber: lineNumber)
     }
 
-    /// The number of lines in the file at `url` (a last line without a newline counts),
+    /// The number of lines in the file at `url` (a last line without a line end counts; LF,
+    /// CRLF and a lone CR each end one),
     /// counted in 1 MiB chunks: about a tenth of a second for 300,000 recipes, for a
     /// progress bar's total. `nil` when it cannot be read, or is not a regular file: a pipe
     /// or FIFO (`/dev/stdin`) can be read only once, and that once is the import's.
@@ -114,21 +116,30 @@ public final class RecipeFileReader {
         var count = 0
         var last: UInt8 = 0x0A
         while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            // A CR that ended the previous chunk ends a line of its own unless an LF follows it.
+            if last == 0x0D && chunk.first != 0x0A { count += 1 }
             chunk.withUnsafeBytes { bytes in
                 // memchr keeps this at C speed in debug builds too.
-                guard var cursor = bytes.baseAddress else { return }
-                let end = cursor + bytes.count
+                guard let start = bytes.baseAddress else { return }
+                let end = start + bytes.count
+                var cursor = start
                 while cursor < end, let found = memchr(cursor, 0x0A, end - cursor) {
                     count += 1
                     cursor = UnsafeRawPointer(found) + 1
                 }
+                cursor = start
+                while cursor < end, let found = memchr(cursor, 0x0D, end - cursor) {
+                    cursor = UnsafeRawPointer(found) + 1
+                    if cursor < end && cursor.load(as: UInt8.self) != 0x0A { count += 1 }
+                }
             }
             last = chunk.last ?? last
         }
+        // A last CR ends the last line, which is not counted yet: as for a line with no end.
         return last == 0x0A ? count : count + 1
     }
 
-    /// The byte offset in the file just after `line` (after its newline, if it has one), for
+    /// The byte offset in the file just after `line` (after its line end, if it has one), for
     /// a line of the batch ``nextBatch()`` returned last; `nil` for any other line.
     ///
     /// An import's resume marker keeps it, to tell whether the lines it already read are
@@ -182,7 +193,10 @@ public final class RecipeFileReader {
     }
 
     /// Parses complete lines from the buffer; returns how many non-blank lines it
-    /// handled and whether it stopped for the limit (`true`) or for lack of a newline (`false`).
+    /// handled and whether it stopped for the limit (`true`) or for lack of a line end (`false`).
+    ///
+    /// A line ends at LF, CRLF or a lone CR; a CR last in the buffer waits for the next
+    /// chunk (or the end of the file) to tell which.
     private func processBufferedLines(
         limit: Int, into records: inout [RecipeRecord], _ errors: inout [ImportLineError]
     ) -> (lines: Int, complete: Bool) {
@@ -192,15 +206,23 @@ public final class RecipeFileReader {
         let result: Bool = buffer.withUnsafeBufferPointer { all in
             while handled < limit {
                 var end = position
-                while end < all.count && all[end] != 0x0A { end += 1 }
+                while end < all.count && all[end] != 0x0A && all[end] != 0x0D { end += 1 }
                 guard end < all.count else { return false }
+                var next = end + 1
+                if all[end] == 0x0D {
+                    if next < all.count {
+                        if all[next] == 0x0A { next += 1 }
+                    } else if !reachedEnd {
+                        return false
+                    }
+                }
                 lineNumber += 1
-                lineEnds.append(bufferStart + end + 1)
+                lineEnds.append(bufferStart + next)
                 if handleLine(UnsafeBufferPointer(rebasing: all[position..<end]),
                               isUnterminatedLastLine: false, into: &records, &errors) {
                     handled += 1
                 }
-                position = end + 1
+                position = next
             }
             return true
         }
@@ -208,7 +230,7 @@ public final class RecipeFileReader {
         return (handled, result)
     }
 
-    /// Handles the bytes after the last newline, if any; returns 1 if it was a non-blank line.
+    /// Handles the bytes after the last line end, if any; returns 1 if it was a non-blank line.
     private func processFinalLine(into records: inout [RecipeRecord], _ errors: inout [ImportLineError]) -> Int {
         guard consumed < buffer.count else { return 0 }
         lineNumber += 1
@@ -227,11 +249,10 @@ public final class RecipeFileReader {
         into records: inout [RecipeRecord], _ errors: inout [ImportLineError]
     ) -> Bool {
         var line = raw
-        if line.last == 0x0D { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
         if lineNumber == 1, line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
             line = UnsafeBufferPointer(rebasing: line.dropFirst(3))
         }
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return false }
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return false }
         var parser = RecipeLineParser(bytes: line, isUnterminatedLastLine: isUnterminatedLastLine)
         do {
             records.append(try parser.parseRecord(lineNumber: lineNumber))

@@ -1,4 +1,5 @@
 internal import Foundation
+import ObjectGraph
 
 /// Why one line could not be parsed; the reader adds the file name and line number.
 struct LineProblem: Error, Equatable {
@@ -56,8 +57,8 @@ struct RecipeLineParser {
             switch key {
             case "id": sourceID = try stringValue(key)
             case "name": name = try stringValue(key)
-            case "chef": record.chef = try stringValue(key)
-            case "cuisine": record.cuisine = try stringValue(key)
+            case "chef": record.chef = try uniquedName(key)
+            case "cuisine": record.cuisine = try uniquedName(key)
             case "course": record.course = try stringValue(key)
             case "instructions": record.instructions = try stringValue(key)
             case "prepMinutes": record.prepMinutes = try integerValue(key)
@@ -67,7 +68,7 @@ struct RecipeLineParser {
             case "published":
                 let start = index
                 if let text = try stringValue(key) {
-                    guard let date = ImportDate.parse(text) else {
+                    guard let date = ISO8601Date.parse(text) else {
                         index = start
                         throw LineProblem(message:
                             "\"published\" must be a date as YYYY-MM-DD or ISO 8601, found \"\(text)\"")
@@ -151,6 +152,16 @@ struct RecipeLineParser {
         case UInt8(ascii: "n"): try parseLiteral("null"); return nil
         default: throw try wrongType(field(), expected: "a string")
         }
+    }
+
+    /// The name of an object the importer finds or creates (a chef, a cuisine); `null` gives
+    /// `nil`, for none. An empty or all-blank name would make an object no one can tell apart.
+    private mutating func uniquedName(_ field: String) throws(LineProblem) -> String? {
+        guard let name = try stringValue(field) else { return nil }
+        guard name.contains(where: { !$0.isWhitespace }) else {
+            throw LineProblem(message: "\"\(field)\" must not be empty or blank; leave it out, or null, for none")
+        }
+        return name
     }
 
     /// An integer field; `null` gives `nil`, a number with a fraction is an error.

@@ -166,13 +166,10 @@ struct ObjectPrinter {
         number == number.rounded() && abs(number) < 1e15 ? String(format: "%.1f", number) : String(number)
     }
 
-    /// A date as ISO 8601: the date alone at midnight UTC, otherwise date and time.
+    /// A date as ISO 8601 (proleptic Gregorian, as `insert` and the importer read it): the
+    /// date alone at midnight UTC, otherwise date and time, with milliseconds when it has them.
     static func isoDate(_ date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        if seconds.truncatingRemainder(dividingBy: 86_400) == 0 {
-            return date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!).year().month().day())
-        }
-        return date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!))
+        ISO8601Date.string(from: date, dateAloneAtMidnight: true)
     }
 
     static func jsonString(_ text: String) -> String {

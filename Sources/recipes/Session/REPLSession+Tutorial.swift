@@ -29,44 +29,47 @@ extension REPLSession {
             : "Each input line answers one step: an empty line runs the offered command.")
         var walk = TutorialWalk(steps: document.steps)
         var next = walk.showUntilInput(output)
-        var events = InputThread.start(prompt: prompt(for: next, isTerminal), prefill: prefill(for: next, isTerminal),
-                                       makeEditor: makeEditor).makeAsyncIterator()
         var finished = next == .end
-        reading: while !finished, let event = await events.next(isolation: #isolation) {
-            let ack = event.ack
-            switch event.kind {
-            case .line(let text):
-                // At a pause between prose sections an empty line shows the next one, and a
-                // command typed there runs with the pause kept, so the prose does not push its
-                // output away; at an offered command the line runs instead of it.
-                let isPause = next == .more
-                let typed = text.trimmingCharacters(in: .whitespaces)
-                let command = if case .command(let offered) = next, !isTerminal, typed.isEmpty { offered } else { typed }
-                if !command.isEmpty {
-                    if !isTerminal { output.printLine("recipes> " + command) }
-                    let outcome = await execute(command, at: nil)
-                    if outcome == .quit || (!isTerminal && shouldStop(after: outcome)) {
-                        ack.stop()
-                        break reading
+        // A tutorial that asks nothing (no command, a single prose section) reads no input.
+        if !finished {
+            var events = InputThread.start(prompt: prompt(for: next, isTerminal), prefill: prefill(for: next, isTerminal),
+                                           makeEditor: makeEditor).makeAsyncIterator()
+            reading: while !finished, let event = await events.next(isolation: #isolation) {
+                let ack = event.ack
+                switch event.kind {
+                case .line(let text):
+                    // At a pause between prose sections an empty line shows the next one, and a
+                    // command typed there runs with the pause kept, so the prose does not push its
+                    // output away; at an offered command the line runs instead of it.
+                    let isPause = next == .more
+                    let typed = text.trimmingCharacters(in: .whitespaces)
+                    let command = if case .command(let offered) = next, !isTerminal, typed.isEmpty { offered } else { typed }
+                    if !command.isEmpty {
+                        if !isTerminal { output.printLine("recipes> " + command) }
+                        let outcome = await execute(command, at: nil)
+                        if outcome == .quit || (!isTerminal && shouldStop(after: outcome)) {
+                            ack.stop()
+                            break reading
+                        }
                     }
+                    if !isPause { walk.position += 1 }
+                    if !isPause || command.isEmpty { next = walk.showUntilInput(output) }
+                case .interrupted:
+                    break  // the same step again
+                case .endOfInput:
+                    ack.stop()
+                    break reading
                 }
-                if !isPause { walk.position += 1 }
-                if !isPause || command.isEmpty { next = walk.showUntilInput(output) }
-            case .interrupted:
-                break  // the same step again
-            case .endOfInput:
-                ack.stop()
-                break reading
+                if next == .end {
+                    finished = true
+                    ack.stop()
+                } else {
+                    refreshCompletions()
+                    ack.readNext(prompt: prompt(for: next, isTerminal), prefill: prefill(for: next, isTerminal))
+                }
             }
-            if next == .end {
-                finished = true
-                ack.stop()
-            } else {
-                refreshCompletions()
-                ack.readNext(prompt: prompt(for: next, isTerminal), prefill: prefill(for: next, isTerminal))
-            }
+            while await events.next(isolation: #isolation) != nil {}  // the editor has restored the terminal
         }
-        while await events.next(isolation: #isolation) != nil {}  // the editor has restored the terminal
         if finished { output.printLine("End of the tutorial.") }
         guard isTerminal else {
             await finishNonInteractiveRun()

@@ -35,7 +35,9 @@ struct TutorialDocument: Equatable {
             if !text.isEmpty { steps.append(.prose(text)) }
             prose = []
         }
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+        // A line ends at LF, CRLF or a lone CR: in Swift, "\r\n" is one Character, not "\n".
+        let lines = markdown.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        for line in lines {
             switch fence {
             case "```repl":
                 if line == "```" {
@@ -59,7 +61,7 @@ struct TutorialDocument: Equatable {
         }
         flushProse()
         self.steps = steps
-        let heading = markdown.split(separator: "\n").first { $0.hasPrefix("# ") }
+        let heading = lines.first { $0.hasPrefix("# ") }
         self.title = heading.map { String($0.drop { $0 == "#" || $0 == " " }) } ?? "Tutorial"
     }
 }

@@ -19,7 +19,7 @@ enum RecipeDataset {
         "Apple pie": "I", "Toast": "J", "50% Off Soup": "K", "O'Brien's Hash": "L",
     ]
 
-    static func date(_ text: String) -> Date { ISO8601Parsing.date(from: text)! }
+    static func date(_ text: String) -> Date { ISO8601Date.parse(text)! }
 
     /// The letters of the recipes with these keys, sorted.
     static func letters(_ keys: some Sequence<Int64>, in graph: TestGraph) -> String {

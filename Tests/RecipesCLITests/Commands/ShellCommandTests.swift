@@ -50,6 +50,23 @@ struct ShellCommandTests {
         #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))  // a PNG
     }
 
+    @Test("A date before 1582 or before year 1 prints as it was imported or typed, and so does a fraction of a second")
+    func datesPrintAsTyped() async throws {
+        let folder = try TemporaryDirectory()
+        let file = try folder.write(#"{"id": "old-1", "name": "Pottage", "published": "1390-06-01"}"# + "\n", to: "old.jsonl")
+        let run = try await run(["--memory", "--deterministic", "-c", "import \(file)",
+                                 "-c", "insert Recipe name=Garum sourceID=old-2 published=-0044-03-15",
+                                 "-c", "insert Recipe name=Hippocras sourceID=old-3 published=1500-01-01T12:30:00Z",
+                                 "-c", "insert Recipe name=Toast sourceID=old-4 published=2024-03-01T10:30:00.5Z",
+                                 "-c", "update Recipe where sourceID == 'old-1' set published=1582-10-10",
+                                 "-c", ".mode json", "-c", "fetch Recipe sort sourceID"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let published = run.standardOutput.split(separator: "\n").compactMap { line in
+            ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["published"] as? String
+        }
+        #expect(published == ["1582-10-10", "-0044-03-15", "1500-01-01T12:30:00Z", "2024-03-01T10:30:00.500Z"])
+    }
+
     @Test func csvModeQuotesFields() async throws {
         let run = try await run(["--memory", "-c", "insert Chef name=\"O'Brien, Camille\"", "-c", ".mode csv",
                                  "-c", "fetch Chef"])

@@ -36,6 +36,33 @@ struct TutorialWalkTests {
         #expect(document.commandCount == 2)
     }
 
+    @Test("A tutorial whose lines end in CRLF (or a lone CR) reads as one with LF line ends", arguments: ["\r\n", "\r"])
+    func windowsLineEnds(lineEnd: String) {
+        let lines = ["# 3. Hello", "", "Why.", "", "```repl", "recipes> count Recipe", "169", "```", "", "## Next", "Then."]
+        let document = TutorialDocument(markdown: lines.joined(separator: lineEnd))
+        #expect(document == TutorialDocument(markdown: lines.joined(separator: "\n")))
+        #expect(document.title == "3. Hello")
+        #expect(document.steps == [.prose("# 3. Hello\n\nWhy."), .command("count Recipe"), .prose("## Next\nThen.")])
+    }
+
+    @Test func aTutorialFileWithWindowsLineEndsOffersItsCommands() async throws {
+        let folder = try TemporaryDirectory()
+        let tutorial = try smallCheckout(in: folder, lineEnd: "\r\n")
+        let run = try await RecipesBinary.run(["--tutorial", tutorial, "--deterministic"], input: "\n\n", in: folder.url,
+                                              environment: ["TMPDIR": folder.url.appendingPathComponent("tmp").path])
+        #expect(run.standardOutput.contains("Tutorial: 1. Small (2 commands)"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("recipes> count Recipe\n0\n"))
+        #expect(run.standardError.contains("error: unknown entity 'Recipie'; did you mean 'Recipe'?"))
+    }
+
+    @Test func aTutorialWithoutCommandsEndsWithoutWaitingForInput() async throws {
+        let folder = try TemporaryDirectory()
+        let file = try folder.write("# Notes\n\nOnly prose, in one section.\n", to: "notes.md")
+        let run = try await RecipesBinary.run(["--tutorial", file, "--deterministic"], in: folder.url)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.hasSuffix("Only prose, in one section.\n\nEnd of the tutorial.\n"), "\(run.standardOutput)")
+    }
+
     @Test func pipedInputRunsTheOfferedCommandsOrWhatIsTypedInstead() async throws {
         // Tutorial 1: the ingredients, the recipes, then `.schema Chef`, which we replace.
         let run = try await RecipesBinary.run(["tutorial", "1", "--deterministic"], input: "\n\ncount Chef\n",
@@ -84,7 +111,7 @@ struct TutorialWalkTests {
             let run = try await RecipesBinary.run(["tutorial", "15", "--deterministic"],
                                                   input: String(repeating: "\n", count: steps), in: Self.root)
             #expect(run.standardOutput.contains("migrated catalog-v2.sqlite from version 1"), "walk \(walk): \(run.standardError)")
-            #expect(run.standardOutput.contains("the files the tutorial writes stay there"))
+            #expect(run.standardOutput.contains("the folder is removed when the shell ends"))
             #expect(run.standardOutput.hasSuffix("End of the tutorial.\n"))
         }
         #expect(!FileManager.default.fileExists(atPath: copy.path), "the walk wrote into the checkout")
@@ -100,6 +127,41 @@ struct TutorialWalkTests {
         #expect(run.standardOutput.contains("the files the tutorial writes stay there"))
         #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("mine.sqlite").path),
                 "the store was created in the scratch folder instead")
+    }
+
+    /// A checkout of one small tutorial in `folder` (its `Tutorials` and an empty `SampleData`),
+    /// with `lineEnd` ending its lines; returns the tutorial's path.
+    func smallCheckout(in folder: TemporaryDirectory, lineEnd: String = "\n") throws -> String {
+        for name in ["checkout/Tutorials", "checkout/SampleData", "tmp"] {
+            try FileManager.default.createDirectory(at: folder.url.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        let text = ["# 1. Small", "", "Two commands.", "", "```repl", "recipes> count Recipe", "0",
+                    "recipes> count Recipie", "error: unknown entity 'Recipie'; did you mean 'Recipe'?", "```", ""]
+        return try folder.write(text.joined(separator: lineEnd), to: "checkout/Tutorials/01-small.md")
+    }
+
+    /// The scratch folders of walks left in `folder`'s `tmp`.
+    func scratchFolders(in folder: TemporaryDirectory) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("tmp").path)
+            .filter { $0.hasPrefix("recipes-tutorial-") }
+    }
+
+    @Test func aWalkRemovesItsScratchFolderWhenItEndsUnlessAStoreWasGiven() async throws {
+        let folder = try TemporaryDirectory()
+        let tutorial = try smallCheckout(in: folder)
+        let environment = ["TMPDIR": folder.url.appendingPathComponent("tmp").path]
+        // To the end (through a failing command), and stopped by the end of input at the first step.
+        for input in ["\n\n", ""] {
+            let run = try await RecipesBinary.run(["--tutorial", tutorial, "--deterministic"], input: input,
+                                                  in: folder.url, environment: environment)
+            #expect(run.standardOutput.contains("the folder is removed when the shell ends"), "\(run.standardError)")
+            #expect(try scratchFolders(in: folder) == [], "input \(input.debugDescription)")
+        }
+        // With a STORE, the learner keeps the files the tutorial wrote beside it.
+        let run = try await RecipesBinary.run(["--tutorial", tutorial, "mine.sqlite", "--deterministic"], input: "\n\n",
+                                              in: folder.url, environment: environment)
+        #expect(run.standardOutput.contains("the files the tutorial writes stay there"), "\(run.standardError)")
+        #expect(try scratchFolders(in: folder).count == 1)
     }
 
     @Test func fromAnotherFolderTheTutorialsOfTheBuiltCheckoutAreListed() async throws {
@@ -154,8 +216,10 @@ struct TutorialWalkTests {
 
     @Test func atATerminalTheNextCommandWaitsOnTheEditLine() async throws {
         let home = try TemporaryDirectory()
+        try FileManager.default.createDirectory(at: home.url.appendingPathComponent("tmp"), withIntermediateDirectories: true)
         let terminal = try await TmuxTerminal(arguments: ["tutorial", "1"], home: home.url,
-                                        environment: ["RECIPES_TUTORIALS": Self.root.appendingPathComponent("Tutorials").path])
+                                        environment: ["RECIPES_TUTORIALS": Self.root.appendingPathComponent("Tutorials").path,
+                                                      "TMPDIR": home.url.appendingPathComponent("tmp").path])
         try await terminal.waitFor("the first command offered") {
             $0.hasSuffix("recipes> import SampleData/ingredients.tsv")
                 || $0.split(separator: "\n").last == "recipes> import SampleData/ingredients.tsv"
@@ -174,9 +238,14 @@ struct TutorialWalkTests {
         await terminal.press("Enter")  // an emptied line skips `.schema Chef`
         try await terminal.waitFor("the offer after the skipped one") { $0.contains("recipes> count Recipe\n0\n")
             && $0.split(separator: "\n").last == "recipes> count Recipe" }
+        await terminal.press("C-c")  // the same step again; the terminal flushes unread input, so wait
+        try await terminal.waitFor("the step offered again") {
+            $0.contains("count Recipe^C") && $0.split(separator: "\n").last == "recipes> count Recipe"
+        }
         await terminal.press("C-u")
         await terminal.press("C-d")
         #expect(try await terminal.waitForExit() == 0)
+        #expect(try scratchFolders(in: home) == [], "the walk left its scratch folder")
     }
 
     @Test func atATerminalACommandTypedAtThePauseRunsAndEnterThenShowsMore() async throws {

@@ -4,15 +4,16 @@ import Foundation
 /// exactly the value written.
 ///
 /// Integers are decimal; Booleans `true`/`false`; doubles Swift's shortest form that reads
-/// back to the same bits (`0.1`, `1e-07`, `inf`, `nan`); dates ISO 8601 in UTC when they
-/// fall on a whole second (`2024-03-05T18:30:00Z`), otherwise seconds since 1970; binary
-/// data Base64; strings, UUIDs and URLs as they are.
+/// back to the same bits (`0.1`, `1e-07`, `inf`, `nan`); dates ISO 8601 in UTC
+/// (`ISO8601Date`: proleptic Gregorian) when they fall on a whole second of the years
+/// -9999…9999 (`2024-03-05T18:30:00Z`), otherwise seconds since 1970; binary data Base64;
+/// strings, UUIDs and URLs as they are.
 enum StoredValueText {
     static func text(_ value: StoredValue, of type: AttributeType) -> String {
         switch (type, value) {
         case (.boolean, .integer(let flag)): return flag == 0 ? "false" : "true"
-        case (.date, .real(let seconds)) where seconds.rounded() == seconds && (-3e10..<2.5e11).contains(seconds):  // years 1019–9892
-            return isoFormat.format(Date(timeIntervalSince1970: seconds))
+        case (.date, .real(let seconds)) where seconds.rounded() == seconds && textDates.contains(seconds):
+            return ISO8601Date.string(from: Date(timeIntervalSince1970: seconds))
         case (_, .integer(let number)): return String(number)
         case (_, .real(let number)): return "\(number)"
         case (_, .text(let text)): return text
@@ -29,7 +30,7 @@ enum StoredValueText {
         case .integer16, .integer32, .integer64: value = Int64(text).map(StoredValue.integer)
         case .boolean: value = text == "true" ? .integer(1) : text == "false" ? .integer(0) : nil
         case .double: value = Double(text).map(StoredValue.real)
-        case .date: value = (Double(text) ?? (try? isoFormat.parse(text))?.timeIntervalSince1970).map(StoredValue.real)
+        case .date: value = (Double(text) ?? ISO8601Date.parse(text)?.timeIntervalSince1970).map(StoredValue.real)
         case .string, .uuid, .url: value = .text(text)
         case .binary: value = Data(base64Encoded: text).map(StoredValue.blob)
         }
@@ -40,5 +41,7 @@ enum StoredValueText {
         return value
     }
 
-    private static let isoFormat = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!)
+    /// The seconds since 1970 of the years -9999…9999, which dates are written as ISO 8601 in.
+    private static let textDates = Double(ISO8601Date.daysFromCivil(year: -9_999, month: 1, day: 1)) * 86_400
+        ..< Double(ISO8601Date.daysFromCivil(year: 10_000, month: 1, day: 1)) * 86_400
 }

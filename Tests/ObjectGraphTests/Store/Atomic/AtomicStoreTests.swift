@@ -75,6 +75,34 @@ struct AtomicStoreTests {
         #expect(try next.fetch(FetchRequest(entityName: "Tag", sortKeys: [SortKey("label")])).map { $0.objectID.key }.max() == 4)
     }
 
+    @Test("Dates before 1582 and before year 1 are written as proleptic Gregorian ISO 8601 and read back exactly",
+          arguments: [StoreKind.xml, .html])
+    func datesBeforeTheGregorianReform(kind: StoreKind) throws {
+        let dates: [(seconds: Double, text: String)] = [
+            (-14_831_769_600, "1500-01-01T00:00:00Z"), (-12_219_379_200, "1582-10-14T00:00:00Z"),
+            (-62_167_219_200, "0000-01-01T00:00:00Z"), (-63_549_316_800, "-0044-03-15T12:00:00Z"),
+        ]
+        let model = try TestModel.make()
+        let coordinator = PersistentStoreCoordinator(model: model)
+        let path = (try kind.addStore(to: coordinator) as! any AtomicStorePath).path
+        defer { StoreKind.removeFolder(of: path) }
+        let context = MainContext(coordinator: coordinator)
+        for (index, date) in dates.enumerated() {
+            let recipe = try context.insert("Recipe")
+            recipe["name"] = "Recipe \(index)"
+            recipe["published"] = Date(timeIntervalSince1970: date.seconds)
+        }
+        try context.save()
+        let file = try String(contentsOfFile: path, encoding: .utf8)
+        for date in dates { #expect(file.contains(date.text), "\(date.text) in the \(kind) file") }
+
+        let reopened = PersistentStoreCoordinator(model: model)
+        _ = try reopened.addStore(type: kind.type, at: path)
+        let reader = MainContext(coordinator: reopened)
+        let recipes = try reader.fetch(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")]))
+        #expect(recipes.map { ($0["published"] as? Date)?.timeIntervalSince1970 } == dates.map(\.seconds))
+    }
+
     @Test("A save does not overwrite a file that another coordinator saved since this one read it; the context keeps its change",
           arguments: StoreKind.atomic)
     func staleFileIsKept(kind: StoreKind) throws {

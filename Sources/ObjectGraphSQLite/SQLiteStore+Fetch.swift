@@ -45,8 +45,10 @@ extension SQLiteStore {
     ) throws {
         let layout = layout(for: relationship.destination)
         if sourceKeys.count == 1, let statements = toManySQL[ObjectIdentifier(relationship)], let sql = statements.destinationRows {
-            return try forEachRow(SQLFragment(sql: sql, arguments: [.integer(sourceKeys[0])]), .recent, layout,
-                                  number: statements.destinationRowsNumber, body)
+            // The key is bound as it is: no list of arguments made for one value.
+            let key = sourceKeys[0]
+            return try forEachRow(sql, number: statements.destinationRowsNumber, .recent, layout,
+                                  bind: { try $0.bind(.integer(key), at: 1) }, body)
         }
         try forEachRow(FetchSQL.selectDestinations(of: relationship, sourceKeys: sourceKeys, layout: layout, dialect: .sqlite),
                        .recent, layout, body)
@@ -62,20 +64,29 @@ extension SQLiteStore {
         }
     }
 
-    /// Runs `select`, which reads rows of `layout`'s table, and hands each row to `body`;
-    /// `number`, when given, finds the cached statement by number instead of by its text.
+    /// Runs `select`, which reads rows of `layout`'s table, and hands each row to `body`.
     private func forEachRow(
-        _ select: SQLFragment, _ freshness: ConnectionPool.Freshness, _ layout: TableLayout, number: Int? = nil,
+        _ select: SQLFragment, _ freshness: ConnectionPool.Freshness, _ layout: TableLayout,
         _ body: (ObjectID, any StoreRow) throws -> Void
+    ) throws {
+        try forEachRow(select.sql, number: nil, freshness, layout, bind: { try $0.bind(select.arguments) }, body)
+    }
+
+    /// Runs `sql`, which reads rows of `layout`'s table, with the values `bind` binds, and
+    /// hands each row to `body`; `number`, when given, finds the cached statement by number
+    /// instead of by its text.
+    private func forEachRow(
+        _ sql: String, number: Int?, _ freshness: ConnectionPool.Freshness, _ layout: TableLayout,
+        bind: (SQLiteStatement) throws -> Void, _ body: (ObjectID, any StoreRow) throws -> Void
     ) throws {
         let sole = layout.soleEntityIndex
         try performRead(freshness) { connection in
             let statement = if let number {
-                try connection.cachedStatement(select.sql, number: number)
+                try connection.cachedStatement(sql, number: number)
             } else {
-                try connection.cachedStatement(select.sql)
+                try connection.cachedStatement(sql)
             }
-            try statement.bind(select.arguments)
+            try bind(statement)
             let handed = SQLiteStoreRow(statement, layout)
             try statement.forEachRow { row in
                 try body(row.objectID(sole), handed)

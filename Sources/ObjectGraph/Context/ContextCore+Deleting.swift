@@ -40,7 +40,13 @@ extension ContextCore {
             for object in level {
                 for relationship in object.entity.relationships where Self.propagatesDelete(relationship) {
                     if relationship.isToMany {
-                        for destination in object.objects(of: relationship) {
+                        let destinations = object.objects(of: relationship)
+                        // Room for the first object's cascade at once: appending to an empty
+                        // list allocated it, then grew it again at the third destination.
+                        if next.isEmpty, relationship.deleteRule == .cascade, !destinations.isEmpty {
+                            next.reserveCapacity(destinations.count)
+                        }
+                        for destination in destinations {
                             apply(relationship, of: object, to: destination, next: &next)
                         }
                     } else if let destination = object.object(of: relationship) {

@@ -56,7 +56,10 @@ extension ContextCore {
     /// only need the relationships realized (a delete rule, a deny check) skip building
     /// the list of destinations ``prefetchToMany(_:for:)`` returns.
     func realizeToMany(_ relationship: RelationshipDescription, of sources: [ManagedObject]) throws {
-        let pending = sources.filter { !$0.objectID.isTemporary && !$0.isRealized(relationship) }
+        func needsRealizing(_ source: ManagedObject) -> Bool { !source.objectID.isTemporary && !source.isRealized(relationship) }
+        // Mostly every source does (a delete rule's level, one object's fault): the list is
+        // then shared, not copied into a new one.
+        let pending = sources.allSatisfy(needsRealizing) ? sources : sources.filter(needsRealizing)
         guard !pending.isEmpty else { return }
         relationshipFaultsFired += pending.count
         let keys = pending.map(\.objectID.key)

@@ -16,16 +16,17 @@ struct IngredientCatalogFileTests {
             carbohydrateG: 0.06, fiberG: nil, sugarG: 0.06, sodiumMg: 576)])
     }
 
-    @Test("Windows line ends (CRLF) read like Unix ones, and bad rows keep their line numbers")
-    func windowsLineEnds() throws {
+    @Test("Windows (CRLF) and classic Mac (CR) line ends read like Unix ones, and bad rows keep their line numbers",
+          arguments: ["\r\n", "\r"])
+    func otherLineEnds(lineEnd: String) throws {
         let unix = header + "\nbutter\t01001\tButter, salted\tDairy\t717\t\t\t\t\t\t\n\negg\t01123\tEgg\tDairy\t143\t\t\t\t\t\t\n"
-        let windows = unix.replacingOccurrences(of: "\n", with: "\r\n")
-        #expect(windows.split(separator: "\n").count == 1, "CRLF is one Character, not a \\n")
-        let entries = try IngredientCatalogFile.parse(windows, fileName: "ingredients.tsv")
+        let other = unix.replacingOccurrences(of: "\n", with: lineEnd)
+        #expect(other.split(separator: "\n").count == 1, "CRLF is one Character, not a \\n")
+        let entries = try IngredientCatalogFile.parse(other, fileName: "ingredients.tsv")
         #expect(entries == (try IngredientCatalogFile.parse(unix, fileName: "ingredients.tsv")))
         #expect(entries.map(\.name) == ["butter", "egg"])
         #expect {
-            _ = try IngredientCatalogFile.parse(windows + "bad\r\n", fileName: "ingredients.tsv")
+            _ = try IngredientCatalogFile.parse(other + "bad" + lineEnd, fileName: "ingredients.tsv")
         } throws: { error in
             (error as? ImportLineError)?.description == "ingredients.tsv:5: expected 11 tab-separated cells, found 1"
         }

@@ -42,10 +42,9 @@ public enum IngredientCatalogFile {
         var entries: [IngredientCatalogEntry] = []
         var seen = Set<ExactText>()  // by bytes, as the store's uniqueness of names
         var lineNumber = 0
-        // A Windows line end is one Character ("\r\n"), which is not "\n".
-        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        // LF, CRLF (one Character, which is not "\n") and a lone CR each end a line, as in recipe files.
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             lineNumber += 1
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
             let cells = line.split(separator: "\t", omittingEmptySubsequences: false)
             if lineNumber == 1 {
                 guard cells.map(String.init) == columns else {

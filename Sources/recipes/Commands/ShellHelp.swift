@@ -47,9 +47,10 @@ enum ShellHelp {
             "  fetch Recipe nosub                             the entity's own objects, not its sub-entities'",
             "  .explain shows the SQL each runs; .stats what it cost."]
         case "count": return ["count ENTITY [where PREDICATE]", "  Counts without loading objects: count Chef"]
-        case "show": return ["show ENTITY/pN | show ENTITY where PREDICATE",
+        case "show": return ["show ENTITY/pN | show ENTITY [where PREDICATE]",
                              "  One object, its to-one relationships and the first ten of each to-many one.",
-                             "  With where, the first match; a note says when there are others."]
+                             "  Without an ID, the first match (of every object without where); a note says",
+                             "  when there are others."]
         case "insert": return ["insert ENTITY key=value ...",
                                "  insert Cuisine name=\"Georgian\"",
                                "  insert Recipe name=\"Khachapuri\" sourceID=x-1 cuisine=\"Georgian\" servings=4",
@@ -63,7 +64,7 @@ enum ShellHelp {
                                "  checked first: a command that fails changes nothing.",
                                "  With --batch, one UPDATE runs straight in the store (a batch update request):",
                                "  no objects are loaded, nothing is left to save, and the context's objects are",
-                               "  refreshed. It sets attributes only, to values (not nil), and takes only 'where'.",
+                               "  refreshed. It sets attributes only (nil only to optional ones), and takes only 'where'.",
                                "  update Recipe where cuisine.name == 'Thai' set rating=5 --batch"]
         case "delete": return ["delete ENTITY where PREDICATE [--batch]",
                                "  Delete rules apply: deleting a recipe deletes its lines.",
@@ -76,7 +77,8 @@ enum ShellHelp {
                                      "  one step; a command that fails changes nothing and is no step. save, rollback and",
                                      "  .open clear the history: a saved change is undone by editing it back. Batch",
                                      "  requests (--batch) work in the store and are not undone; one that deletes objects",
-                                     "  or changes an object the history holds clears the history too, as refresh does."]
+                                     "  or changes an object the history holds clears the history too, as refresh does when",
+                                     "  a step changed a saved object."]
         case "save", "rollback": return ["save writes every unsaved change in one transaction; rollback discards them."]
         case "import": return ["import FILE [--batch N] [--background]",
                                "  Imports recipes in batches of N (default 1000), saving and resetting after each,",
@@ -89,7 +91,8 @@ enum ShellHelp {
         case "refresh": return ["refresh",
                                 "  Turns every object the context holds back into a fault (refreshAllObjects()), so",
                                 "  the relationships they realized let go and the cycles they formed are broken.",
-                                "  Unsaved changes are kept, the undo history is not: the objects read the store again.",
+                                "  Unsaved changes are kept. The undo history is cleared when a step changed a saved",
+                                "  object: it reads the store again, and undo would put back old values as saved.",
                                 "  Prints the registered and live objects before and after."]
         case "demo": return ["demo [NAME] [--size N]",
                              "  Runs one of the performance lessons on a catalogue it generates in a store of its",

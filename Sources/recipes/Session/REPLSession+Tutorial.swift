@@ -22,7 +22,7 @@ extension REPLSession {
                      makeEditor: @escaping @Sendable () -> any LineEditor) async -> Int32 {
         mode = isTerminal ? .interactive : .standardInput
         refreshCompletions()
-        output.printLine("Tutorial: \(document.title) (\(document.commandCount) commands)")
+        output.printLine("Tutorial: \(document.title) (\(document.commandCount) command\(document.commandCount == 1 ? "" : "s"))")
         output.printLine(isTerminal
             ? "Enter runs the command on the line (change it first if you like); an empty line skips it; "
                 + "a command typed at [Enter: more] runs too; Ctrl-D leaves."

@@ -120,9 +120,11 @@ struct TutorialWalkTests {
     @Test func aRelativeStoreIsOpenedWhereItWasTypedNotInTheScratchFolder() async throws {
         let folder = try TemporaryDirectory()
         // Tutorial 1's first two commands import into the store named on the command line.
+        // A walk with a STORE keeps its scratch folder: TMPDIR puts it in the test's folder.
         let run = try await RecipesBinary.run(["tutorial", "1", "mine.sqlite", "--deterministic"], input: "\n\n",
                                               in: folder.url,
-                                              environment: ["RECIPES_TUTORIALS": Self.root.appendingPathComponent("Tutorials").path])
+                                              environment: ["RECIPES_TUTORIALS": Self.root.appendingPathComponent("Tutorials").path,
+                                                            "TMPDIR": folder.url.path])
         #expect(run.standardOutput.contains("imported 169 recipes from recipes.jsonl"), "\(run.standardError)")
         #expect(run.standardOutput.contains("the files the tutorial writes stay there"))
         #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("mine.sqlite").path),

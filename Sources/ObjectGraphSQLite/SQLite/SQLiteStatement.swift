@@ -166,25 +166,30 @@ final class SQLiteStatement {
     /// Steps through every row, handing a reader for it to `body`.
     func forEachRow(_ body: (SQLiteRow) throws -> Void) throws(SQLiteError) {
         withConnection { $0.statistics.statements += 1 }
-        let start = ContinuousClock.now
         var count = 0
+        // As in `run()`, only a traced statement reads the clock.
+        guard isTraced else { return try stepRows(counting: &count, body) }
+        let start = ContinuousClock.now
+        defer { report(rows: count, since: start) }
+        try stepRows(counting: &count, body)
+    }
+
+    /// `forEachRow`'s loop: counts the rows into `count`, also when `body` throws.
+    private func stepRows(counting count: inout Int, _ body: (SQLiteRow) throws -> Void) throws(SQLiteError) {
         let row = currentRow
-        defer { if isTraced { report(rows: count, since: start) } }
+        defer { withConnection { [count] in $0.statistics.rows += count } }
         do {
             while try step() {
                 count += 1
                 try body(row)
             }
         } catch let error as SQLiteError {
-            withConnection { $0.statistics.rows += count }
             sqlite3_reset(handle)
             throw error
         } catch {
-            withConnection { $0.statistics.rows += count }
             sqlite3_reset(handle)
             throw SQLiteError(code: SQLITE_ABORT, message: "\(error)", sql: sql)
         }
-        withConnection { $0.statistics.rows += count }
     }
 
     /// SQLite's query plan for this statement, one line per step (`EXPLAIN QUERY PLAN`).

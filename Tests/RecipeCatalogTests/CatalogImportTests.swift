@@ -236,6 +236,27 @@ struct CatalogImportTests {
         #expect(catalog.store.metadata[RecipeImporter.resumeKey(for: url)] == nil)
     }
 
+    @Test("The format's ranges are the model's: a rating above 5, negative minutes, no servings or a negative quantity lose only their line, named")
+    func outOfRangeFieldsAreLineErrors() async throws {
+        let url = try temporaryFile([
+            #"{"id": "r-1", "name": "Fine", "rating": 5.0, "prepMinutes": 0, "servings": 1, "ingredients": [{"name": "salt", "quantity": 0}]}"#,
+            #"{"id": "r-2", "name": "Too good", "rating": 9}"#,
+            #"{"id": "r-3", "name": "Backwards", "cookMinutes": -5}"#,
+            #"{"id": "r-4", "name": "For nobody", "servings": 0}"#,
+            #"{"id": "r-5", "name": "Less salt", "ingredients": [{"name": "salt", "quantity": -1}]}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: url) }
+        let catalog = try Catalog.inMemory()
+        let report = try await RecipeImporter().importFile(url, into: PrivateContext(coordinator: catalog.coordinator))
+        #expect(report.imported == 1)
+        #expect(report.errors.map(\.description) == [
+            "\(url.lastPathComponent):2: not imported: Recipe 'Too good': 'rating' is 9.0, above the maximum 5.0",
+            "\(url.lastPathComponent):3: not imported: Recipe 'Backwards': 'cookMinutes' is -5, below the minimum 0",
+            "\(url.lastPathComponent):4: not imported: Recipe 'For nobody': 'servings' is 0, below the minimum 1",
+            "\(url.lastPathComponent):5: not imported: new RecipeIngredient: 'quantity' is -1.0, below the minimum 0.0",
+        ])
+    }
+
     @Test("The resume marker is saved in the same transaction as its batch")
     func theMarkerMovesWithItsBatch() async throws {
         let lines = (1...30).map { #"{"id": "m-\#($0)", "name": "Recipe \#($0)"}"# }

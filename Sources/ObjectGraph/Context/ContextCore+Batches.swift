@@ -39,6 +39,9 @@ extension ContextCore {
             if stored.isNull && !attribute.isOptional {
                 throw ObjectGraphError(.validation, "'\(entity.name).\(key)' is required: a batch update cannot set it to nil; nothing was updated")
             }
+            if let problem = attribute.rangeProblem(stored) {
+                throw ObjectGraphError(.validation, "'\(entity.name).\(key)' \(problem); nothing was updated")
+            }
             values[key] = stored
         }
         let store = coordinator.store(for: entity)

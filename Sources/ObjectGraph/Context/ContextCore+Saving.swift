@@ -263,14 +263,10 @@ extension ContextCore {
                     problems.append("\(name(object)): required attribute '\(attribute.name)' is nil")
                 }
             }
-            for attribute in entity.narrowIntegerAttributes {
+            for attribute in entity.rangedAttributes {
                 guard isNew || object.hasChangedSlot(attribute.slot),
-                      case .integer(let value) = slots[attribute.slot].value else { continue }
-                let range: ClosedRange<Int64> = attribute.type == .integer16
-                    ? Int64(Int16.min)...Int64(Int16.max) : Int64(Int32.min)...Int64(Int32.max)
-                if !range.contains(value) {
-                    problems.append("\(name(object)): '\(attribute.name)' is \(value), outside the range of \(attribute.type.displayName)")
-                }
+                      let problem = attribute.rangeProblem(slots[attribute.slot].value.storedValue) else { continue }
+                problems.append("\(name(object)): '\(attribute.name)' \(problem)")
             }
             guard validatesRelationships else { return }
             for relationship in entity.relationships {

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// AttributeDescription("rating", .double, isOptional: true)
-/// AttributeDescription("servings", .integer16, defaultValue: 4)
+/// AttributeDescription("servings", .integer16, defaultValue: 4, minimum: 1)
 /// ```
 // Mutated only by `ObjectModel.init` while it resolves the model, before the model is
 // published to any other isolation domain; immutable afterwards, so sharing it is safe.
@@ -79,6 +79,14 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
     /// Written `Entity.name`, it names an attribute of another entity that moves into this one
     /// (see ``MappingModel/inferred(from:to:)``). Not part of the ``EntityDescription/versionHash``.
     public let renamingIdentifier: String?
+    /// The smallest value a save accepts, for a number attribute (nil: no lower bound).
+    ///
+    /// Like Core Data's minimum and maximum, the bounds are checked when an object is saved
+    /// (and by a batch update), not on each write, and they are not part of the
+    /// ``EntityDescription/versionHash``: changing them needs no migration.
+    public let minimum: Double?
+    /// The largest value a save accepts, for a number attribute (nil: no upper bound).
+    public let maximum: Double?
 
     /// Whether ``derivation`` is set: one byte to test on every typed write.
     let isDerived: Bool
@@ -114,10 +122,12 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
     ///     (see ``Derivation``). Derived attributes are stored and cannot be set; a canonical
     ///     one is indexed.
     ///   - renamingIdentifier: the attribute's name in the previous model version, when it was renamed.
+    ///   - minimum: for a number attribute, the smallest value a save accepts.
+    ///   - maximum: for a number attribute, the largest value a save accepts.
     public init(
         _ name: String, _ type: AttributeType, isOptional: Bool = false, defaultValue: Any? = nil,
         isTransient: Bool = false, isIndexed: Bool = false, derivedFrom expression: String? = nil,
-        renamingIdentifier: String? = nil
+        renamingIdentifier: String? = nil, minimum: Double? = nil, maximum: Double? = nil
     ) {
         // A model is code: a default of the wrong type or an unreadable derivation is a
         // programming error in its declaration, reported on first run.
@@ -135,6 +145,12 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
         case .exists? where defaultValue == nil && type == .boolean: defaultValue = false
         default: break
         }
+        if minimum != nil || maximum != nil {
+            precondition([.integer16, .integer32, .integer64, .double].contains(type),
+                         "attribute '\(name)': a minimum or maximum needs a number type, not \(type.displayName)")
+            precondition((minimum ?? -.infinity) <= (maximum ?? .infinity),
+                         "attribute '\(name)': the minimum \(minimum!) is above the maximum \(maximum!)")
+        }
         guard let stored = type.storedValue(from: defaultValue) else {
             preconditionFailure(
                 "default value \(String(describing: defaultValue)) of '\(name)' is not \(type.nameWithArticle)")
@@ -150,6 +166,38 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
         self.derivation = derivation
         self.isDerived = derivation != nil
         self.renamingIdentifier = renamingIdentifier
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+
+    /// Whether a save checks this attribute's values against a range: its bounds, or the
+    /// width of a 16- or 32-bit integer.
+    var hasRange: Bool { minimum != nil || maximum != nil || type == .integer16 || type == .integer32 }
+
+    /// What is wrong with `value` for this attribute's range, as the end of a sentence that
+    /// starts with the attribute (`is 9.0, above the maximum 5.0`); nil when it fits.
+    package func rangeProblem(_ value: StoredValue) -> String? {
+        let number: Double, text: String
+        switch value {
+        case .integer(let integer):
+            let width: ClosedRange<Int64>? = switch type {
+            case .integer16: Int64(Int16.min)...Int64(Int16.max)
+            case .integer32: Int64(Int32.min)...Int64(Int32.max)
+            default: nil
+            }
+            if let width, !width.contains(integer) { return "is \(integer), outside the range of \(type.displayName)" }
+            (number, text) = (Double(integer), String(integer))
+        case .real(let real): (number, text) = (real, String(real))
+        default: return nil
+        }
+        if let minimum, number < minimum { return "is \(text), below the minimum \(bound(minimum))" }
+        if let maximum, number > maximum { return "is \(text), above the maximum \(bound(maximum))" }
+        return nil
+    }
+
+    /// A bound as the attribute's values are written: `0` for an integer, `5.0` for a double.
+    private func bound(_ value: Double) -> String {
+        type != .double && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     /// A one-line description: `name: String?`.
@@ -159,6 +207,12 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
         if isTransient { text += " (transient)" }
         if let derivation { text += " (derived: \(derivation))" }
         if isIndexed { text += " (indexed)" }
+        switch (minimum, maximum) {
+        case let (minimum?, maximum?): text += " (\(bound(minimum)) to \(bound(maximum)))"
+        case let (minimum?, nil): text += " (at least \(bound(minimum)))"
+        case let (nil, maximum?): text += " (at most \(bound(maximum)))"
+        case (nil, nil): break
+        }
         return text
     }
 }

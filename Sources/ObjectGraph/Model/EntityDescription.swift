@@ -86,8 +86,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     @exclusivity(unchecked) package var relationshipDerivedAttributes: [AttributeDescription] = []
     /// Attributes that must have a value when saved.
     @exclusivity(unchecked) package var requiredAttributes: [AttributeDescription] = []
-    /// Stored 16- and 32-bit integer attributes, whose range a save checks.
-    @exclusivity(unchecked) var narrowIntegerAttributes: [AttributeDescription] = []
+    /// Stored attributes whose values a save checks against a range: those with a minimum
+    /// or maximum, and 16- and 32-bit integers.
+    @exclusivity(unchecked) var rangedAttributes: [AttributeDescription] = []
     /// The canonical shadows (`canonical:(name)`) as the slots of their source and their
     /// own: a fill from a row leaves them out, and the first read of one folds them.
     @exclusivity(unchecked) var foldedShadows: [(source: Int, shadow: Int)] = []
@@ -105,7 +106,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         let rawValue: UInt8
         /// Attributes derived from relationships to recompute.
         static let derivesFromRelationships = SaveWork(rawValue: 1)
-        /// Required or narrow integer attributes to validate.
+        /// Required or ranged attributes to validate.
         static let checksAttributes = SaveWork(rawValue: 2)
         /// Relationships to validate.
         static let hasRelationships = SaveWork(rawValue: 4)

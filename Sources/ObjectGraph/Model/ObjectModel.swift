@@ -74,7 +74,7 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         for entity in entities { entity.versionHash = Self.versionHash(of: entity) }
         for entity in entities {
             if !entity.relationshipDerivedAttributes.isEmpty { entity.saveWork.insert(.derivesFromRelationships) }
-            if !entity.requiredAttributes.isEmpty || !entity.narrowIntegerAttributes.isEmpty { entity.saveWork.insert(.checksAttributes) }
+            if !entity.requiredAttributes.isEmpty || !entity.rangedAttributes.isEmpty { entity.saveWork.insert(.checksAttributes) }
             if !entity.relationships.isEmpty { entity.saveWork.insert(.hasRelationships) }
             if !entity.toManyRelationships.isEmpty { entity.saveWork.insert(.hasToMany) }
         }
@@ -160,7 +160,7 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         entity.propertyKeys = PropertyKeyCache(attributes: attributes, relationships: relationships)
         entity.storedAttributes = attributes.filter { !$0.isTransient }
         entity.requiredAttributes = attributes.filter { !$0.isOptional && !$0.isTransient }
-        entity.narrowIntegerAttributes = entity.storedAttributes.filter { $0.type == .integer16 || $0.type == .integer32 }
+        entity.rangedAttributes = entity.storedAttributes.filter(\.hasRange)
         entity.attributesWithDefaults = attributes.filter { !$0.defaultValue.isNull }
         for subentity in entity.subentities { try resolveTree(subentity, root: root) }
         entity.selfAndDescendants = [entity] + entity.subentities.flatMap(\.selfAndDescendants)

@@ -163,3 +163,43 @@ func integerWidthIsValidated() throws {
     recipe[attribute: "servings"] = 32_767
     try context.save()
 }
+
+/// A number attribute's minimum and maximum are checked when an object is saved, and by a
+/// batch update; they show in the attribute's description and leave the version hash alone.
+@MainActor
+@Test("A number outside an attribute's minimum or maximum fails the save, naming the attribute and the bound")
+func attributeBoundsAreValidated() throws {
+    func model(bounded: Bool) throws -> ObjectModel {
+        try ObjectModel(entities: [EntityDescription("Dish", attributes: [
+            AttributeDescription("name", .string),
+            AttributeDescription("rating", .double, isOptional: true,
+                                 minimum: bounded ? 1 : nil, maximum: bounded ? 5 : nil),
+            AttributeDescription("servings", .integer64, defaultValue: 1, minimum: bounded ? 1 : nil),
+        ])])
+    }
+    let bounded = try model(bounded: true)
+    #expect(bounded.entity(named: "Dish")!.versionHash == (try model(bounded: false)).entity(named: "Dish")!.versionHash)
+    #expect(bounded.entity(named: "Dish")!.attribute(named: "rating")!.description == "rating: Double? (1.0 to 5.0)")
+    #expect(bounded.entity(named: "Dish")!.attribute(named: "servings")!.description == "servings: Int64 = 1 (at least 1)")
+
+    let coordinator = PersistentStoreCoordinator(model: bounded)
+    try coordinator.addStore(at: ":memory:")
+    let context = MainContext(coordinator: coordinator)
+    let dish = try context.insert("Dish")
+    dish["name"] = "Soup"
+    dish["rating"] = 9.5
+    dish["servings"] = 0
+    let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+    #expect(error.code == .validation)
+    #expect(error.message == "Dish 'Soup': 'rating' is 9.5, above the maximum 5.0; Dish 'Soup': 'servings' is 0, below the minimum 1; nothing was saved")
+    dish["rating"] = 5.0
+    dish["servings"] = 1
+    try context.save()
+
+    // A bound is checked where a value changes: a batch update is refused before it runs.
+    let batch = try #require(throws: ObjectGraphError.self) {
+        try context.execute(BatchUpdateRequest(entityName: "Dish", propertiesToUpdate: ["rating": 0.5]))
+    }
+    #expect(batch.message == "'Dish.rating' is 0.5, below the minimum 1.0; nothing was updated")
+    #expect(try context.count(for: FetchRequest(entityName: "Dish", predicate: FetchPredicate("rating == 5"))) == 1)
+}

@@ -82,7 +82,7 @@ public final class AttributeDescription: @unchecked Sendable, CustomStringConver
     /// The smallest value a save accepts, for a number attribute (nil: no lower bound).
     ///
     /// Like Core Data's minimum and maximum, the bounds are checked when an object is saved
-    /// (and by a batch update), not on each write, and they are not part of the
+    /// (and by a batch insert or update), not on each write, and they are not part of the
     /// ``EntityDescription/versionHash``: changing them needs no migration.
     public let minimum: Double?
     /// The largest value a save accepts, for a number attribute (nil: no upper bound).

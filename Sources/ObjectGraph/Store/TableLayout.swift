@@ -219,6 +219,9 @@ extension TableLayout {
                 guard let stored = attribute.type.storedValue(from: value) else {
                     throw ObjectGraphError(.invalidValue, "row \(index + 1): \(value) is not \(attribute.type.nameWithArticle) for '\(entity.name).\(key)'; nothing was inserted")
                 }
+                if let problem = attribute.rangeProblem(stored) {
+                    throw ObjectGraphError(.validation, "row \(index + 1): '\(entity.name).\(key)' \(problem); nothing was inserted")
+                }
                 row[columnIndex[key]!] = stored
                 for target in attribute.derivedTargets { row[columnIndex[target.name]!] = Derivations.derive(stored, target.derivation!) }
             }

@@ -116,6 +116,28 @@ struct BatchRequestValueTests {
         }
     }
 
+    @Test("A batch insert and a batch update check a number attribute's minimum and maximum, and write nothing past one")
+    func bounds() throws {
+        let model = try ObjectModel(entities: [EntityDescription("Dish", attributes: [
+            AttributeDescription("name", .string),
+            AttributeDescription("rating", .double, isOptional: true, minimum: 1, maximum: 5),
+        ])])
+        for context in try contexts(model) {
+            let insert = try #require(throws: ObjectGraphError.self) {
+                try context.execute(BatchInsertRequest(entityName: "Dish", objects: [["name": "A", "rating": 5.0], ["name": "B", "rating": 0.5]]))
+            }
+            #expect(insert.code == .validation)
+            #expect(insert.message == "row 2: 'Dish.rating' is 0.5, below the minimum 1.0; nothing was inserted")
+            #expect(try context.count(for: FetchRequest(entityName: "Dish")) == 0)
+            try context.execute(BatchInsertRequest(entityName: "Dish", objects: [["name": "A", "rating": 5.0]]))
+            let update = try #require(throws: ObjectGraphError.self) {
+                try context.execute(BatchUpdateRequest(entityName: "Dish", propertiesToUpdate: ["rating": 5.5]))
+            }
+            #expect(update.message == "'Dish.rating' is 5.5, above the maximum 5.0; nothing was updated")
+            #expect(try context.count(for: FetchRequest(entityName: "Dish", predicate: FetchPredicate("rating == 5"))) == 1)
+        }
+    }
+
     @Test("A batch update keeps a sub-entity's shadow in step; a search of the parent entity folds instead of using it")
     func subEntityShadow() throws {
         let model = try ObjectModel(entities: [

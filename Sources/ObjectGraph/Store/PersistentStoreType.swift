@@ -30,8 +30,11 @@ public struct PersistentStoreType: Sendable, Hashable, CustomStringConvertible {
         self.make = make
     }
 
+    /// The type's name.
     public var description: String { name }
+    /// Whether two types have the same name.
     public static func == (lhs: PersistentStoreType, rhs: PersistentStoreType) -> Bool { lhs.name == rhs.name }
+    /// Hashes the type's name.
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
     /// ``XMLStore``: files start with the XML prolog `<?xml`.

@@ -10,9 +10,13 @@ import ObjectGraph
 /// let location = try PostgresLocation(url: "postgres://og@127.0.0.1:5432/catalogue")
 /// ```
 public struct PostgresLocation: Sendable, CustomStringConvertible {
+    /// The server's host name or address.
     public var host: String
+    /// The server's TCP port (5432 unless the URL names another).
     public var port: Int
+    /// The user to log in as.
     public var user: String
+    /// The database holding the store.
     public var database: String
     /// The password (never part of ``description``).
     public var password: String?

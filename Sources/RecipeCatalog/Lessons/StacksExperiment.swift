@@ -12,9 +12,13 @@ import ObjectGraphSQLite
 public enum StacksExperiment {
     /// One of the four stacks, named by its numeral.
     public enum Strategy: String, CaseIterable, Sendable, Codable {
+        /// I: nested contexts, one save at the end.
         case nestedOneSave = "I"
+        /// II: nested contexts, the worker saving and resetting after every batch.
         case nestedPeriodic = "II"
+        /// III: sibling contexts, one save and one merge.
         case siblingOneSave = "III"
+        /// IV: sibling contexts, saved, reset and merged after every batch.
         case siblingPeriodic = "IV"
 
         /// What the stack does, in a few words.
@@ -38,8 +42,9 @@ public enum StacksExperiment {
         public var seconds: Double
         /// The largest resident set above the one measured just before the import.
         public var peakMemoryBytes: Int
-        /// How late the main actor's ticks came: the 99th percentile and the worst, in ms.
+        /// How late the main actor's ticks came, in ms: the 99th percentile.
         public var latenessP99: Double
+        /// How late the main actor's ticks came, in ms: the worst.
         public var latenessWorst: Double
         /// Whether the main context counted every imported object at the end.
         public var mainSawAll: Bool
@@ -49,7 +54,9 @@ public enum StacksExperiment {
 
     /// Resident memory above the baseline at a moment of a run.
     public struct MemorySample: Sendable, Codable {
+        /// Seconds since sampling began, just before the import.
         public var seconds: Double
+        /// Resident memory above the baseline, in bytes.
         public var bytes: Int
     }
 

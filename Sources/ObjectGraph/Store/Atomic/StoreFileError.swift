@@ -13,6 +13,7 @@ public struct StoreFileError: Error, Sendable, CustomStringConvertible {
         /// A byte offset in a binary file, from 0.
         case byte(Int)
 
+        /// `line 12` or `byte 40`.
         public var description: String {
             switch self {
             case .line(let line): "line \(line)"
@@ -32,5 +33,6 @@ public struct StoreFileError: Error, Sendable, CustomStringConvertible {
         self.problem = problem
     }
 
+    /// The problem, after its place when it has one: `line 12: expected …`.
     public var description: String { (location.map { "\($0): " } ?? "") + problem }
 }

@@ -45,6 +45,7 @@ public struct StoredObject: Sendable, Equatable {
         entity.relationships.filter { !$0.isToMany || ($0.isManyToMany && MemoryStore.join(of: $0).owned) }
     }
 
+    /// Whether two objects have the same ID, values and destinations.
     public static func == (lhs: StoredObject, rhs: StoredObject) -> Bool {
         lhs.objectID == rhs.objectID && lhs.values == rhs.values && lhs.destinations == rhs.destinations
     }

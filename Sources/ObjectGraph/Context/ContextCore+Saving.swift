@@ -70,6 +70,7 @@ extension ContextCore {
         if observed {
             for object in updatedNow { changedKeys[object.objectID] = object.changedKeys }
         }
+        let renamedBefore = renamed.count
         for (objects, ids) in written.permanentIDs {
             var index = 0
             objects.forEachUnretained { object in
@@ -77,6 +78,7 @@ extension ContextCore {
                 index += 1
             }
         }
+        if renamed.count != renamedBefore { announceTemporaryIDRenames() }
         result.insertedIDs.reserveCapacity(insertedNow.count)
         insertedNow.forEachUnretained { object in
             result.insertedIDs.append(object.objectID)
@@ -360,6 +362,8 @@ extension ContextCore {
             let mine = pending.filter { coordinator.store(for: $0.entity) === store }
             if !mine.isEmpty { assigned += zip(mine, try store.reservePermanentIDs(for: mine.map(\.objectID))) }
         }
+        let renamedBefore = renamed.count
+        defer { if renamed.count != renamedBefore { announceTemporaryIDRenames() } }
         for (object, id) in assigned {
             if object.objectID.temporaryTag == serial {
                 temporaries.remove(object.objectID.key, ifObject: object)

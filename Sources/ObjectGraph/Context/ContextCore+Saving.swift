@@ -440,6 +440,10 @@ extension ContextCore {
         undo.suspensions += 1
         defer { undo.suspensions -= 1 }
         guard object.contextCore === self, object.state != .inserted, object.state != .deleted else { return }
+        if object.state == .updated && mergeChanges && parent != nil {
+            refreshThroughParents(object)
+            return
+        }
         if object.state == .updated && mergeChanges {
             let count = object.entity.slotCount
             let store = coordinator.store(for: object.entity)
@@ -484,5 +488,33 @@ extension ContextCore {
         object.headerPointer.pointee.needsValues = true
         object.headerPointer.pointee.isInaccessible = false
         object.state = .fault
+    }
+
+    /// ``refresh(_:mergeChanges:)`` with `mergeChanges` in a nested context: the object
+    /// reloads as a fault does, through the parents (the saved row with their unsaved
+    /// values laid over it, or what a parent inserted; inaccessible when a parent deleted
+    /// it), and takes its changed properties back. The store's row alone would lose the
+    /// parents' changes, and for a temporary ID it would be another object's row.
+    private func refreshThroughParents(_ object: ManagedObject) {
+        let changed = (0..<object.entity.slotCount).filter { object.hasChangedSlot($0) }
+        let kept = changed.map { object.slots[$0].value }
+        refresh(object, mergeChanges: false)
+        do {
+            try loadFault(object)
+        } catch let error as ObjectGraphError where error.code == .objectNotFound {
+            // Gone, as loadFault recorded on the object: saving it fails.
+        } catch {
+            // The object stays a fault; the next save reports the store's error.
+            keepFaultError(ObjectGraphError(.storeFailure,
+                "could not refresh \(model.describe(object.objectID)): \(Self.reason(error)); nothing was saved",
+                underlying: error))
+        }
+        // What was loaded is now what the changes are based on: rollback returns to it.
+        objectWillBecomeUpdated(object)
+        for (index, slot) in zip(changed, kept) {
+            object.slots[index].value = slot
+            object.slots[index].changed = true
+        }
+        object.state = .updated
     }
 }

@@ -59,4 +59,52 @@ struct NestedEdgeCaseTests {
         try root.save()
         #expect(try stored(soup, by: MainContext(coordinator: coordinator)) == nil)
     }
+
+    @Test("refresh(_:mergeChanges: true) in a child keeps its own change and reloads the rest with the parent's unsaved values")
+    func refreshMergingInAChild() throws {
+        let mine = child.object(with: soup)
+        mine["name"] = "Soup of the day"
+        root.object(with: soup)["rating"] = 4.0
+        child.refresh(mine, mergeChanges: true)
+        #expect(mine["name"] as? String == "Soup of the day")
+        #expect(mine["rating"] as? Double == 4.0, "the refresh read the store's value, not the parent's")
+        child.rollback()
+        #expect(mine["name"] as? String == "Soup" && mine["rating"] as? Double == 4.0)
+    }
+
+    @Test("refresh(_:mergeChanges: false) in a child reloads the parent's unsaved values")
+    func refreshInAChild() throws {
+        let mine = child.object(with: soup)
+        mine["name"] = "Soup of the day"
+        root.object(with: soup)["rating"] = 4.0
+        child.refresh(mine, mergeChanges: false)
+        #expect(mine["name"] as? String == "Soup" && mine["rating"] as? Double == 4.0)
+    }
+
+    @Test("refresh(_:mergeChanges: true) in a child of an object its parent inserted keeps the child's change and the parent's values")
+    func refreshMergingAParentsInsert() throws {
+        let pie = try root.insert("Recipe")
+        pie["name"] = "Pie"
+        pie["rating"] = 2.0
+        let mine = child.object(with: pie.objectID)
+        mine["rating"] = 1.0
+        pie["servings"] = 8
+        child.refresh(mine, mergeChanges: true)
+        #expect(mine["rating"] as? Double == 1.0)
+        #expect(mine["name"] as? String == "Pie" && mine["servings"] as? Int == 8)
+        try child.save()
+        #expect(pie["rating"] as? Double == 1.0 && pie["servings"] as? Int == 8)
+        try root.save()
+        let reader = MainContext(coordinator: coordinator)
+        #expect(try stored(pie.objectID, by: reader)?["rating"] as? Double == 1.0)
+    }
+
+    @Test("refresh(_:mergeChanges: true) in a child of an object its parent deleted makes it inaccessible")
+    func refreshMergingWhatTheParentDeleted() throws {
+        let mine = child.object(with: soup)
+        mine["name"] = "Soup of the day"
+        root.delete(root.object(with: soup))
+        child.refresh(mine, mergeChanges: true)
+        #expect(mine.isInaccessible)
+    }
 }

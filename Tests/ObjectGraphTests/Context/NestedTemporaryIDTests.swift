@@ -345,4 +345,25 @@ struct NestedTemporaryIDTests {
         let reader = MainContext(coordinator: stack.root.core.coordinator)
         #expect(try reader.existingObject(with: stack.storedPie)["servings"] as? Int == 2)
     }
+
+    @Test("The nested stack's private update context, after the stack saved, finds the object it holds by its permanent ID, through the main actor and the persist context's queue")
+    func nestedStackUpdateContextByPermanentID() async throws {
+        let stack = NestedContextStack(coordinator: coordinator)
+        let update = stack.newUpdateContext()
+        let holder = Locked<[ManagedObject]>([])  // keeps the update context's object alive
+        try await update.perform { context in
+            let chef = try context.insert("Chef")
+            chef["name"] = "Bo"
+            try context.save()
+            holder.withLock { $0 = [chef] }
+        }
+        try await stack.save()
+        let reader = MainContext(coordinator: coordinator)
+        let stored = try #require(try reader.fetch(FetchRequest(entityName: "Chef")).first).objectID
+        let found = await update.perform { context in
+            let chef = context.object(with: stored)
+            return chef === holder.withLock { $0.first } && chef.objectID == stored
+        }
+        #expect(found)
+    }
 }

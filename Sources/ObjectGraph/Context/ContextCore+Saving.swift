@@ -367,6 +367,8 @@ extension ContextCore {
         for (object, id) in assigned {
             if object.objectID.temporaryTag == serial {
                 temporaries.remove(object.objectID.key, ifObject: object)
+                // A child may hold it by this ID, read from this context's changes.
+                if lendsTemporaryIDs { renamed[object.objectID] = id }
             } else {
                 adopted[object.objectID] = nil
                 renamed[object.objectID] = id

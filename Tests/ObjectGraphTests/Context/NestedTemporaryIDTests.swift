@@ -366,4 +366,16 @@ struct NestedTemporaryIDTests {
         }
         #expect(found)
     }
+
+    @Test("A child that read its parent's insert keeps reaching it after the parent obtained a permanent ID for it")
+    func childHoldingTheParentsInsertAfterObtainPermanentIDs() throws {
+        let pie = try root.insert("Recipe")
+        pie["name"] = "Pie"
+        let seen = try #require(try child.fetch(FetchRequest(entityName: "Recipe")).first)
+        try root.obtainPermanentIDs(for: [pie])
+        child.refresh(seen, mergeChanges: false)
+        #expect(seen["name"] as? String == "Pie" && !seen.isInaccessible)
+        #expect(child.object(with: pie.objectID) === seen)
+        #expect(try child.fetch(FetchRequest(entityName: "Recipe")).map(ObjectIdentifier.init) == [ObjectIdentifier(seen)])
+    }
 }

@@ -205,6 +205,8 @@ extension ContextCore {
         }
         // A child that caught up with the root's save names objects by their permanent IDs.
         adoptPermanentIDsFromParents()
+        let changedHere = try objectsToChange(for: changes)
+        defer { withExtendedLifetime(changedHere) {} }
         // The child's changes are not recorded here: a group that recorded an object they
         // change would, undone, put back the state before it and silently drop what the child
         // saved (the object clean again, so no save would write it). The history goes.
@@ -274,6 +276,30 @@ extension ContextCore {
             }
         }
         return changes.deleted.sorted().first(where: isLost)
+    }
+
+    /// The objects whose properties a child's `changes` set (inserts aside), loaded.
+    /// - Throws: ``ObjectGraphError`` `objectNotFound`, before anything is applied, for an
+    ///   object this context deleted, or whose row is gone (the root saved its deletion, or
+    ///   another context deleted it): the child's edit of it has nothing left to change.
+    private func objectsToChange(for changes: NestedChanges) throws -> [ManagedObject] {
+        var objects: [ManagedObject] = []
+        for id in changes.order {
+            guard let change = changes.objects[id], !change.isInserted, !change.values.isEmpty else { continue }
+            let object = self.object(for: id)
+            if object.isFault { fulfillFault(object) }
+            if object.state == .deleted || object.isInaccessible {
+                let what = object.state == .deleted
+                    ? "which the parent deleted"
+                    : "which is no longer in the store (a parent saved its deletion, or another context deleted it)"
+                throw ObjectGraphError(.objectNotFound, """
+                    cannot save into the parent context: the child changed \(model.describe(id)), \(what) \
+                    after the child read it; nothing was saved. Delete or refresh the object in the child
+                    """)
+            }
+            objects.append(object)
+        }
+        return objects
     }
 
     /// Registers an object whose temporary ID another (child) context issued.

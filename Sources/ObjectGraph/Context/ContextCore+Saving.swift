@@ -70,6 +70,7 @@ extension ContextCore {
         if observed {
             for object in updatedNow { changedKeys[object.objectID] = object.changedKeys }
         }
+        let renamedBefore = renamed.count
         for (objects, ids) in written.permanentIDs {
             var index = 0
             objects.forEachUnretained { object in
@@ -77,6 +78,7 @@ extension ContextCore {
                 index += 1
             }
         }
+        if renamed.count != renamedBefore { announceTemporaryIDRenames() }
         result.insertedIDs.reserveCapacity(insertedNow.count)
         insertedNow.forEachUnretained { object in
             result.insertedIDs.append(object.objectID)
@@ -356,9 +358,13 @@ extension ContextCore {
             let mine = pending.filter { coordinator.store(for: $0.entity) === store }
             if !mine.isEmpty { assigned += zip(mine, try store.reservePermanentIDs(for: mine.map(\.objectID))) }
         }
+        let renamedBefore = renamed.count
+        defer { if renamed.count != renamedBefore { announceTemporaryIDRenames() } }
         for (object, id) in assigned {
             if object.objectID.temporaryTag == serial {
                 temporaries.remove(object.objectID.key, ifObject: object)
+                // A child may hold it by this ID, read from this context's changes.
+                if lendsTemporaryIDs { renamed[object.objectID] = id }
             } else {
                 adopted[object.objectID] = nil
                 renamed[object.objectID] = id
@@ -432,6 +438,10 @@ extension ContextCore {
         undo.suspensions += 1
         defer { undo.suspensions -= 1 }
         guard object.contextCore === self, object.state != .inserted, object.state != .deleted else { return }
+        if object.state == .updated && mergeChanges && parent != nil {
+            refreshThroughParents(object)
+            return
+        }
         if object.state == .updated && mergeChanges {
             let count = object.entity.slotCount
             let store = coordinator.store(for: object.entity)
@@ -476,5 +486,33 @@ extension ContextCore {
         object.headerPointer.pointee.needsValues = true
         object.headerPointer.pointee.isInaccessible = false
         object.state = .fault
+    }
+
+    /// ``refresh(_:mergeChanges:)`` with `mergeChanges` in a nested context: the object
+    /// reloads as a fault does, through the parents (the saved row with their unsaved
+    /// values laid over it, or what a parent inserted; inaccessible when a parent deleted
+    /// it), and takes its changed properties back. The store's row alone would lose the
+    /// parents' changes, and for a temporary ID it would be another object's row.
+    private func refreshThroughParents(_ object: ManagedObject) {
+        let changed = (0..<object.entity.slotCount).filter { object.hasChangedSlot($0) }
+        let kept = changed.map { object.slots[$0].value }
+        refresh(object, mergeChanges: false)
+        do {
+            try loadFault(object)
+        } catch let error as ObjectGraphError where error.code == .objectNotFound {
+            // Gone, as loadFault recorded on the object: saving it fails.
+        } catch {
+            // The object stays a fault; the next save reports the store's error.
+            keepFaultError(ObjectGraphError(.storeFailure,
+                "could not refresh \(model.describe(object.objectID)): \(Self.reason(error)); nothing was saved",
+                underlying: error))
+        }
+        // What was loaded is now what the changes are based on: rollback returns to it.
+        objectWillBecomeUpdated(object)
+        for (index, slot) in zip(changed, kept) {
+            object.slots[index].value = slot
+            object.slots[index].changed = true
+        }
+        object.state = .updated
     }
 }

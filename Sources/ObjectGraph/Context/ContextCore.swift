@@ -94,6 +94,9 @@ final class ContextCore {
     /// The permanent IDs that saving gave adopted objects, for children that still use
     /// the temporary ones.
     var renamed: [ObjectID: ObjectID] = [:]
+    /// The coordinator's ``PersistentStoreCoordinator/temporaryIDRenames`` when this context
+    /// last asked its parents for permanent IDs (``adoptPermanentIDsFromParents(madeBy:)``).
+    var seenTemporaryIDRenames: UInt64 = 0
     @exclusivity(unchecked) var objectsCreated = 0
     /// The first store error met while firing a fault since the last save; the next save throws it.
     var faultError: ObjectGraphError?
@@ -149,8 +152,12 @@ final class ContextCore {
     /// them, and released since (saved objects are held weakly). Once the root has saved, the
     /// fault reaches the saved row by the permanent ID the root's save gave it. An ID no
     /// parent knows makes an inaccessible fault (``loadFault(_:)``).
+    ///
+    /// A permanent ID the root's save gave an object this context still holds by its
+    /// temporary ID finds that object (``heldObject(renamedTo:)``), not a second one.
     func object(for id: ObjectID) -> ManagedObject {
         if let object = registeredObject(for: id) { return object }
+        if !id.isTemporary, let object = heldObject(renamedTo: id) { return object }
         if id.isTemporary, let permanent = renamed[id] { return object(for: permanent) }
         if id.isTemporary, parent != nil {
             let object = ManagedObject.make(entity: model.entities[Int(id.entityIndex)], id: id, context: self, state: .fault)
@@ -579,6 +586,8 @@ extension ContextCore {
     @discardableResult
     func adoptPermanentIDsFromParents(madeBy read: [ManagedObject] = []) -> [ObjectIdentifier: ManagedObject] {
         guard parent != nil, holdsSavedTemporaries || !adopted.isEmpty else { return [:] }
+        // Read before asking: a rename that lands while the parents answer is asked for again.
+        seenTemporaryIDRenames = coordinator.temporaryIDRenames.load(ordering: .acquiring)
         var held: [ManagedObject] = []
         // An object inserted here and not saved into the parent has no permanent ID anywhere.
         if holdsSavedTemporaries { temporaries.forEach { if $0.state != .inserted { held.append($0) } } }
@@ -604,6 +613,23 @@ extension ContextCore {
             register(object)  // detaches the object the read made, if any
         }
         return replaced
+    }
+
+    /// In a nested context, the object it holds by a temporary ID that a save in a parent
+    /// has since made `id`, now registered under `id`; nil when there is none. Asks the
+    /// parents (``adoptPermanentIDsFromParents(madeBy:)``) only when a save renamed such
+    /// IDs since this context last asked: a miss costs an atomic load otherwise.
+    func heldObject(renamedTo id: ObjectID) -> ManagedObject? {
+        guard parent != nil, holdsSavedTemporaries || !adopted.isEmpty,
+              coordinator.temporaryIDRenames.load(ordering: .acquiring) != seenTemporaryIDRenames else { return nil }
+        adoptPermanentIDsFromParents()
+        return registeredObject(for: id)
+    }
+
+    /// Tells the nested contexts on this coordinator that permanent IDs replaced temporary
+    /// IDs they may hold (``heldObject(renamedTo:)``).
+    func announceTemporaryIDRenames() {
+        coordinator.temporaryIDRenames.add(1, ordering: .releasing)
     }
 
     /// The objects in one state of change.

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// Holds a model and the stores its objects live in, and the row cache its contexts share.
 ///
@@ -14,6 +15,10 @@ public final class PersistentStoreCoordinator: Sendable {
     let rowCache: RowCache
     /// Who hears about saves (see ``addDidSaveObserver(_:)``).
     let didSaveCenter = DidSaveCenter()
+    /// How many saves gave permanent IDs to objects a child context may hold by temporary
+    /// ones: a nested context that misses an object by a permanent ID asks its parents for
+    /// the renames only when this moved since it last asked.
+    let temporaryIDRenames = Atomic<UInt64>(0)
     private let storeList = Locked(StoreList())
 
     /// The stores with their configurations, and the store of each entity that follows from them.

@@ -268,4 +268,114 @@ struct NestedTemporaryIDTests {
         #expect(try child.count(for: request) == 1)
     }
 
+    /// root ← main ← editor on a fresh store, after each level saved: the editor inserted the
+    /// chef Bo, made him the chef of the stored Soup and of a new Pie, and still holds both by
+    /// their temporary IDs, having looked at nothing since.
+    struct ThreeLevels {
+        let root: MainContext, main: MainContext, editor: MainContext
+        let bo: ManagedObject, pie: ManagedObject
+        let soup: ObjectID
+        /// The IDs the store gave Bo and Pie, as another context reads them.
+        let storedBo: ObjectID, storedPie: ObjectID
+    }
+
+    func threeLevelsAfterRootSave() throws -> ThreeLevels {
+        let coordinator = try TestModel.coordinator()
+        let root = MainContext(coordinator: coordinator)
+        let soup = try root.insert("Recipe")
+        soup["name"] = "Soup"
+        try root.save()
+        let main = MainContext(parent: root)
+        let editor = MainContext(parent: main)
+        let bo = try editor.insert("Chef")
+        bo["name"] = "Bo"
+        let pie = try editor.insert("Recipe")
+        pie["name"] = "Pie"
+        pie["chef"] = bo
+        editor.object(with: soup.objectID)["chef"] = bo
+        try editor.save()
+        try main.save()
+        try root.save()
+        let reader = MainContext(coordinator: coordinator)
+        func stored(_ entity: String, _ name: String) throws -> ObjectID {
+            try #require(try reader.fetch(FetchRequest(entityName: entity, predicate: try FetchPredicate("name == '\(name)'"))).first).objectID
+        }
+        #expect(bo.objectID.isTemporary && pie.objectID.isTemporary)
+        return ThreeLevels(root: root, main: main, editor: editor, bo: bo, pie: pie, soup: soup.objectID,
+                           storedBo: try stored("Chef", "Bo"), storedPie: try stored("Recipe", "Pie"))
+    }
+
+    @Test("Three levels, after the root saved: object(with:) of the permanent ID is the object the child holds by its temporary ID, which now reports the permanent ID")
+    func grandchildObjectWithPermanentID() throws {
+        let stack = try threeLevelsAfterRootSave()
+        let temporary = stack.bo.objectID
+        #expect(stack.editor.object(with: stack.storedBo) === stack.bo)
+        #expect(stack.bo.objectID == stack.storedBo)
+        #expect(stack.editor.object(with: temporary) === stack.bo, "the temporary ID still names it")
+        #expect(try stack.editor.existingObject(with: stack.storedPie) === stack.pie)
+        #expect(try stack.editor.fetch(FetchRequest(entityName: "Chef")).map(ObjectIdentifier.init) == [ObjectIdentifier(stack.bo)])
+    }
+
+    @Test("Three levels, after the root saved: a to-one read from the store reaches the object the child holds by its temporary ID")
+    func grandchildToOneAfterRootSave() throws {
+        let stack = try threeLevelsAfterRootSave()
+        let soup = stack.editor.object(with: stack.soup)
+        stack.editor.refresh(soup, mergeChanges: false)  // the next read loads the saved row
+        #expect(soup["chef"] as? ManagedObject === stack.bo)
+        #expect(stack.bo.objectID == stack.storedBo)
+        let chefs = try stack.editor.fetch(FetchRequest(entityName: "Chef"))
+        #expect(chefs.count == 1 && chefs.first === stack.bo)
+        #expect(try stack.editor.count(for: FetchRequest(entityName: "Chef")) == 1)
+    }
+
+    @Test("Three levels, after the root saved: a to-many read from the store holds the objects the child holds by their temporary IDs")
+    func grandchildToManyAfterRootSave() throws {
+        let stack = try threeLevelsAfterRootSave()
+        stack.editor.refresh(stack.bo, mergeChanges: false)
+        let recipes = try stack.bo.objects(forKey: "recipes")
+        #expect(Set(recipes.map { $0["name"] as? String ?? "?" }) == ["Pie", "Soup"])
+        #expect(recipes.contains { $0 === stack.pie })
+        let fetched = try stack.editor.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name == 'Pie'")))
+        #expect(fetched.count == 1 && fetched.first === stack.pie)
+        // Edits through the held objects reach the store by the permanent IDs.
+        stack.pie["servings"] = 2
+        try stack.editor.save()
+        try stack.main.save()
+        try stack.root.save()
+        let reader = MainContext(coordinator: stack.root.core.coordinator)
+        #expect(try reader.existingObject(with: stack.storedPie)["servings"] as? Int == 2)
+    }
+
+    @Test("The nested stack's private update context, after the stack saved, finds the object it holds by its permanent ID, through the main actor and the persist context's queue")
+    func nestedStackUpdateContextByPermanentID() async throws {
+        let stack = NestedContextStack(coordinator: coordinator)
+        let update = stack.newUpdateContext()
+        let holder = Locked<[ManagedObject]>([])  // keeps the update context's object alive
+        try await update.perform { context in
+            let chef = try context.insert("Chef")
+            chef["name"] = "Bo"
+            try context.save()
+            holder.withLock { $0 = [chef] }
+        }
+        try await stack.save()
+        let reader = MainContext(coordinator: coordinator)
+        let stored = try #require(try reader.fetch(FetchRequest(entityName: "Chef")).first).objectID
+        let found = await update.perform { context in
+            let chef = context.object(with: stored)
+            return chef === holder.withLock { $0.first } && chef.objectID == stored
+        }
+        #expect(found)
+    }
+
+    @Test("A child that read its parent's insert keeps reaching it after the parent obtained a permanent ID for it")
+    func childHoldingTheParentsInsertAfterObtainPermanentIDs() throws {
+        let pie = try root.insert("Recipe")
+        pie["name"] = "Pie"
+        let seen = try #require(try child.fetch(FetchRequest(entityName: "Recipe")).first)
+        try root.obtainPermanentIDs(for: [pie])
+        child.refresh(seen, mergeChanges: false)
+        #expect(seen["name"] as? String == "Pie" && !seen.isInaccessible)
+        #expect(child.object(with: pie.objectID) === seen)
+        #expect(try child.fetch(FetchRequest(entityName: "Recipe")).map(ObjectIdentifier.init) == [ObjectIdentifier(seen)])
+    }
 }

@@ -217,7 +217,7 @@ extension TableLayout {
             var row = [StoredValue](repeating: .null, count: rowWidth)
             row[1] = .integer(Int64(entity.index))
             row[versionColumn] = .integer(0)
-            for attribute in entity.attributes where !attribute.isTransient { row[columnIndex[attribute.name]!] = attribute.defaultValue }
+            for attribute in entity.attributes where !attribute.isTransient { row[columnIndex[attribute.name]!] = attribute.defaultValue.savedForm }
             // As an inserted object has them: derived from the defaults, and a new row
             // holds no related row (`recipes.@count` is 0, `photo != nil` false).
             for attribute in entity.attributesWithDefaults where !attribute.isTransient {
@@ -235,7 +235,7 @@ extension TableLayout {
                     throw ObjectGraphError.unknownKey(key, entity: entity)
                 }
                 try entity.checkSettable(attribute)
-                guard let stored = attribute.type.storedValue(from: value)? else {
+                guard let stored = attribute.type.storedValue(from: value)?.savedForm else {
                     throw ObjectGraphError(.invalidValue, "row \(index + 1): \(value) is not \(attribute.type.nameWithArticle) for '\(entity.name).\(key)'; nothing was inserted")
                 }
                 row[columnIndex[key]!] = stored

@@ -33,7 +33,7 @@ extension ContextCore {
                 throw ObjectGraphError(.invalidValue,
                     "'\(entity.name).\(key)' is transient: it is never stored, so a batch update cannot set it")
             }
-            guard let stored = attribute.type.storedValue(from: value) else {
+            guard let stored = attribute.type.storedValue(from: value)?.savedForm else {
                 throw ObjectGraphError(.invalidValue, "\(value) is not \(attribute.type.nameWithArticle) for '\(entity.name).\(key)'; nothing was updated")
             }
             if stored.isNull && !attribute.isOptional {

@@ -45,7 +45,7 @@ extension ContextCore {
                 for source in sources {
                     switch source {
                     case .attribute(let slot, let column):
-                        values[start + column - 2] = slots[slot].value.storedValue
+                        values[start + column - 2] = slots[slot].value.storedValue.savedForm
                     case .toOne(let slot, let column, let entityColumn, _):
                         guard let id = slots[slot].value.destinationID else { continue }
                         changes.references.append(StoreChanges.Reference(position: start + column - 2, id: id))
@@ -62,7 +62,7 @@ extension ContextCore {
                 switch source {
                 case .attribute(let slot, let column) where object.hasChangedSlot(slot):
                     columns.append(column)
-                    changes.values.append(object.slots[slot].value.storedValue)
+                    changes.values.append(object.slots[slot].value.storedValue.savedForm)
                 case .toOne(let slot, let column, let entityColumn, _) where object.hasChangedSlot(slot):
                     let id = object.slots[slot].value.destinationID
                     if let id { changes.references.append(StoreChanges.Reference(position: changes.values.count, id: id)) }

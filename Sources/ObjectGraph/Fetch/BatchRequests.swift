@@ -1,6 +1,8 @@
 /// Inserts rows straight into the store, without creating objects: the fastest way to load
 /// many plain rows (attributes only; relationships are set afterwards, through objects).
-/// A required relationship is not checked: the rows stay without it until a context sets it.
+/// An entity with a required to-one relationship, or a to-many one with a minimum count, is
+/// refused as a save of such an object would be (`validation`, naming the row and the
+/// relationship): its rows would hold no related row. Insert those through a context.
 ///
 /// ```swift
 /// let result = try context.execute(BatchInsertRequest(entityName: "Chef",

@@ -33,3 +33,15 @@ public enum StoredValue: Hashable, Sendable, CustomStringConvertible {
         return false
     }
 }
+
+extension StoredValue {
+    /// The value as every store saves it: a -0.0 as 0.0. SQLite keeps a whole double as an
+    /// integer and reads a -0.0 back as 0.0, so the other stores save it so too, and a
+    /// value reads back alike from every store type. Applied where values are handed to a
+    /// store: a save's rows and batch requests' values.
+    @inline(__always)
+    package var savedForm: StoredValue {
+        if case .real(let value) = self, value == 0, value.sign == .minus { return .real(0) }
+        return self
+    }
+}

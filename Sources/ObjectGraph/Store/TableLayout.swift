@@ -194,15 +194,31 @@ extension TableLayout {
 }
 
 extension TableLayout {
+    /// What a save would refuse in a row of `entity` that holds no related row: a required
+    /// to-one relationship, or a to-many one with a minimum count; nil when there is none.
+    private static func relationshipProblem(of entity: EntityDescription) -> String? {
+        for relationship in entity.relationships {
+            if !relationship.isToMany && !relationship.isOptional {
+                return "required relationship '\(entity.name).\(relationship.name)' is nil"
+            }
+            if relationship.isToMany && relationship.minCount > 0 {
+                return "'\(entity.name).\(relationship.name)' needs at least \(relationship.minCount) objects, has 0"
+            }
+        }
+        return nil
+    }
+
     /// Full rows of `entity` for a batch insert: defaults, the given values, derived
     /// attributes, version 0, and no key yet (column 0 is nil).
-    /// - Throws: ``ObjectGraphError`` naming the row (from 1) and the key that does not fit.
+    /// - Throws: ``ObjectGraphError`` naming the row (from 1) and the key that does not fit,
+    ///   or a required relationship, which a batch insert cannot set (`validation`).
     package func batchRows(_ rows: [[String: any Sendable]], of entity: EntityDescription) throws -> [[StoredValue]] {
-        try rows.enumerated().map { index, values in
+        let relationshipProblem = Self.relationshipProblem(of: entity)
+        return try rows.enumerated().map { index, values in
             var row = [StoredValue](repeating: .null, count: rowWidth)
             row[1] = .integer(Int64(entity.index))
             row[versionColumn] = .integer(0)
-            for attribute in entity.attributes where !attribute.isTransient { row[columnIndex[attribute.name]!] = attribute.defaultValue }
+            for attribute in entity.attributes where !attribute.isTransient { row[columnIndex[attribute.name]!] = attribute.defaultValue.savedForm }
             // As an inserted object has them: derived from the defaults, and a new row
             // holds no related row (`recipes.@count` is 0, `photo != nil` false).
             for attribute in entity.attributesWithDefaults where !attribute.isTransient {
@@ -213,10 +229,14 @@ extension TableLayout {
             for attribute in entity.relationshipDerivedAttributes { row[columnIndex[attribute.name]!] = .integer(0) }
             for (key, value) in values {
                 guard let attribute = entity.attribute(named: key), !attribute.isTransient else {
+                    if entity.relationship(named: key) != nil {
+                        throw ObjectGraphError(.invalidValue, "row \(index + 1): '\(entity.name).\(key)' is a relationship: "
+                            + "a batch insert sets attributes only; set it through a context; nothing was inserted")
+                    }
                     throw ObjectGraphError.unknownKey(key, entity: entity)
                 }
                 try entity.checkSettable(attribute)
-                guard let stored = attribute.type.storedValue(from: value) else {
+                guard let stored = attribute.type.storedValue(from: value)?.savedForm else {
                     throw ObjectGraphError(.invalidValue, "row \(index + 1): \(value) is not \(attribute.type.nameWithArticle) for '\(entity.name).\(key)'; nothing was inserted")
                 }
                 if let problem = attribute.rangeProblem(stored) {
@@ -227,6 +247,11 @@ extension TableLayout {
             }
             for attribute in entity.requiredAttributes where row[columnIndex[attribute.name]!].isNull {
                 throw ObjectGraphError(.validation, "row \(index + 1): required attribute '\(entity.name).\(attribute.name)' is missing; nothing was inserted")
+            }
+            // A new row holds no related row, as a save of an object without them would find.
+            if let problem = relationshipProblem {
+                throw ObjectGraphError(.validation, "row \(index + 1): \(problem): a batch insert sets attributes only, "
+                    + "so insert \(entity.name) objects through a context; nothing was inserted")
             }
             return row
         }

@@ -138,6 +138,48 @@ struct BatchRequestValueTests {
         }
     }
 
+    @Test("A batch insert of an entity with a required relationship is refused as a save would refuse it, on every store",
+          arguments: StoreKind.allCases)
+    func requiredRelationships(kind: StoreKind) throws {
+        let model = try ObjectModel(entities: [
+            EntityDescription("Recipe", attributes: [AttributeDescription("name", .string)], relationships: [
+                RelationshipDescription("lines", toMany: "Line", inverse: "recipe", minCount: 1),
+            ]),
+            EntityDescription("Line", attributes: [AttributeDescription("text", .string)], relationships: [
+                RelationshipDescription("recipe", to: "Recipe", inverse: "lines", isOptional: false),
+            ]),
+        ])
+        let coordinator = PersistentStoreCoordinator(model: model)
+        try kind.addStore(to: coordinator)
+        defer { StoreKind.removeFiles(of: coordinator) }
+        let context = MainContext(coordinator: coordinator)
+        func refusal(_ entity: String, _ rows: [[String: any Sendable]]) throws -> ObjectGraphError {
+            try #require(throws: ObjectGraphError.self, "\(kind)") {
+                try context.execute(BatchInsertRequest(entityName: entity, objects: rows))
+            }
+        }
+        let line = try refusal("Line", [["text": "1 egg"], ["text": "salt"]])
+        #expect(line.code == .validation, "\(kind)")
+        #expect(line.message == "row 1: required relationship 'Line.recipe' is nil: a batch insert sets attributes only, "
+            + "so insert Line objects through a context; nothing was inserted", "\(kind)")
+        let recipe = try refusal("Recipe", [["name": "Soup"]])
+        #expect(recipe.code == .validation, "\(kind)")
+        #expect(recipe.message == "row 1: 'Recipe.lines' needs at least 1 objects, has 0: a batch insert sets attributes only, "
+            + "so insert Recipe objects through a context; nothing was inserted", "\(kind)")
+        // A row's own mistakes come first, with its index; a relationship key is named as one.
+        #expect(try refusal("Line", [["text": 3]]).message == "row 1: 3 is not a String for 'Line.text'; nothing was inserted")
+        #expect(try refusal("Line", [["text": "b", "recipe": "Soup"]]).message
+                == "row 1: 'Line.recipe' is a relationship: a batch insert sets attributes only; set it through a context; "
+                + "nothing was inserted")
+        // The save of an object without them says the same of the relationships.
+        try context.insert("Line")["text"] = "pepper"
+        let saved = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(saved.code == .validation && saved.message.contains("required relationship 'recipe' is nil"), "\(saved.message)")
+        context.rollback()
+        #expect(try context.count(for: FetchRequest(entityName: "Line")) == 0, "\(kind)")
+        #expect(try context.count(for: FetchRequest(entityName: "Recipe")) == 0, "\(kind)")
+    }
+
     @Test("A batch update keeps a sub-entity's shadow in step; a search of the parent entity folds instead of using it")
     func subEntityShadow() throws {
         let model = try ObjectModel(entities: [

@@ -102,7 +102,7 @@ struct NumberConformanceTests {
         }
     }
 
-    @Test("Values read back as SQLite reads them: 64-bit integers, infinities, and -0.0 as 0.0 in the SQL stores",
+    @Test("Values read back as SQLite reads them: 64-bit integers, infinities, and -0.0 as 0.0",
           arguments: kinds)
     func roundTrips(kind: StoreKind) throws {
         let context = try saved(kind)
@@ -110,7 +110,7 @@ struct NumberConformanceTests {
         #expect(objects.map { $0["big"] as? Int } == Self.rows.map { $0.1.map(Int.init) }, "\(kind)")
         #expect(objects.map { $0["real"] as? Double } == Self.rows.map(\.2), "\(kind)")
         let zero = try #require(objects[7]["real"] as? Double)
-        if kind != .memory { #expect(zero.sign == .plus, "\(kind) keeps -0.0") }
+        #expect(zero.sign == .plus, "\(kind) keeps -0.0")
         #expect(objects[0]["when"] as? Date == Self.instant && objects[1]["when"] as? Date != Self.instant, "\(kind)")
         #expect(objects[2]["name"] as? String == "c" + String(repeating: "é", count: 500_000), "\(kind)")
         func names(_ format: String, _ argument: any Sendable) throws -> [String] {
@@ -120,5 +120,51 @@ struct NumberConformanceTests {
         #expect(try names("when == %@", Self.instant) == ["a"], "\(kind)")
         #expect(try names("when > %@", Self.instant) == ["b"], "\(kind)")
         #expect(try names("name BEGINSWITH %@", "cé") == ["c"], "\(kind)")
+    }
+
+    @Test("A -0.0 saved, inserted or updated by a batch reads back as 0.0 from every store type, and compares as 0",
+          arguments: StoreKind.allCases)
+    func negativeZero(kind: StoreKind) throws {
+        let coordinator = PersistentStoreCoordinator(model: Self.model)
+        let store = try kind.addStore(to: coordinator)
+        defer { StoreKind.removeFiles(of: coordinator) }
+        let writer = MainContext(coordinator: coordinator)
+        let minusZero = -0.0
+        for name in ["inserted", "updated"] {
+            let object = try writer.insert("Number")
+            object["name"] = name
+            object["real"] = name == "inserted" ? minusZero : 1.0
+        }
+        try writer.save()
+        let updated = try #require(try writer.fetch(FetchRequest(entityName: "Number", predicate: try FetchPredicate("name == 'updated'"))).first)
+        updated["real"] = minusZero
+        try writer.save()
+        try writer.execute(BatchInsertRequest(entityName: "Number", objects: [["name": "batch", "real": minusZero]]))
+        try writer.execute(BatchInsertRequest(entityName: "Number", objects: [["name": "batch updated", "real": 2.0]]))
+        try writer.execute(BatchUpdateRequest(entityName: "Number", predicate: try FetchPredicate("name == 'batch updated'"),
+                                              propertiesToUpdate: ["real": minusZero]))
+        // Read back by a new coordinator for a file, or a new context.
+        let reader: MainContext
+        if let file = store as? any AtomicStorePath {
+            let reopened = PersistentStoreCoordinator(model: Self.model)
+            try reopened.addStore(type: kind.type, at: file.path)
+            reader = MainContext(coordinator: reopened)
+        } else {
+            reader = MainContext(coordinator: coordinator)
+        }
+        let objects = try reader.fetch(FetchRequest(entityName: "Number", sortKeys: [SortKey("name")]))
+        #expect(objects.map { $0["name"] as? String } == ["batch", "batch updated", "inserted", "updated"], "\(kind)")
+        for object in objects {
+            let real = try #require(object["real"] as? Double)
+            #expect(real == 0 && real.sign == .plus, "\(kind): \(object["name"] ?? "?") reads back \(real)")
+        }
+        var values = FetchRequest(entityName: "Number", sortKeys: [SortKey("name")])
+        values.propertiesToFetch = ["real"]
+        let rows = try reader.fetchDictionaries(values)
+        #expect(rows.allSatisfy { (($0["real"] ?? nil) as? Double)?.sign == .plus }, "\(kind): \(rows)")
+        for (format, count) in [("real == 0", 4), ("real == -0.0", 4), ("real < 0", 0), ("real >= 0", 4), ("real > -0.0", 0)] {
+            #expect(try reader.count(for: FetchRequest(entityName: "Number", predicate: try FetchPredicate(format))) == count,
+                    "\(kind): \(format)")
+        }
     }
 }

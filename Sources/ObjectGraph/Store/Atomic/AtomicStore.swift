@@ -161,7 +161,7 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
             // the model is the problem then, if the metadata read before the error says so.
             try checkModel(recordedIn: metadata)
             switch error {
-            case let error as StoreFileError: throw invalidFile(error)
+            case let error as StoreFileError: throw invalidFile(error, data: data)
             case let error as ObjectGraphError: throw error
             default: throw invalidFile(StoreFileError(nil, "\(error)"))
             }
@@ -191,9 +191,23 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
             """)
     }
 
-    /// The error for a file the reader rejected: `notADatabase`, naming the file and the place.
-    func invalidFile(_ error: StoreFileError) -> ObjectGraphError {
-        ObjectGraphError(.notADatabase, "'\(path)' is not a valid \(storeName) file: \(error)", underlying: error)
+    /// The error for a file the reader rejected: `notADatabase`, naming the file and the place,
+    /// and, when `data` starts as another store type's files do, that type.
+    func invalidFile(_ error: StoreFileError, data: Data? = nil) -> ObjectGraphError {
+        var message = "'\(path)' is not a valid \(storeName) file: \(error)"
+        if let data, let other = otherStoreType(of: [UInt8](data.prefix(512))) {
+            message += "; it is \(other)"
+        }
+        return ObjectGraphError(.notADatabase, message, underlying: error)
+    }
+
+    /// How to open a file that starts as the files of another store type do ("a SQLite
+    /// store's file: open it with addStore(at:)"), or nil.
+    private func otherStoreType(of prefix: [UInt8]) -> String? {
+        if prefix.starts(with: Array("SQLite format 3\0".utf8)) { return "a SQLite store's file: open it with addStore(at:)" }
+        let others: [(type: PersistentStoreType, isThis: Bool)] = [(.xml, self is XMLStore), (.binary, self is BinaryStore), (.html, self is HTMLStore)]
+        guard let other = others.first(where: { !$0.isThis && $0.type.recognizes(prefix) })?.type else { return nil }
+        return "\(other == .xml ? "an" : "a") \(other.name) store's file: open it with addStore(type: .\(other.name), at:)"
     }
 
     /// The subclass's name, for messages.
@@ -324,9 +338,20 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
 
     /// Throws when the file is read-only (no write permission for this user, or none for
     /// anyone): a save replaces the file by renaming, which the folder's permissions alone
-    /// would allow, so the file's own are checked, as a write in place would.
+    /// would allow, so the file's own are checked, as a write in place would. Throws too
+    /// when the folder is read-only, where the save writes its new file before the rename
+    /// (checked so too, so that the answer does not depend on the user being root).
     private func checkFileIsWritable() throws {
+        let folder = StorePath.folder(of: path)
         var status = stat()
+        if stat(folder, &status) == 0, access(folder, W_OK) != 0 || status.st_mode & 0o222 == 0 {
+            let exists = access(path, F_OK) == 0
+            throw ObjectGraphError(.storeFailure, """
+                cannot \(exists ? "save" : "create") the store at '\(path)': the folder '\(folder)' is read-only, and a \
+                save writes a new file there before it replaces the old one; nothing was written (make the folder \
+                writable, or open a copy elsewhere)
+                """)
+        }
         guard stat(path, &status) == 0 else { return }
         guard access(path, W_OK) != 0 || status.st_mode & 0o222 == 0 else { return }
         throw ObjectGraphError(.storeFailure, """

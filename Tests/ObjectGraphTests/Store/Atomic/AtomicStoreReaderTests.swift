@@ -97,6 +97,31 @@ struct AtomicStoreReaderTests {
         #expect(error.message == "'\(path)' is not a valid \(kind == .xml ? "XMLStore" : kind == .html ? "HTMLStore" : "BinaryStore") file: \(problem)")
     }
 
+    @Test("A file of another store type is refused naming that type and how to open it", arguments: StoreKind.atomic)
+    func otherStoreType(kind: StoreKind) throws {
+        let path = try StoreKind.newFile(extension: "dat")
+        defer { StoreKind.removeFolder(of: path) }
+        let name = kind == .xml ? "XMLStore" : kind == .html ? "HTMLStore" : "BinaryStore"
+        for other in [StoreKind.sqlite] + StoreKind.atomic where other != kind {
+            let file = try StoreKind.newFile(extension: other.rawValue)
+            defer { StoreKind.removeFolder(of: file) }
+            try PersistentStoreCoordinator(model: try TestModel.make()).addStore(type: other.type, at: file)
+            let data = try Data(contentsOf: URL(fileURLWithPath: file))
+            let error = try #require(try Self.openingError(kind, data, at: path), "\(other) as \(kind)")
+            #expect(error.code == .notADatabase)
+            #expect(error.message.hasPrefix("'\(path)' is not a valid \(name) file: "), "\(error.message)")
+            let hint = other == .sqlite ? "; it is a SQLite store's file: open it with addStore(at:)"
+                : "; it is \(other == .xml ? "an" : "a") \(other) store's file: open it with addStore(type: .\(other), at:)"
+            #expect(error.message.hasSuffix(hint), "\(other) as \(kind): \(error.message)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == data, "the file is left as it was")
+        }
+        // A damaged file of its own type gets no such hint.
+        let (own, data) = try Self.validFile(kind)
+        defer { StoreKind.removeFolder(of: own) }
+        let error = try #require(try Self.openingError(kind, data.prefix(data.count / 2), at: own))
+        #expect(!error.message.contains("; it is "), "\(error.message)")
+    }
+
     @Test("A file whose objects repeat a unique value is refused, naming both objects and the value",
           arguments: [StoreKind.xml, .html])
     func duplicateUniqueValues(kind: StoreKind) throws {

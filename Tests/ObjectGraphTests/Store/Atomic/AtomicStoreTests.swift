@@ -360,6 +360,45 @@ struct AtomicStoreTests {
         #expect(context.hasChanges, "the context keeps its changes")
     }
 
+    @Test("A save, or a new store, in a read-only folder is refused naming the folder; the file and the store stay as they were",
+          arguments: StoreKind.atomic)
+    func readOnlyFolder(kind: StoreKind) throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let path = (try kind.addStore(to: coordinator) as! any AtomicStorePath).path
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        defer {
+            chmod(folder, 0o755)
+            StoreKind.removeFolder(of: path)
+        }
+        let context = MainContext(coordinator: coordinator)
+        try context.insert("Tag")["label"] = "kept"
+        try context.save()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let snapshot = try graphSnapshot(coordinator)
+
+        chmod(folder, 0o555)
+        try context.insert("Tag")["label"] = "refused"
+        let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+        #expect(error.code == .storeFailure)
+        #expect(error.message == "cannot save the store at '\(path)': the folder '\(folder)' is read-only, and a save writes a new "
+            + "file there before it replaces the old one; nothing was written (make the folder writable, or open a copy elsewhere)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before && context.hasChanges)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["store.\(kind.rawValue)"], "no temporary file")
+        let other = "\(folder)/new.\(kind.rawValue)"
+        let creating = try #require(throws: ObjectGraphError.self) {
+            try PersistentStoreCoordinator(model: coordinator.model).addStore(type: kind.type, at: other)
+        }
+        #expect(creating.message.hasPrefix("cannot create the store at '\(other)': the folder '\(folder)' is read-only"))
+        #expect(!FileManager.default.fileExists(atPath: other))
+
+        chmod(folder, 0o755)
+        #expect(try graphSnapshot(coordinator) == snapshot, "the store kept its rows")
+        try context.save()
+        let reopened = PersistentStoreCoordinator(model: coordinator.model)
+        try reopened.addStore(type: kind.type, at: path)
+        #expect(try graphSnapshot(reopened) == graphSnapshot(coordinator))
+    }
+
     @Test("Store types are recognized by content, whatever the file's name")
     func recognition() throws {
         let model = try TestModel.make()

@@ -45,8 +45,10 @@ public final class PostgresStore: StoreRequestHandler {
     package let losesConnectionBeforeNextCommit = Locked(false)
 
     /// Connects to the database at `location` and opens (or creates) the store there.
-    /// - Parameter creatingSchema: whether to create `location.schema` when it is missing.
-    public init(location: PostgresLocation, model: ObjectModel, creatingSchema: Bool = true) throws {
+    /// - Parameters:
+    ///   - creatingSchema: whether to create `location.schema` when it is missing.
+    ///   - options: whether and how to migrate a store written with another model version.
+    public init(location: PostgresLocation, model: ObjectModel, creatingSchema: Bool = true, options: Options = Options()) throws {
         self.location = location
         self.model = model
         writer = try PostgresSession(location)
@@ -64,6 +66,7 @@ public final class PostgresStore: StoreRequestHandler {
                 try session.run(SchemaSQL.useSchema(location.schema))
             }
         }
+        try Self.migrateIfNeeded(writer, location: location, model: model, options: options)
         let metadata = try Self.prepare(writer, location: location, model: model, layouts: layouts)
         identifier = metadata[MetadataKey.storeUUID] ?? ""
         metadataCache = Locked(metadata)
@@ -231,13 +234,19 @@ extension PersistentStoreCoordinator {
     /// of its own contexts' saves: ``addDidSaveObserver(_:)`` callbacks run, contexts that
     /// merge automatically refresh.
     ///
+    /// A store written with an older model version is migrated first when `options` ask
+    /// for it (``PostgresStore/Options/shouldMigrateStoreAutomatically``), as a SQLite store is.
+    ///
     /// ```swift
     /// try coordinator.addPostgresStore(at: PostgresLocation(url: "postgres://og@localhost/catalogue"))
     /// ```
-    /// - Throws: ``ObjectGraphError`` as ``PostgresStore/init(location:model:creatingSchema:)``.
+    /// - Throws: ``ObjectGraphError`` as ``PostgresStore/init(location:model:creatingSchema:options:)``,
+    ///   and for a migration `cannotInferMapping` or `migrationFailed` (the store is then unchanged).
     @discardableResult
-    public func addPostgresStore(at location: PostgresLocation, configuration: [String]? = nil) throws -> PostgresStore {
-        let store = try PostgresStore(location: location, model: model)
+    public func addPostgresStore(
+        at location: PostgresLocation, configuration: [String]? = nil, options: PostgresStore.Options = .init()
+    ) throws -> PostgresStore {
+        let store = try PostgresStore(location: location, model: model, options: options)
         try store.startListening { [weak self] note in self?.storeDidChangeElsewhere(note) }
         try addOnce(store, at: location.description, configuration: configuration)
         return store

@@ -8,6 +8,8 @@ extension PersistentStoreCoordinator {
     ///
     /// Objects keep their IDs; the caller's metadata keys come along, the new store has its
     /// own UUID. The way back is ``migrateStore(_:to:type:)`` with a file's path and type.
+    /// When the copy fails, the tables opening the new store made (and the schema, when it
+    /// made that) are dropped again: the location is left as it was, and a retry starts afresh.
     ///
     /// ```swift
     /// let server = try PostgresLocation(url: "postgres://og@127.0.0.1:5432/catalogue")
@@ -24,17 +26,41 @@ extension PersistentStoreCoordinator {
     @discardableResult
     public func migrateStore(_ store: any PersistentStore, to location: PostgresLocation) throws -> PostgresStore {
         let target = location.schema == "public" ? "to \(location)" : "to \(location), schema \(location.schema)"
-        let new = try migrateStore(store, target: target) {
-            let new = try PostgresStore(location: location, model: model)
-            try new.requireNoObjects(target: target)
-            try new.startListening { [weak self] note in self?.storeDidChangeElsewhere(note) }
-            return new
+        var opened: PostgresStore?
+        do {
+            let new = try migrateStore(store, target: target) {
+                let new = try PostgresStore(location: location, model: model)
+                opened = new
+                try new.requireNoObjects(target: target)
+                try new.startListening { [weak self] note in self?.storeDidChangeElsewhere(note) }
+                return new
+            }
+            return new as! PostgresStore  // the store the closure opened
+        } catch {
+            opened?.removeWhatOpeningMade()
+            throw error
         }
-        return new as! PostgresStore  // the store the closure opened
     }
 }
 
 extension PostgresStore {
+    /// Drops the tables opening the store made, or the schema when it made that: a failed
+    /// migration into the store leaves the location as it was. Nothing is dropped when the
+    /// store was there before. A failure here is ignored (the migration's own error says
+    /// what went wrong; the next try finds an empty store).
+    func removeWhatOpeningMade() {
+        guard createdTables else { return }
+        _ = try? write(exclusive: true) { session in
+            if createdSchema {
+                try session.run("DROP SCHEMA \(SQLIdentifier(location.schema).quoted) CASCADE")
+            } else {
+                for row in try session.run(SchemaSQL.userTables).rows {
+                    if case .text(let table) = row[0] { try session.run("DROP TABLE \(SQLIdentifier(table).quoted)") }
+                }
+            }
+        }
+    }
+
     /// Throws unless no table of the store holds a row: a migration copies objects with their
     /// keys, which must not meet others.
     func requireNoObjects(target: String) throws {

@@ -22,6 +22,8 @@ extension SchemaSQL {
         AND indexname NOT IN (SELECT c.conname FROM pg_constraint AS c JOIN pg_namespace AS n ON n.oid = c.connamespace WHERE n.nspname = current_schema())
         """
 
+    /// A row when schema `$1` exists.
+    static let schemaExists = "SELECT 1 FROM pg_namespace WHERE nspname = $1"
     /// `CREATE SCHEMA IF NOT EXISTS` for a store kept in a schema of its own.
     static func createSchema(_ name: String) -> String { "CREATE SCHEMA IF NOT EXISTS \(SQLIdentifier(name).quoted)" }
     /// Makes `name` the schema unqualified table names resolve in.

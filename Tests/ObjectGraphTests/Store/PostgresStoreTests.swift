@@ -391,4 +391,15 @@ struct PostgresStoreTests {
         #expect(coordinator.stores[0] === postgres)
         #expect(try MainContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Chef")) == 1)
     }
+
+    @Test("A store migrated out of PostgreSQL stops listening: the old store object, still held, keeps no LISTEN connection",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func migratedOutStopsListening() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let postgres = try coordinator.addPostgresStore(at: PostgresTestServer.newLocation())
+        #expect(postgres.listeners.withLock { $0.count } == 1)
+        let memory = try coordinator.migrateStore(postgres, to: "", type: .memory)
+        #expect(coordinator.stores[0] === memory)
+        #expect(postgres.listeners.withLock { $0.isEmpty })
+    }
 }

@@ -28,12 +28,24 @@ extension PostgresStore {
         let sender = self.sender
         let queue = DispatchQueue(label: "ObjectGraphPostgres.notifications")
         let listener = try PostgresSession(location)
+        let listeners = self.listeners
         try listener.listen(channel) { payload in
             guard let (from, note) = Self.parse(payload), from != sender else { return }
-            queue.async { deliver(note) }
+            // A notification already on its way when listening stopped is dropped.
+            queue.async { if !listeners.withLock({ $0.isEmpty }) { deliver(note) } }
         }
         listeners.withLock { $0.append(listener) }
     }
+
+    /// Stops listening: its connections close, and notifications still on their way are
+    /// dropped. The store has left its coordinator (migrated to another), whose contexts
+    /// must no longer hear of this database's saves.
+    func stopListening() {
+        listeners.withLock { $0.removeAll() }
+    }
+
+    /// Stops listening once the coordinator has put another store in this one's place.
+    package func didLeaveCoordinator() { stopListening() }
 
     /// The payloads announcing one save.
     static func payloads(sender: String, inserted: [ObjectID], updated: [ObjectID], deleted: [ObjectID]) -> [String] {

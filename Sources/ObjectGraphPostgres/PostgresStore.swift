@@ -41,12 +41,16 @@ public final class PostgresStore: StoreRequestHandler {
     let sender = String(UUID().uuidString.prefix(8))
     /// The connections listening for other processes' saves.
     let listeners = Locked<[PostgresSession]>([])
+    /// Whether opening the store created its tables (in an empty schema), and the schema itself.
+    let createdTables: Bool, createdSchema: Bool
     /// For tests: the next save has the server end its connection just before committing.
     package let losesConnectionBeforeNextCommit = Locked(false)
 
     /// Connects to the database at `location` and opens (or creates) the store there.
-    /// - Parameter creatingSchema: whether to create `location.schema` when it is missing.
-    public init(location: PostgresLocation, model: ObjectModel, creatingSchema: Bool = true) throws {
+    /// - Parameters:
+    ///   - creatingSchema: whether to create `location.schema` when it is missing.
+    ///   - options: whether and how to migrate a store written with another model version.
+    public init(location: PostgresLocation, model: ObjectModel, creatingSchema: Bool = true, options: Options = Options()) throws {
         self.location = location
         self.model = model
         writer = try PostgresSession(location)
@@ -57,14 +61,21 @@ public final class PostgresStore: StoreRequestHandler {
         self.layoutByEntity = model.entities.map { entity in layouts.first { $0.root === entity.root }! }
         let tableSQL = layouts.map(TableSQL.init)
         self.tableSQLByEntity = layoutByEntity.map { layout in tableSQL[layouts.firstIndex { $0 === layout }!] }
+        var createdSchema = false
         if location.schema != "public" {
-            if creatingSchema { try writer.run(SchemaSQL.createSchema(location.schema)) }
+            if creatingSchema {
+                createdSchema = try writer.run(SchemaSQL.schemaExists, [.text(location.schema)]).rows.isEmpty
+                try writer.run(SchemaSQL.createSchema(location.schema))
+            }
             for session in [writer, reader] {
                 session.settings = [SchemaSQL.useSchema(location.schema)]
                 try session.run(SchemaSQL.useSchema(location.schema))
             }
         }
-        let metadata = try Self.prepare(writer, location: location, model: model, layouts: layouts)
+        try Self.migrateIfNeeded(writer, location: location, model: model, options: options)
+        let (metadata, createdTables) = try Self.prepare(writer, location: location, model: model, layouts: layouts)
+        self.createdTables = createdTables
+        self.createdSchema = createdSchema && createdTables
         identifier = metadata[MetadataKey.storeUUID] ?? ""
         metadataCache = Locked(metadata)
         writer.statistics = StoreStatistics()
@@ -171,10 +182,10 @@ public final class PostgresStore: StoreRequestHandler {
     // MARK: Opening
 
     /// Creates the schema in an empty database (or schema), or checks that the tables there
-    /// are a store of `model`; returns the metadata.
+    /// are a store of `model`; returns the metadata, and whether it created the tables.
     private static func prepare(
         _ session: PostgresSession, location: PostgresLocation, model: ObjectModel, layouts: [TableLayout]
-    ) throws -> [String: String] {
+    ) throws -> ([String: String], Bool) {
         try session.inTransaction {
             // One store is created at a time, even by several processes opening it at once.
             try session.run("SELECT pg_advisory_xact_lock(4242)")
@@ -210,7 +221,7 @@ public final class PostgresStore: StoreRequestHandler {
                 throw ObjectGraphError(.modelMismatch,
                     "the store at \(location) was made with a different model: \(differences.summary). Open another database or schema.")
             }
-            return metadata
+            return (metadata, tables.isEmpty)
         }
     }
 
@@ -231,13 +242,19 @@ extension PersistentStoreCoordinator {
     /// of its own contexts' saves: ``addDidSaveObserver(_:)`` callbacks run, contexts that
     /// merge automatically refresh.
     ///
+    /// A store written with an older model version is migrated first when `options` ask
+    /// for it (``PostgresStore/Options/shouldMigrateStoreAutomatically``), as a SQLite store is.
+    ///
     /// ```swift
     /// try coordinator.addPostgresStore(at: PostgresLocation(url: "postgres://og@localhost/catalogue"))
     /// ```
-    /// - Throws: ``ObjectGraphError`` as ``PostgresStore/init(location:model:creatingSchema:)``.
+    /// - Throws: ``ObjectGraphError`` as ``PostgresStore/init(location:model:creatingSchema:options:)``,
+    ///   and for a migration `cannotInferMapping` or `migrationFailed` (the store is then unchanged).
     @discardableResult
-    public func addPostgresStore(at location: PostgresLocation, configuration: [String]? = nil) throws -> PostgresStore {
-        let store = try PostgresStore(location: location, model: model)
+    public func addPostgresStore(
+        at location: PostgresLocation, configuration: [String]? = nil, options: PostgresStore.Options = .init()
+    ) throws -> PostgresStore {
+        let store = try PostgresStore(location: location, model: model, options: options)
         try store.startListening { [weak self] note in self?.storeDidChangeElsewhere(note) }
         try addOnce(store, at: location.description, configuration: configuration)
         return store

@@ -52,6 +52,12 @@ package struct SQLDialect: Sendable {
     package let columnType: @Sendable (AttributeType) -> String
     /// What follows a join table's definition: ` WITHOUT ROWID` (SQLite), nothing (PostgreSQL).
     package let joinTableOptions: String
+    /// How an `INSERT` skips rows that break a key: `INSERT OR IGNORE` and nothing (SQLite),
+    /// `INSERT` and ` ON CONFLICT DO NOTHING` (PostgreSQL).
+    package let insertIgnoringConflicts: (verb: String, suffix: String)
+    /// The call that computes a canonical search column from its source (`og_canonical`,
+    /// SQLite), or nil when only Swift can (a migration then fills such columns row by row).
+    package let canonical: (@Sendable (_ value: SQLFragment) -> SQLFragment)?
     /// Whether a statement's parameters are numbered (`$1`, PostgreSQL) or not (`?`, SQLite).
     package let numbersParameters: Bool
     /// What `LIMIT` takes for "no limit": a bound -1 (SQLite), `ALL` (PostgreSQL).
@@ -87,6 +93,8 @@ package struct SQLDialect: Sendable {
         numbersParameters: Bool, unlimited: SQLFragment, keyListBrackets: (open: UInt8, close: UInt8),
         keyMembership: (prefix: String, suffix: String), sortsDistinctBySelectedOnly: Bool, leavesOutSoleEntity: Bool,
         integerType: String, columnType: @escaping @Sendable (AttributeType) -> String, joinTableOptions: String,
+        insertIgnoringConflicts: (verb: String, suffix: String),
+        canonical: (@Sendable (_ value: SQLFragment) -> SQLFragment)?,
         indexesNullSafeEquality: Bool = true, comparesIntegersWithDoublesExactly: Bool = true
     ) {
         self.trueLiteral = trueLiteral
@@ -115,5 +123,7 @@ package struct SQLDialect: Sendable {
         self.integerType = integerType
         self.columnType = columnType
         self.joinTableOptions = joinTableOptions
+        self.insertIgnoringConflicts = insertIgnoringConflicts
+        self.canonical = canonical
     }
 }

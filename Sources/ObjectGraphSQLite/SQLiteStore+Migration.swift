@@ -196,7 +196,10 @@ extension SQLiteStore {
             removeStoreFiles(path + "-migrated")
             return
         }
-        guard let mappings = try migrationPath(from: hashes, to: model, options: options) else {
+        guard let mappings = try MappingModel.migrationPath(
+            from: hashes, to: model, mappingModels: options.mappingModels, sourceModels: options.sourceModels,
+            inferring: options.shouldInferMappingModelAutomatically
+        ) else {
             let differences = metadata[MetadataKey.entityDescriptions].flatMap(decodeJSON).map {
                 ModelDifferences(stored: $0, current: model.storageDescriptions)
             } ?? ModelDifferences(stored: hashes, current: model.versionHashes)
@@ -208,40 +211,6 @@ extension SQLiteStore {
                 "the store at '\(path)' was made with a model that no given source model or mapping model matches: \(differences.summary). Add the model it was made with to the options' sourceModels (or a mapping model to mappingModels).")
         }
         try migrate(at: path, using: mappings, progress: options.migrationProgress)
-    }
-
-    /// The mappings that take a store written with the model of `hashes` to `model`, one
-    /// version at a time: a mapping model that goes straight there; else the first mapping
-    /// model that starts from the store's version, followed by the path from its destination
-    /// (so a v1→v2 mapping with policies runs before v2 is inferred on to v3, rather than
-    /// being skipped by a v1→v3 inference that would drop what its policies make); else a
-    /// mapping inferred from the store's version (one of ``Options/sourceModels``, or the
-    /// destination of a mapping model run before). Nil when there is none.
-    private static func migrationPath(
-        from hashes: [String: String], to model: ObjectModel, options: Options
-    ) throws -> [MappingModel]? {
-        var path: [MappingModel] = []
-        var current = hashes, visited: Set<[String: String]> = [hashes]
-        while current != model.versionHashes {
-            if let direct = options.mappingModels.first(where: {
-                $0.sourceModel.versionHashes == current && $0.destinationModel.versionHashes == model.versionHashes
-            }) {
-                return path + [direct]
-            }
-            if let step = options.mappingModels.first(where: {
-                $0.sourceModel.versionHashes == current && !visited.contains($0.destinationModel.versionHashes)
-            }) {
-                path.append(step)
-                current = step.destinationModel.versionHashes
-                visited.insert(current)
-                continue
-            }
-            let known = options.sourceModels + path.map(\.destinationModel)
-            guard options.shouldInferMappingModelAutomatically,
-                  let sourceModel = known.first(where: { $0.versionHashes == current }) else { return nil }
-            return path + [try MappingModel.inferred(from: sourceModel, to: model)]
-        }
-        return path
     }
 
     /// Removes a store file and its sidecars, if present.
@@ -262,7 +231,7 @@ extension SQLiteStore {
                     counts[root.name] = Int(count)
                 }
             }
-            let plan = MigrationSQL(mapping: mapping, rowCounts: counts)
+            let plan = MigrationSQL(mapping: mapping, rowCounts: counts, dialect: .sqlite)
             let total = max(1, plan.weights.reduce(0, +))
             var done = 0
             try connection.inTransaction {
@@ -303,18 +272,14 @@ extension SQLiteStore {
                 try execute(fragment)
             } catch let error as SQLiteError where error.result == .constraint {
                 for (keys, query) in duplicates {
-                    let rows = try connection.rows(query)
-                    guard rows.count == 2 else { continue }
-                    let names = rows.compactMap { row -> String? in
-                        guard case .integer(let key) = row[0], case .integer(let index) = row[1] else { return nil }
-                        return mapping.sourceModel.describe(ObjectID(entityIndex: Int(index), key: key))
+                    if let failure = MigrationSQL.duplicates(try connection.rows(query), entity: entity, keys: keys, mapping: mapping, underlying: error) {
+                        throw failure
                     }
-                    throw ObjectGraphError(.migrationFailed,
-                        "migrating entity '\(entity)' failed: \(names.joined(separator: " and ")) have the same \(keys.joined(separator: ", ")), which the new model's uniqueness constraint on \(entity) (\(keys.joined(separator: ", "))) forbids; make them differ first, or write a mapping model",
-                        underlying: error)
                 }
                 throw ObjectGraphError(.migrationFailed, "migrating entity '\(entity)' failed: \(error.message)", underlying: error)
             }
+        case .canonicalize:
+            break  // SQLite computes canonical columns in SQL, with og_canonical
         }
     }
 
@@ -350,4 +315,12 @@ extension SQLiteStore {
             throw translate(error, path: result)
         }
     }
+}
+
+extension MigrationSQL {
+    /// The indexes a table has that can be dropped (not those of its constraints).
+    static let tableIndexes = #"SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL"#
+
+    /// Back to a rollback journal, so the migrated file is complete without a `-wal` beside it.
+    static let singleFile = "PRAGMA journal_mode = DELETE"
 }

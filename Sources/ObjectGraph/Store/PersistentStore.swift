@@ -86,9 +86,16 @@ package protocol StoreRequestHandler: PersistentStore {
 
     /// Statements, rows and transactions the store ran so far.
     var statistics: StoreStatistics { get }
+    /// Called once the coordinator has put another store in this one's place (a migration):
+    /// the store stops whatever it does on the coordinator's behalf.
+    func didLeaveCoordinator()
 }
 
 extension StoreRequestHandler {
+    /// Does nothing: a store with no work of its own beyond its coordinator (a PostgreSQL
+    /// store stops listening for other processes' saves).
+    package func didLeaveCoordinator() {}
+
     /// Runs `body` as it is.
     package func readingOneState<T>(_ body: () throws -> T) throws -> T { try body() }
     /// Runs `body` as it is.

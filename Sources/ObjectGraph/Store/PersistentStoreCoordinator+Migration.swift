@@ -66,6 +66,7 @@ extension PersistentStoreCoordinator {
         guard replace(old, with: new) else {
             throw ObjectGraphError(.storeFailure, "the store was removed from the coordinator during the migration")
         }
+        old.didLeaveCoordinator()
         rowCache.removeAll()
         return new
     }

@@ -14,5 +14,6 @@ extension SQLDialect {
         numbersParameters: true, unlimited: "ALL", keyListBrackets: (UInt8(ascii: "{"), UInt8(ascii: "}")),
         keyMembership: ("= ANY(CAST(", " AS bigint[]))"), sortsDistinctBySelectedOnly: true, leavesOutSoleEntity: false,
         integerType: "bigint", columnType: { SchemaSQL.columnType($0) }, joinTableOptions: "",
+        insertIgnoringConflicts: ("INSERT", " ON CONFLICT DO NOTHING"), canonical: nil,
         indexesNullSafeEquality: false, comparesIntegersWithDoublesExactly: false)
 }

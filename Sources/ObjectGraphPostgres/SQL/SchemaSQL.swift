@@ -15,6 +15,15 @@ extension SchemaSQL {
     /// The tables of the current schema.
     static let userTables = #"SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"#
 
+    /// The indexes of table `$1` of the current schema that can be dropped (not those of its
+    /// key and uniqueness constraints, which go with the table).
+    static let droppableIndexes = """
+        SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1 \
+        AND indexname NOT IN (SELECT c.conname FROM pg_constraint AS c JOIN pg_namespace AS n ON n.oid = c.connamespace WHERE n.nspname = current_schema())
+        """
+
+    /// A row when schema `$1` exists.
+    static let schemaExists = "SELECT 1 FROM pg_namespace WHERE nspname = $1"
     /// `CREATE SCHEMA IF NOT EXISTS` for a store kept in a schema of its own.
     static func createSchema(_ name: String) -> String { "CREATE SCHEMA IF NOT EXISTS \(SQLIdentifier(name).quoted)" }
     /// Makes `name` the schema unqualified table names resolve in.

@@ -14,5 +14,6 @@ extension SQLDialect {
         numbersParameters: false, unlimited: "\(StoredValue.integer(-1))",
         keyListBrackets: (UInt8(ascii: "["), UInt8(ascii: "]")),
         keyMembership: ("IN (SELECT value FROM json_each(", "))"), sortsDistinctBySelectedOnly: false, leavesOutSoleEntity: true,
-        integerType: "INTEGER", columnType: { $0.storageClass }, joinTableOptions: " WITHOUT ROWID")
+        integerType: "INTEGER", columnType: { $0.storageClass }, joinTableOptions: " WITHOUT ROWID",
+        insertIgnoringConflicts: ("INSERT OR IGNORE", ""), canonical: { value in "og_canonical(\(value))" })
 }

@@ -358,4 +358,48 @@ struct PostgresStoreTests {
         #expect(after.count == expected.count + 1)
         #expect(try graphSnapshot(TestModel.coordinator(path: path)) == after)
     }
+
+    @Test("A migration into PostgreSQL that fails half-way leaves the location as it was (no schema, or an empty one); a retry works",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func failedMigrationIntoPostgres() throws {
+        let model = try TestModel.make()
+        let coordinator = PersistentStoreCoordinator(model: model)
+        let sqlite = try coordinator.addStore(at: ":memory:")
+        let context = MainContext(coordinator: coordinator)
+        let chef = try context.insert("Chef")
+        chef["name"] = "Ana\u{0}Bel"  // SQLite keeps it; PostgreSQL's text holds no NUL, so the copy fails
+        try context.save()
+        let location = PostgresTestServer.newLocation()
+        let admin = try PostgresSession(location)  // in the database's own schema
+        let schema = [StoredValue.text(location.schema)]
+        func schemas() throws -> Int { try admin.run("SELECT 1 FROM pg_namespace WHERE nspname = $1", schema).rows.count }
+        func tables() throws -> Int { try admin.run("SELECT 1 FROM pg_tables WHERE schemaname = $1", schema).rows.count }
+
+        var error = try #require(throws: ObjectGraphError.self) { try coordinator.migrateStore(sqlite, to: location) }
+        #expect(error.message.contains("the coordinator keeps the old store"), "\(error.message)")
+        #expect(coordinator.stores[0] === sqlite)
+        #expect(try schemas() == 0, "the schema the migration made is gone")
+
+        try admin.run("CREATE SCHEMA \"\(location.schema)\"")
+        error = try #require(throws: ObjectGraphError.self) { try coordinator.migrateStore(sqlite, to: location) }
+        #expect(error.message.contains("the coordinator keeps the old store"), "\(error.message)")
+        #expect(try schemas() == 1 && tables() == 0, "the schema made beforehand stays, without tables")
+
+        chef["name"] = "Ana Bel"
+        try context.save()
+        let postgres = try coordinator.migrateStore(sqlite, to: location)
+        #expect(coordinator.stores[0] === postgres)
+        #expect(try MainContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Chef")) == 1)
+    }
+
+    @Test("A store migrated out of PostgreSQL stops listening: the old store object, still held, keeps no LISTEN connection",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func migratedOutStopsListening() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let postgres = try coordinator.addPostgresStore(at: PostgresTestServer.newLocation())
+        #expect(postgres.listeners.withLock { $0.count } == 1)
+        let memory = try coordinator.migrateStore(postgres, to: "", type: .memory)
+        #expect(coordinator.stores[0] === memory)
+        #expect(postgres.listeners.withLock { $0.isEmpty })
+    }
 }

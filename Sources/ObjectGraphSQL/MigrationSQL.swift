@@ -1,5 +1,4 @@
-import ObjectGraph
-import ObjectGraphSQL
+package import ObjectGraph
 
 /// The SQL that migrates a store from one model version to another without code: what an
 /// inferred ``ObjectGraph/MappingModel`` says, as statements run in one transaction.
@@ -11,9 +10,14 @@ import ObjectGraphSQL
 /// value is a constant gets `ALTER TABLE … ADD COLUMN` instead; an unchanged tree is left
 /// alone. Join tables are rebuilt the same way, from the old join table or, for a to-one
 /// that became to-many, from the old column. Derived attributes are computed afresh.
-struct MigrationSQL {
+///
+/// Both stores run it, each in its own dialect: the statements are the same but for column
+/// types, `INSERT OR IGNORE` (SQLite) against `ON CONFLICT DO NOTHING` (PostgreSQL), and
+/// canonical search columns, which SQLite computes with `og_canonical` and PostgreSQL
+/// leaves to the store (``Step/canonicalize(table:column:from:entities:)``).
+package struct MigrationSQL {
     /// One thing to run.
-    enum Step {
+    package enum Step {
         /// A statement.
         case run(SQLFragment)
         /// Drop every index the named table has (before a table of its old name is created).
@@ -21,12 +25,16 @@ struct MigrationSQL {
         /// Copy rows into a table; when a constraint fails, the queries find the first
         /// object that broke it: each returns (key, source entity index) of a duplicate.
         case copy(SQLFragment, entity: String, duplicates: [(keys: [String], query: String)])
+        /// Set `column` of the rows of the entities (by index) in `table` to the canonical
+        /// folding of their `source` column, in Swift: for a dialect with no `og_canonical`.
+        case canonicalize(table: String, column: String, from: String, entities: [Int])
     }
 
-    let mapping: MappingModel
-    private(set) var steps: [Step] = []
+    package let mapping: MappingModel
+    package let dialect: SQLDialect
+    package private(set) var steps: [Step] = []
     /// Source rows each step copies, for progress (the same length as ``steps``).
-    private(set) var weights: [Int] = []
+    package private(set) var weights: [Int] = []
 
     private var source: ObjectModel { mapping.sourceModel }
     private var destination: ObjectModel { mapping.destinationModel }
@@ -39,9 +47,10 @@ struct MigrationSQL {
     private var dropsRows = false
     private let rowCounts: [String: Int]
 
-    /// Plans the migration. `rowCounts` are the source tables' row counts (for progress).
-    init(mapping: MappingModel, rowCounts: [String: Int]) {
+    /// Plans the migration in `dialect`. `rowCounts` are the source tables' row counts (for progress).
+    package init(mapping: MappingModel, rowCounts: [String: Int], dialect: SQLDialect) {
         self.mapping = mapping
+        self.dialect = dialect
         self.rowCounts = rowCounts
         plan()
     }
@@ -118,15 +127,16 @@ struct MigrationSQL {
         let joinPlans = joinTablePlans()
         for plan in joinPlans where plan.setsAside { setAside(plan.sourceTable!) }
         for root in rowCopies.map(\.0) + extractions.map(\.0) + created {
-            for statement in SchemaSQL.createTable(TableLayout(root: root), dialect: .sqlite) { add(.run(SQLFragment(sql: statement))) }
+            for statement in SchemaSQL.createTable(TableLayout(root: root), dialect: dialect) { add(.run(SQLFragment(sql: statement))) }
             rebuilt.insert(root.name)
         }
         for (root, old) in rowCopies { copyRows(into: root, from: old) }
         for (root, entityMapping) in extractions { extractRows(into: root, entityMapping) }
         for plan in joinPlans where plan.isRebuilt {
-            for statement in SchemaSQL.createJoinTable(plan.relationship, dialect: .sqlite) { add(.run(SQLFragment(sql: statement))) }
+            for statement in SchemaSQL.createJoinTable(plan.relationship, dialect: dialect) { add(.run(SQLFragment(sql: statement))) }
             if let select = plan.select {
-                steps.append(.run("INSERT OR IGNORE INTO \(table: plan.table) (\"_source\", \"_destination\") " + select))
+                steps.append(.run("\(raw: dialect.insertIgnoringConflicts.verb) INTO \(table: plan.table) (\"_source\", \"_destination\") "
+                + select + SQLFragment(sql: dialect.insertIgnoringConflicts.suffix)))
                 weights.append(plan.weight)
             }
         }
@@ -143,6 +153,7 @@ struct MigrationSQL {
         for table in dropAtEnd { add(.run("DROP TABLE \(table: table)")) }
         if dropsRows { removeDanglingReferences() }
         recomputeDerivedAttributes()
+        if dialect.canonical == nil { canonicalizeInStore() }
     }
 
     private mutating func add(_ step: Step) {
@@ -180,17 +191,19 @@ struct MigrationSQL {
             && oldColumns.isSubset(of: Set(layout.columns))
             && oldLayout.columns.allSatisfy { plain(expressions[layout.columnIndex[$0]! + 1], $0) }
         guard identity else { return .rebuild }
-        let newTable = SchemaSQL.createTable(layout, dialect: .sqlite), oldTable = SchemaSQL.createTable(oldLayout, dialect: .sqlite)
+        let newTable = SchemaSQL.createTable(layout, dialect: dialect), oldTable = SchemaSQL.createTable(oldLayout, dialect: dialect)
         if newTable == oldTable { return .none }
         // Same constraints, and the new columns' values do not read the row: add them in place.
         let constraints = { (tree: EntityDescription) in tree.selfAndDescendants.flatMap(\.uniquenessConstraints) }
+        // A column whose type changed (an integer become a double) is copied into its new type.
         guard constraints(root) == constraints(old),
+              oldLayout.columns.allSatisfy({ columnType($0, in: old) == columnType($0, in: root) }),
               Set(oldTable.dropFirst()).isSubset(of: Set(newTable.dropFirst())) else { return .rebuild }
         var statements: [SQLFragment] = []
         for name in layout.columns where !oldColumns.contains(name) {
             let expression = expressions[layout.columnIndex[name]! + 1]
             guard !expression.sql.contains("o.") else { return .rebuild }
-            let type = root.selfAndDescendants.lazy.compactMap { $0.attribute(named: name)?.type.storageClass }.first ?? "INTEGER"
+            let type = columnType(name, in: root)
             statements.append("ALTER TABLE \(table: root.name) ADD COLUMN \(column: name) \(raw: type)")
             if expression.sql != "NULL" {
                 statements.append("UPDATE \(table: root.name) SET \(column: name) = " + expression)
@@ -200,6 +213,12 @@ struct MigrationSQL {
             statements.append(SQLFragment(sql: index))
         }
         return .columns(statements)
+    }
+
+    /// The type of a column of a tree's table: its attribute's, or an integer (a key).
+    private func columnType(_ column: String, in root: EntityDescription) -> String {
+        root.selfAndDescendants.lazy.compactMap { $0.attribute(named: column).map { dialect.columnType($0.type) } }.first
+            ?? dialect.integerType
     }
 
     /// The expression of every column of the destination tree's full row (`_pk`, `_ent`,
@@ -248,7 +267,8 @@ struct MigrationSQL {
     private func attributeExpression(_ attribute: AttributeDescription, of entity: EntityDescription) -> SQLFragment {
         if case .canonical(let key)? = attribute.derivation, let sourceAttribute = entity.attribute(named: key) {
             let value = attributeExpression(sourceAttribute, of: entity)
-            return value.sql == "NULL" ? "NULL" : "og_canonical(" + value + ")"
+            guard value.sql != "NULL", let canonical = dialect.canonical else { return "NULL" }
+            return canonical(value)
         }
         guard let property = propertyMapping(attribute.name, of: entity, relationship: false) else {
             return attribute.defaultValue.isNull ? "NULL" : "\(attribute.defaultValue)"
@@ -372,7 +392,7 @@ struct MigrationSQL {
                 let pairs = pairSource(relationship) ?? pairSource(relationship.inverse).map { ($0.0, !$0.1, $0.2) }
                 if let (select, swapped, read) = pairs {
                     let (sourceColumn, destinationColumn) = swapped ? ("b", "a") : ("a", "b")
-                    plan.select = "SELECT \(raw: sourceColumn), \(raw: destinationColumn) FROM (" + select + ")"
+                    plan.select = "SELECT \(raw: sourceColumn), \(raw: destinationColumn) FROM (" + select + ") AS p"
                     if let read, sourceJoins.contains(read) {
                         plan.sourceTable = read
                         // The same table, read the same way, with no rows dropped: keep it.
@@ -463,13 +483,35 @@ struct MigrationSQL {
 }
 
 extension MigrationSQL {
-    /// The indexes a table has that can be dropped (not those of its constraints).
-    static let tableIndexes = #"SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL"#
+    /// Has the store fill canonical search columns of every tree that changed, once the rows are in place.
+    private mutating func canonicalizeInStore() {
+        for entity in destination.entities where rebuilt.contains(entity.root.name) {
+            for attribute in entity.declaredAttributes {
+                guard case .canonical(let key)? = attribute.derivation else { continue }
+                add(.canonicalize(table: entity.root.name, column: attribute.name, from: key,
+                                  entities: entity.selfAndDescendants.map(\.index)))
+            }
+        }
+    }
 
-    static func dropIndex(_ name: String) -> String { "DROP INDEX \(SQLIdentifier(name).quoted)" }
+    /// The error of a copy that broke a new uniqueness constraint on `keys` of `entity`,
+    /// naming the two objects a ``Step/copy(_:entity:duplicates:)`` query found, or nil when
+    /// it found no pair.
+    package static func duplicates(
+        _ rows: [[StoredValue]], entity: String, keys: [String], mapping: MappingModel, underlying: any Error & Sendable
+    ) -> ObjectGraphError? {
+        guard rows.count == 2 else { return nil }
+        let names = rows.compactMap { row -> String? in
+            guard case .integer(let key) = row[0], case .integer(let index) = row[1] else { return nil }
+            return mapping.sourceModel.describe(ObjectID(entityIndex: Int(index), key: key))
+        }
+        let list = keys.joined(separator: ", ")
+        return ObjectGraphError(.migrationFailed,
+            "migrating entity '\(entity)' failed: \(names.joined(separator: " and ")) have the same \(list), which the new model's uniqueness constraint on \(entity) (\(list)) forbids; make them differ first, or write a mapping model",
+            underlying: underlying)
+    }
 
-    static func countRows(_ table: String) -> String { "SELECT count(*) FROM \(SQLIdentifier(table).quoted)" }
+    package static func dropIndex(_ name: String) -> String { "DROP INDEX \(SQLIdentifier(name).quoted)" }
 
-    /// Back to a rollback journal, so the migrated file is complete without a `-wal` beside it.
-    static let singleFile = "PRAGMA journal_mode = DELETE"
+    package static func countRows(_ table: String) -> String { "SELECT count(*) FROM \(SQLIdentifier(table).quoted)" }
 }

@@ -137,7 +137,8 @@ enum ShellHelp {
                                "  terminal. A second .watch replaces the first; .watch alone shows what is watched.",
                                "  .watch fetch Recipe where cuisine.name == 'Thai' sort name"]
         case ".schema": return [".schema [ENTITY ...]", "  Attributes, relationships, constraints and indexes: of every entity, or of those named."]
-        case ".read": return [".read FILE", "  Runs the commands in FILE; errors name FILE:LINE."]
+        case ".read": return [".read FILE", "  Runs the commands in FILE; errors name FILE:LINE. A script that is already running",
+                              "  (it reads itself, or through another script) is refused."]
         case ".open": return [".open [--migrate] STORE [--copy-to NEW]",
                               "  Opens another catalogue (a new path creates an empty one; :memory: for a scratch one;",
                               "  postgres://USER@HOST:PORT/DB one in a PostgreSQL database, the password from PGPASSWORD).",

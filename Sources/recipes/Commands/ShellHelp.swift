@@ -115,7 +115,9 @@ enum ShellHelp {
                                   "  (SQLite stores only; on PostgreSQL, .explain shows a command's SQL and plan)"]
         case ".explain": return [".explain fetch|count|show|search ...",
                                  "  The SQL the command runs, its values and the store's plan, SQLite's or PostgreSQL's",
-                                 "  (for fetch … ids, keys, distinct and batch, the statement those run)."]
+                                 "  (for fetch … ids, keys, distinct and batch, the statement those run).",
+                                 "  .explain update … --batch and .explain delete … where P --batch show the statement",
+                                 "  that selects the rows they would change; nothing is changed."]
         case ".stats": return [".stats [reset]",
                                "  Statements, rows, faults fired, registered and live objects, peak memory, and how",
                                "  late the main actor ran a 5 ms timer (p50, p99, worst): the shell's responsiveness.",

@@ -43,7 +43,7 @@ extension RecipeShell {
         case ".read":
             let words = try CommandWords.split(rest)
             guard words.count == 1 else { throw CommandError(".read needs one file: .read FILE") }
-            return try await context.runScript(at: words[0])
+            return try await context.runScript(at: CommandWords.filePath(words[0]))
         case ".open": try await open(rest, context)
         case ".migrate": try migrate(rest, context)
         default:

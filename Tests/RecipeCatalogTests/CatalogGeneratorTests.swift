@@ -77,6 +77,22 @@ struct CatalogGeneratorTests {
         #expect(error == ImportFileError(path: url.path, message: "cannot create a temporary file for it: No such file or directory"))
     }
 
+    @Test("A folder as the output is refused before any line is generated, and nothing is left beside it")
+    func folderAsOutput() throws {
+        let file = try TestFiles.write("", name: "generated.jsonl")
+        defer { TestFiles.remove(file) }
+        let folder = file.deletingLastPathComponent().appendingPathComponent("catalogue")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        var progressCalls = 0
+        let error = try #require(throws: ImportFileError.self) {
+            try CatalogGenerator(seed: 5, ingredientNames: names).write(count: 3_000, to: folder) { _ in progressCalls += 1 }
+        }
+        #expect(error == ImportFileError(path: folder.path, message: "cannot replace it: Is a directory"))
+        #expect(progressCalls == 0, "no line was generated")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.deletingLastPathComponent().path).sorted()
+                == ["catalogue", "generated.jsonl"])
+    }
+
     @Test("Generated lines parse back with no errors")
     func parsesBack() throws {
         let url = try TestFiles.write("", name: "generated.jsonl")

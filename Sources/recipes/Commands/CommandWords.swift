@@ -1,3 +1,4 @@
+import Foundation
 import ObjectGraph
 
 /// Splits command text into words and clauses, honouring quotes.
@@ -18,6 +19,13 @@ enum CommandWords {
     /// An apostrophe inside a word is a letter: `search soupe a l'oignon`, `name=O'Brien`.
     static func split(_ text: String) throws -> [String] {
         try words(text).map(\.text)
+    }
+
+    /// A file name as typed, with a leading `~/` (or a lone `~`) made the home folder, as
+    /// Tab completion writes it: `import ~/Downloads/recipes.jsonl`.
+    static func filePath(_ word: String) -> String {
+        guard word == "~" || word.hasPrefix("~/") else { return word }
+        return (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + word.dropFirst()
     }
 
     /// ``split(_:)``'s words, each saying whether it was quoted.

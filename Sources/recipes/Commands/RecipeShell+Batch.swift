@@ -9,6 +9,18 @@ import ObjectGraph
 extension RecipeShell {
     /// `update ENTITY [where P] set k=v … --batch`: a ``BatchUpdateRequest``.
     func batchUpdate(_ head: String, _ pairs: [CommandWords.Assignment], _ context: CommandContext) throws {
+        let request = try batchUpdateRequest(head, pairs)
+        let result = try self.context.execute(request)
+        if mode == .json {
+            context.print("{\"updated\": \(result.updatedIDs.count)}")
+        } else {
+            context.print("updated \(Self.rows(result.updatedIDs.count, of: request.entityName)) \(Self.batchNote)")
+        }
+    }
+
+    /// The ``BatchUpdateRequest`` of `update ENTITY [where P] set k=v … --batch`, its keys and
+    /// values checked.
+    private func batchUpdateRequest(_ head: String, _ pairs: [CommandWords.Assignment]) throws -> BatchUpdateRequest {
         let request = try batchRequest(head, command: "update")
         let entity = try entity(named: request.entityName)
         var values: [String: any Sendable] = [:]
@@ -19,7 +31,8 @@ extension RecipeShell {
                     throw CommandError("'\(key)' is a relationship; update --batch sets attributes only "
                                        + "(leave out --batch to set \(relationship.isToMany ? "the inverse" : "it"))")
                 }
-                values[key] = text  // the framework names the unknown key, with a suggestion
+                try entity.value(parsing: text, forKey: key)  // names the unknown key, with a suggestion
+                values[key] = text
                 continue
             }
             if let derivation = attribute.derivation {
@@ -33,24 +46,14 @@ extension RecipeShell {
             // nil as the request takes it (the framework refuses it for a required attribute).
             values[key] = Self.sendableValue(stored, type: attribute.type) ?? (String?.none as any Sendable)
         }
-        let result = try self.context.execute(BatchUpdateRequest(entityName: entity.name, predicate: request.predicate,
-                                                                 propertiesToUpdate: values))
-        if mode == .json {
-            context.print("{\"updated\": \(result.updatedIDs.count)}")
-        } else {
-            context.print("updated \(Self.rows(result.updatedIDs.count, of: entity.name)) \(Self.batchNote)")
-        }
+        return BatchUpdateRequest(entityName: entity.name, predicate: request.predicate, propertiesToUpdate: values)
     }
 
     /// `delete ENTITY where P --batch`: a ``BatchDeleteRequest``; delete rules apply in SQL.
     func batchDelete(_ text: String, _ context: CommandContext) throws {
-        let request = try batchRequest(text, command: "delete")
-        guard let predicate = request.predicate else {
-            throw CommandError("delete needs 'where': delete \(request.entityName) where … --batch "
-                               + "(use 'where TRUEPREDICATE' to delete all)")
-        }
+        let request = try batchDeleteRequest(text)
         let entity = try entity(named: request.entityName)
-        let result = try self.context.execute(BatchDeleteRequest(entityName: entity.name, predicate: predicate))
+        let result = try self.context.execute(request)
         let model = self.context.model
         let deleted = result.deletedIDs.filter { model.entities[Int($0.entityIndex)].isKind(of: entity) }
         let cascaded = Dictionary(grouping: result.deletedIDs.filter { !model.entities[Int($0.entityIndex)].isKind(of: entity) },
@@ -76,6 +79,44 @@ extension RecipeShell {
                 .map { Self.rows($1.count, of: $0) }.joined(separator: ", ")
         }
         context.print(message + " " + Self.batchNote)
+    }
+
+    /// The ``BatchDeleteRequest`` of `delete ENTITY where P --batch`.
+    private func batchDeleteRequest(_ text: String) throws -> BatchDeleteRequest {
+        let request = try batchRequest(text, command: "delete")
+        guard let predicate = request.predicate else {
+            throw CommandError("delete needs 'where': delete \(request.entityName) where … --batch "
+                               + "(use 'where TRUEPREDICATE' to delete all)")
+        }
+        return BatchDeleteRequest(entityName: try entity(named: request.entityName).name, predicate: predicate)
+    }
+
+    /// `.explain update … --batch` and `.explain delete … where P --batch`: the statement that
+    /// selects the rows the request would change (the one the store runs first, reading
+    /// their keys), checked as the command checks it; nothing is changed.
+    ///
+    /// - Returns: the explanation, and a line saying what the request does with those rows.
+    func explainBatch(_ command: String, _ text: String) throws -> (explanation: QueryExplanation, note: String) {
+        let (text, isBatch) = CommandWords.removingFlag("--batch", from: text)
+        guard isBatch else {
+            throw CommandError(".explain \(command) needs --batch: a batch request runs in the store, while a plain "
+                               + "\(command) fetches the objects first (.explain fetch … shows that fetch)")
+        }
+        let keys: FetchRequest, note: String
+        if command == "update" {
+            let parts = CommandWords.clauses(text, keywords: ["set"])
+            guard let assignments = parts.clauses.first?.text, !assignments.isEmpty else {
+                throw CommandError("update needs 'set key=value …': update Recipe where name == 'Phở Bò' set rating=5 --batch")
+            }
+            let request = try batchUpdateRequest(parts.head, try CommandWords.words(assignments).map(CommandWords.assignment))
+            keys = FetchRequest(entityName: request.entityName, predicate: request.predicate)
+            note = "then: the rows it selects get the new values, in one statement (nothing was changed)"
+        } else {
+            let request = try batchDeleteRequest(text)
+            keys = FetchRequest(entityName: request.entityName, predicate: request.predicate)
+            note = "then: the rows it selects are deleted, and the delete rules applied, in the store (nothing was changed)"
+        }
+        return (try self.context.explain(keys, resultType: .objectIDs), note)
     }
 
     /// The note after a batch request's count: why there is nothing to save.

@@ -43,7 +43,7 @@ extension RecipeShell {
         case ".read":
             let words = try CommandWords.split(rest)
             guard words.count == 1 else { throw CommandError(".read needs one file: .read FILE") }
-            return try await context.runScript(at: words[0])
+            return try await context.runScript(at: CommandWords.filePath(words[0]))
         case ".open": try await open(rest, context)
         case ".migrate": try migrate(rest, context)
         default:
@@ -141,6 +141,7 @@ extension RecipeShell {
     private func explain(_ text: String, _ context: CommandContext) throws {
         let (word, rest) = Self.firstWord(of: text)
         let explanation: QueryExplanation
+        var note: String?
         switch word.lowercased() {
         case "fetch":
             let command = try fetchCommand(from: rest, command: "fetch")
@@ -161,7 +162,13 @@ extension RecipeShell {
         case "count": explanation = try self.context.explain(try request(from: rest, command: "count"), resultType: .count)
         case "search":
             explanation = try self.context.explain(Catalog.searchRequest(try CommandWords.split(rest).joined(separator: " ")))
-        default: throw CommandError(".explain works on fetch, count, show and search commands")
+        case "update", "delete":
+            let batch = try explainBatch(word.lowercased(), rest)
+            explanation = batch.explanation
+            note = batch.note
+        default:
+            throw CommandError(".explain works on fetch, count, show and search commands, and on update … --batch "
+                               + "and delete … --batch")
         }
         context.print("\(explanation.isSQL ? "SQL" : "query"): \(explanation.sql)")
         if !explanation.arguments.isEmpty {
@@ -169,6 +176,7 @@ extension RecipeShell {
         }
         context.print("plan:")
         for line in explanation.plan { context.print("  " + line) }
+        if let note { context.print(note) }
     }
 
     /// "an XML store", "a SQLite store", …

@@ -26,7 +26,7 @@ extension RecipeShell {
         guard words.count == 1 else {
             throw CommandError("import needs one file\(words.isEmpty ? "" : ", found \(words.count)"): import FILE [--batch N] [--background]")
         }
-        let path = words[0]
+        let path = CommandWords.filePath(words[0])
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CommandError("no such file: \(path)") }
         guard !isDirectory.boolValue else { throw CommandError("cannot import '\(path)': it is a directory; name a .jsonl or .tsv file in it") }

@@ -128,7 +128,8 @@ import RecipeCatalog
             fileCommands: ["import", ".read", ".open"])
         let model = context.model
         for entity in model.entities {
-            vocabulary.arguments += [entity.name] + entity.propertyNames
+            vocabulary.arguments.append(entity.name)
+            vocabulary.keysOfEntity[entity.name] = entity.propertyNames
             for relationship in entity.relationships {
                 vocabulary.keysAfterRelationship[relationship.name, default: []]
                     += model.entity(named: relationship.destinationName)?.propertyNames ?? []

@@ -115,7 +115,9 @@ enum ShellHelp {
                                   "  (SQLite stores only; on PostgreSQL, .explain shows a command's SQL and plan)"]
         case ".explain": return [".explain fetch|count|show|search ...",
                                  "  The SQL the command runs, its values and the store's plan, SQLite's or PostgreSQL's",
-                                 "  (for fetch … ids, keys, distinct and batch, the statement those run)."]
+                                 "  (for fetch … ids, keys, distinct and batch, the statement those run).",
+                                 "  .explain update … --batch and .explain delete … where P --batch show the statement",
+                                 "  that selects the rows they would change; nothing is changed."]
         case ".stats": return [".stats [reset]",
                                "  Statements, rows, faults fired, registered and live objects, peak memory, and how",
                                "  late the main actor ran a 5 ms timer (p50, p99, worst): the shell's responsiveness.",
@@ -137,7 +139,8 @@ enum ShellHelp {
                                "  terminal. A second .watch replaces the first; .watch alone shows what is watched.",
                                "  .watch fetch Recipe where cuisine.name == 'Thai' sort name"]
         case ".schema": return [".schema [ENTITY ...]", "  Attributes, relationships, constraints and indexes: of every entity, or of those named."]
-        case ".read": return [".read FILE", "  Runs the commands in FILE; errors name FILE:LINE."]
+        case ".read": return [".read FILE", "  Runs the commands in FILE; errors name FILE:LINE. A script that is already running",
+                              "  (it reads itself, or through another script) is refused."]
         case ".open": return [".open [--migrate] STORE [--copy-to NEW]",
                               "  Opens another catalogue (a new path creates an empty one; :memory: for a scratch one;",
                               "  postgres://USER@HOST:PORT/DB one in a PostgreSQL database, the password from PGPASSWORD).",

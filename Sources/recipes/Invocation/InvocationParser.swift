@@ -156,9 +156,14 @@ enum InvocationParser {
     static let benchOptions = ["--count", "--plot", "--only"]
 
     private static func parseBench(_ arguments: [String]) throws(InvocationError) -> Invocation {
-        guard arguments.first == "stacks" else {
-            throw InvocationError(message: "'bench' runs one experiment: 'bench stacks'",
-                                  hint: "Usage: recipes bench stacks [--count N] [--plot FILE.svg]")
+        guard let experiment = arguments.first, experiment == "stacks" else {
+            let usage = "Usage: recipes bench stacks [--count N] [--plot FILE.svg]"
+            guard let named = arguments.first, !named.hasPrefix("-") else {
+                throw InvocationError(message: "'bench' needs the experiment to run first: 'bench stacks'", hint: usage)
+            }
+            let suggestion = named.closest(in: ["stacks"]).map { "Did you mean '\($0)'? " } ?? ""
+            throw InvocationError(message: "unknown experiment '\(named)' for 'bench' (there is one: 'bench stacks')",
+                                  hint: suggestion + usage)
         }
         var count = 300_000, plot: String?, only: String?
         try readOptions(Array(arguments.dropFirst()), command: "bench stacks") { (name, takeValue) throws(InvocationError) in

@@ -31,6 +31,8 @@ extension REPLSession {
     func runTopLevelScript(at path: String) async -> LineOutcome {
         do {
             let lines = try ScriptFile.lines(at: path)
+            runningScripts.append((path, ScriptFile.resolved(path)))
+            defer { runningScripts.removeLast() }
             return await runLines(lines, at: { .script(path, line: $0) })
         } catch {
             failureCount += 1
@@ -60,13 +62,25 @@ extension REPLSession {
     }
 
     /// `.read FILE` from inside a command (``CommandContext/runScript(at:)``).
+    ///
+    /// A script that is already running (it reads itself, or a script it reads reads it
+    /// again) is refused before any of its lines runs a second time.
     func runNestedScript(at path: String) async throws -> CommandResult {
+        let resolved = ScriptFile.resolved(path)
+        if runningScripts.contains(where: { $0.resolved == resolved }) {
+            let chain = (runningScripts.map(\.path) + [path]).joined(separator: " → ")
+            throw CommandError("'\(path)' is already being read (\(chain)): a script cannot read itself")
+        }
         guard scriptDepth < Self.maximumScriptDepth else {
-            throw CommandError("scripts nested more than \(Self.maximumScriptDepth) deep (does '\(path)' read itself?)")
+            throw CommandError("scripts nested more than \(Self.maximumScriptDepth) deep ('\(path)' was not read)")
         }
         let lines = try ScriptFile.lines(at: path)
         scriptDepth += 1
-        defer { scriptDepth -= 1 }
+        runningScripts.append((path, resolved))
+        defer {
+            scriptDepth -= 1
+            runningScripts.removeLast()
+        }
         switch await runLines(lines, at: { .script(path, line: $0) }) {
         case .succeeded: return .ok
         case .quit: return .quit

@@ -44,11 +44,14 @@ import ObjectGraph
     var wasInterrupted = false
     /// How many `.read` scripts are running inside each other.
     var scriptDepth = 0
+    /// The scripts running inside each other, outermost first (the `-f` script too): the path
+    /// as given, and resolved, so that a script that reads one of them again is refused.
+    var runningScripts: [(path: String, resolved: String)] = []
     /// Raised by any Ctrl-C since the session began: a non-interactive run stops at the
     /// first, also one that came between two commands or during one that ended anyway.
     private let interruptedSinceStart: InterruptFlag
 
-    /// The deepest `.read` nesting allowed (a script that reads itself stops there).
+    /// The deepest `.read` nesting allowed, of scripts that are all different files.
     static var maximumScriptDepth: Int { 16 }
 
     /// Creates a session; nothing runs until a `run…` method is called.

@@ -33,6 +33,12 @@ enum ScriptFile {
         return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
     }
 
+    /// `path` made absolute, with `.`, `..` and symbolic links resolved: one name per file,
+    /// however a script names it.
+    static func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
     /// `text` without the byte-order mark (U+FEFF) that some editors write at the start of a
     /// UTF-8 file, which would otherwise stick to the first command's name.
     static func droppingByteOrderMark(_ text: String) -> String {

@@ -156,6 +156,7 @@ final class EditLineEditor: LineEditor {
     /// Completes the word before the cursor from ``CompletionWords``: a unique match is
     /// inserted with a trailing space (a folder with its `/`); several matches are completed
     /// to their longest common prefix, and a second Tab that cannot add anything lists them.
+    /// A completion that rewrites the word (a file name that needs quotes) replaces it.
     fileprivate func complete() -> Int32 {
         guard let info = el_line(editLine)?.pointee else { return CC_ERROR }
         let typed = String(decoding: UnsafeRawBufferPointer(start: info.buffer,
@@ -163,6 +164,12 @@ final class EditLineEditor: LineEditor {
                            as: UTF8.self)
         let completion = completions.completion(of: typed)
         guard !completion.candidates.isEmpty else { return CC_REFRESH_BEEP }
+        if let replacement = completion.replacement {
+            lineAfterUnproductiveTab = nil
+            el_deletestr(editLine, Int32(completion.word.unicodeScalars.count))  // libedit counts wide characters
+            _ = el_insertstr(editLine, replacement)
+            return CC_REFRESH
+        }
         if !completion.insertion.isEmpty {
             lineAfterUnproductiveTab = nil
             _ = el_insertstr(editLine, completion.insertion)

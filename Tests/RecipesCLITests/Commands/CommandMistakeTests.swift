@@ -122,6 +122,29 @@ struct CommandMistakeTests {
         return (Array(ran), explained)
     }
 
+    @Test(".explain update … --batch and delete … --batch show the statement that selects their rows, and change nothing")
+    func explainBatchRequests() async throws {
+        let update = "update Chef where name BEGINSWITH 'An' set name=Zed --batch"
+        let delete = "delete Chef where name BEGINSWITH 'A' --batch"
+        let run = try await run(["insert Chef name=Ana", "insert Chef name=Abe", "save", ".explain " + update,
+                                 ".explain " + delete, "count Chef where name BEGINSWITH 'A'",
+                                 ".explain update Chef set name=Zed", ".explain delete Chef --batch",
+                                 ".explain update Chef set nmae=Zed --batch", ".explain insert Chef name=Eve",
+                                 ".sqldebug 2", update])
+        let (ran, explained) = Self.ranAndExplained(run.standardOutput.replacingOccurrences(of: "sql: BEGIN IMMEDIATE\n", with: ""))
+        #expect(explained.count == 4 && explained[0] == explained[2], "the same SELECT: \(run.standardOutput)")
+        #expect(ran == Array(explained.prefix(2)), "the statement the update ran first: \(run.standardOutput)")
+        #expect(run.standardOutput.contains("then: the rows it selects get the new values, in one statement (nothing was changed)\n"))
+        #expect(run.standardOutput.contains("then: the rows it selects are deleted, and the delete rules applied, in the store (nothing was changed)\n"))
+        #expect(run.standardOutput.contains("\n2\n"), "both chefs are still there: \(run.standardOutput)")
+        #expect(run.standardError.split(separator: "\n").map(String.init) == [
+            "-c:7: error: .explain update needs --batch: a batch request runs in the store, while a plain update fetches the objects first (.explain fetch … shows that fetch)",
+            "-c:8: error: delete needs 'where': delete Chef where … --batch (use 'where TRUEPREDICATE' to delete all)",
+            "-c:9: error: unknown key 'nmae' on entity 'Chef'; did you mean 'name'?",
+            "-c:10: error: .explain works on fetch, count, show and search commands, and on update … --batch and delete … --batch",
+        ], "\(run.standardError)")
+    }
+
     @Test(".explain show ENTITY where P shows the statement show runs, its LIMIT included")
     func explainShowWhereMatchesTheRun() async throws {
         let show = "show Chef where name BEGINSWITH 'A'"

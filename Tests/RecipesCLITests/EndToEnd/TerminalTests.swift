@@ -119,6 +119,25 @@ struct TerminalTests {
         try await terminal.waitFor("the file name completed") { $0.contains("recipes> import SampleData/ingredients.tsv") }
     }
 
+    @Test("Tab quotes a file name with a space, rewriting the word typed, and the import reads it")
+    func completionQuotesANameWithASpace() async throws {
+        let folder = home.url.appendingPathComponent("My Recipes")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let firstRecipe = try String(contentsOfFile: ShellCommandTests.sample, encoding: .utf8).prefix { $0 != "\n" }
+        try Data((firstRecipe + "\n").utf8).write(to: folder.appendingPathComponent("week one.jsonl"))
+        try await waitForPrompt()
+        await terminal.type("import \(home.url.path)/My")
+        await terminal.press("Tab")
+        try await terminal.waitFor("the folder quoted") { $0.contains("recipes> import \"\(home.url.path)/My Recipes/") }
+        await terminal.type("we")
+        await terminal.press("Tab")
+        try await terminal.waitFor("the file completed and the quote closed") {
+            $0.contains("recipes> import \"\(home.url.path)/My Recipes/week one.jsonl\"")  // the screen drops the space after it
+        }
+        await terminal.press("Enter")
+        try await terminal.waitFor("the import") { $0.contains("imported 1 recipe from week one.jsonl") }
+    }
+
     @Test("Ctrl-C stops a running import after its batch; saved batches stay and the shell goes on")
     func interruptCommand() async throws {
         let file = home.url.appendingPathComponent("big.jsonl").path

@@ -37,6 +37,22 @@ struct InvocationParserTests {
         #expect(try InvocationParser.parse(arguments).action == .help)
     }
 
+    @Test("bench names the experiment it does not know, or says that one is missing", arguments: [
+        (["bench", "stack"], "unknown experiment 'stack' for 'bench' (there is one: 'bench stacks')",
+         "Did you mean 'stacks'? Usage: recipes bench stacks [--count N] [--plot FILE.svg]"),
+        (["bench", "sprint"], "unknown experiment 'sprint' for 'bench' (there is one: 'bench stacks')",
+         "Usage: recipes bench stacks [--count N] [--plot FILE.svg]"),
+        (["bench"], "'bench' needs the experiment to run first: 'bench stacks'",
+         "Usage: recipes bench stacks [--count N] [--plot FILE.svg]"),
+        (["bench", "--count", "5"], "'bench' needs the experiment to run first: 'bench stacks'",
+         "Usage: recipes bench stacks [--count N] [--plot FILE.svg]"),
+    ])
+    func benchExperiment(arguments: [String], message: String, hint: String) throws {
+        let error = try #require(throws: InvocationError.self) { try InvocationParser.parse(arguments) }
+        #expect(error.message == message)
+        #expect(error.hint == hint)
+    }
+
     @Test("generate takes --count, --seed and --output, in either spelling")
     func generate() throws {
         #expect(try InvocationParser.parse(["generate", "--count", "500", "--seed=7", "--output", "x.json"])

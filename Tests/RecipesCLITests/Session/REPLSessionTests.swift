@@ -68,15 +68,36 @@ struct REPLSessionTests {
         #expect(output.merged == "outer\ninner\n\(inner):2: error: inner failure\n")
     }
 
-    @Test("A script that reads itself stops at the nesting limit")
+    @Test("A script that reads itself is refused at once: none of its commands runs twice")
     func recursion() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.url.appendingPathComponent("loop.rec").path
-        try directory.write(".read \(path)\n", to: "loop.rec")
+        try directory.write("echo once\n.read \(path)\n", to: "loop.rec")
         let status = await makeSession().runBatch([.script(path: path)])
         #expect(status == 1)
-        #expect(output.text(of: .standardError).contains(
-            "\(path):1: error: scripts nested more than 16 deep (does '\(path)' read itself?)"))
+        #expect(output.merged == """
+            once
+            \(path):2: error: '\(path)' is already being read (\(path) → \(path)): a script cannot read itself
+
+            """)
+    }
+
+    @Test("Two scripts that read each other are refused at the second reading, however the path is spelled")
+    func mutualRecursion() async throws {
+        let directory = try TemporaryDirectory()
+        let base = directory.url.path
+        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("sub"), withIntermediateDirectories: false)
+        let second = "\(base)/sub/../second.rec", again = "\(base)/./first.rec"
+        let first = try directory.write("echo first\n.read \(second)\n", to: "first.rec")
+        try directory.write("echo second\n.read \(again)\n", to: "second.rec")
+        let status = await makeSession().runBatch([.script(path: first)])
+        #expect(status == 1)
+        #expect(output.merged == """
+            first
+            second
+            \(second):2: error: '\(again)' is already being read (\(first) → \(second) → \(again)): a script cannot read itself
+
+            """)
     }
 
     @Test("Unsaved changes are rolled back at the end of a batch run, and the shell says so")

@@ -101,9 +101,15 @@ package enum AtomicFile {
     }
 
     /// Writes a temporary file beside `path` with `body` and flushes it to disk; the
-    /// temporary file is removed if anything fails.
+    /// temporary file is removed if anything fails. A folder at `path` is refused before
+    /// `body` runs: the rename at the end could never replace it.
     /// - Parameter failsAfter: for tests, make the write fail after this many bytes.
     package static func stage(_ path: String, failsAfter: Int? = nil, _ body: (AtomicStoreWriter) throws -> Void) throws -> Staged {
+        var existing = stat()
+        if stat(path, &existing) == 0, existing.st_mode & S_IFMT == S_IFDIR {
+            errno = EISDIR
+            throw error("cannot replace", path)
+        }
         let name = URL(fileURLWithPath: path).lastPathComponent
         removeAbandoned(beside: path)
         let temporaryPath = folder(of: path) + "/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import RecipeCatalog
 import ObjectGraph
@@ -60,6 +61,24 @@ struct DemoTests {
         #expect(registered[3] == 0 && registered[0] == 0)
     }
 
+    @Test("The refresh demo counts its own objects alive, not those other work in the process makes and frees meanwhile")
+    func refreshCountsOnlyItsOwnObjects() async throws {
+        let noise = ObjectNoise()
+        defer { noise.stop() }
+        while noise.made < 1_000 { try await Task.sleep(for: .milliseconds(1)) }
+        let report = try await Demos.run("refresh", size: 100, deterministic: true)
+        #expect(column(report, "live objects") == column(report, "registered"), "\(report.rows)")
+        #expect(report.explanation.hasSuffix("so dropping the results frees nothing; refreshing turns them back into faults and the cycles go."))
+    }
+
+    @Test("The refresh demo's explanation says what its counts show, also when they do not bear the lesson out")
+    func refreshExplanationFollowsTheCounts() {
+        #expect(Demos.refreshExplanation(walked: 819, dropped: 819, refreshed: 0)
+                == "A recipe holds its lines and each line its recipe, so dropping the results frees nothing; refreshing turns them back into faults and the cycles go.")
+        #expect(Demos.refreshExplanation(walked: 819, dropped: 800, refreshed: 3)
+                == "A recipe holds its lines and each line its recipe, yet dropping the results freed 19 of 819 objects; after refreshing, 3 of them are still alive.")
+    }
+
     @Test func uniquingMakesTheSameCatalogueWithFewerStatements() async throws {
         let report = try await Demos.run("uniquing", size: 300, deterministic: true)
         let statements = column(report, "statements").compactMap(Int.init)
@@ -116,4 +135,30 @@ struct DemoTests {
     @Test func unknownDemosNameTheKnownOnes() async throws {
         await #expect(throws: (any Error).self) { try await Demos.run("nope") }
     }
+}
+
+/// A thread that keeps inserting objects into a context of its own and resetting it every
+/// thousand, so the process's count of live objects keeps rising and falling, as it does
+/// while the shell runs a background import.
+final class ObjectNoise: Sendable {
+    private let state = Locked((running: true, made: 0))
+
+    init() {
+        let context = PrivateContext(coordinator: try! Catalog.inMemory().coordinator)
+        Thread { [state] in
+            while state.withLock({ $0.running }) {
+                context.performAndWait { context in
+                    _ = try? context.insert(CatalogModel.chef)
+                    if context.statistics.registeredObjects >= 1_000 { context.reset() }
+                }
+                state.withLock { $0.made += 1 }
+            }
+        }.start()
+    }
+
+    /// How many objects the thread has made.
+    var made: Int { state.withLock { $0.made } }
+
+    /// Ends the thread after its current object.
+    func stop() { state.withLock { $0.running = false } }
 }

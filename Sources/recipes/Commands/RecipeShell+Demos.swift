@@ -38,19 +38,22 @@ extension RecipeShell {
 
     /// The names and the `--size` (or `--size=N`) of `demo`'s words; the range of the size
     /// is ``Demos/run(_:size:deterministic:)``'s to check, which names the demo's minimum.
-    /// - Throws: ``CommandError`` for an unknown option, a `--size` given twice, or a value
-    ///   that is not a whole number.
+    /// - Throws: ``CommandError`` for an unknown option (any word that starts with a dash), a
+    ///   `--size` given twice, or a value that is not a whole number.
     static func demoArguments(_ words: [String]) throws -> (names: [String], size: Int?) {
         var names: [String] = [], size: Int?
         var index = words.startIndex
         while index < words.endIndex {
             let word = words[index]
             index += 1
-            guard word.hasPrefix("--") else { names.append(word); continue }
+            guard word.hasPrefix("-") else { names.append(word); continue }
             let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts[0] == "--size" else {
                 var message = "unknown option '\(parts[0])' for demo"
-                if let guess = String(parts[0]).closest(in: ["--size"]) { message += "; did you mean '\(guess)'?" }
+                let bare = parts[0].drop { $0 == "-" }  // -s, --si: the start of --size
+                if let guess = String(parts[0]).closest(in: ["--size"]) ?? (!bare.isEmpty && "size".hasPrefix(bare) ? "--size" : nil) {
+                    message += "; did you mean '\(guess)'?"
+                }
                 throw CommandError(message + " (usage: demo NAME [--size N])")
             }
             guard size == nil else { throw CommandError("--size is given twice; give it once") }

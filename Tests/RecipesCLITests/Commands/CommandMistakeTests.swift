@@ -260,6 +260,7 @@ struct CommandMistakeTests {
             "demo prefech", "demo prefetch --sise 10", "demo prefetch --size 10 --size 20", "demo prefetch lazy",
             "demo --size 10", "demo prefetch --size", "demo prefetch --size abc", "demo prefetch --size 0",
             "demo prefetch --size -1", "demo prefetch --size 99999999999999999999", "demo prefetch --size=2000000",
+            "demo prefetch -s 10", "demo prefetch -x",
         ])
         let usage = "usage: demo NAME [--size N]"
         #expect(run.standardError.split(separator: "\n").map(String.init) == [
@@ -274,6 +275,8 @@ struct CommandMistakeTests {
             "-c:9: error: a size of -1 is too small: the demo 'prefetch' needs at least 10 recipes",
             "-c:10: error: --size 99999999999999999999 is too large: a demo builds at most 1000000 recipes",
             "-c:11: error: a size of 2000000 is too large: a demo builds at most 1000000 recipes",
+            "-c:12: error: unknown option '-s' for demo; did you mean '--size'? (\(usage))",
+            "-c:13: error: unknown option '-x' for demo (\(usage))",
         ], "\(run.standardError)")
     }
 }

@@ -126,6 +126,22 @@ struct CatalogImportTests {
         #expect(try MainContext(coordinator: catalog.coordinator).count(for: FetchRequest(entityName: "Chef")) == 7)
     }
 
+    @Test("A pause after each batch ends as soon as the import is cancelled, keeping the batches saved")
+    func aPauseEndsWhenCancelled() async throws {
+        let lines = (1...30).map { #"{"id": "p-\#($0)", "name": "Recipe \#($0)"}"# }
+        let url = try temporaryFile(lines)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let catalog = try Catalog.inMemory()
+        var options = RecipeImporter.Options()
+        options.batchSize = 10
+        options.pauseAfterBatch = .seconds(3_600)  // a wait that only the cancel can end
+        let batches = Counter()
+        let report = try await RecipeImporter(options: options).importFile(
+            url, into: PrivateContext(coordinator: catalog.coordinator),
+            isCancelled: { batches.value >= 1 }, progress: { _ in batches.increment() })
+        #expect(report.wasCancelled && report.imported == 10 && report.savedThroughLine == 10)
+    }
+
     @Test("A file whose lines end in a lone CR keeps a marker after line 20's CR, and resumes after it")
     func aFileWithCarriageReturnLineEndsResumes() async throws {
         let lines = (1...50).map { #"{"id": "m-\#($0)", "name": "Recipe \#($0)"}"# }

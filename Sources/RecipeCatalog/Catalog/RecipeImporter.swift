@@ -30,6 +30,9 @@ public struct RecipeImporter: Sendable {
         /// Whether the context forgets its objects after each saved batch (the default, which
         /// keeps memory flat); the import demo turns it off to show why.
         public var resetsAfterSave = true
+        /// How long to wait after each saved batch: an import in slow motion, to watch a job
+        /// run (the shell's `import --pause MS`). Cancelling ends the wait at once.
+        public var pauseAfterBatch: Duration = .zero
         /// Creates the default options.
         public init() {}
     }
@@ -192,8 +195,20 @@ public struct RecipeImporter: Sendable {
             progress(Progress(lines: batch.lastLineNumber, imported: report.imported,
                               bytesRead: min(totalBytes, reader.bytesParsed), totalBytes: totalBytes,
                               registeredObjects: aliveAfterSave))
+            if options.pauseAfterBatch > .zero { pause(options.pauseAfterBatch, isCancelled: isCancelled) }
         }
         return report.lines >= resumeAfter
+    }
+
+    /// Waits `duration` on the import's context queue (never Swift's cooperative pool), in
+    /// steps of at most 10 ms, so that a cancel ends the wait promptly.
+    private static func pause(_ duration: Duration, isCancelled: () -> Bool) {
+        var left = duration
+        while left > .zero, !isCancelled(), !Task.isCancelled {
+            let step = min(left, .milliseconds(10))
+            Thread.sleep(forTimeInterval: Double(step.components.seconds) + Double(step.components.attoseconds) / 1e18)
+            left -= step
+        }
     }
 
     /// Inserts and saves `records`, with the resume marker `marker` set to `lastLine` in the

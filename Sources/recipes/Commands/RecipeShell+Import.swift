@@ -3,7 +3,7 @@ import ObjectGraph
 import RecipeCatalog
 
 extension RecipeShell {
-    /// `import FILE [--batch N] [--background]`: imports off the main actor, with a progress
+    /// `import FILE [--batch N] [--background] [--pause MS]`: imports off the main actor, with a progress
     /// bar, Ctrl-C stopping after the batch in progress; with `--background`, as a job that
     /// gives the prompt back at once (see ``startBackgroundImport(_:options:_:)``).
     func importFile(_ text: String, _ context: CommandContext) async throws {
@@ -11,20 +11,27 @@ extension RecipeShell {
         let isBackground = words.contains("--background")
         words.removeAll { $0 == "--background" }
         var options = RecipeImporter.Options()
-        if let flag = words.firstIndex(of: "--batch") {
-            guard words.count(where: { $0 == "--batch" }) == 1 else { throw CommandError("--batch is given twice; give it once") }
-            guard flag + 1 < words.count else { throw CommandError("--batch needs a positive number") }
-            guard let size = Int(words[flag + 1]), size > 0 else {
-                throw CommandError("--batch needs a positive number, not '\(words[flag + 1])'")
+        /// Takes `flag` and the number after it out of `words`.
+        func number(after flag: String, _ kind: String, minimum: Int) throws -> Int? {
+            guard let index = words.firstIndex(of: flag) else { return nil }
+            guard words.count(where: { $0 == flag }) == 1 else { throw CommandError("\(flag) is given twice; give it once") }
+            guard index + 1 < words.count else { throw CommandError("\(flag) needs \(kind)") }
+            guard let value = Int(words[index + 1]), value >= minimum else {
+                throw CommandError("\(flag) needs \(kind), not '\(words[index + 1])'")
             }
-            options.batchSize = size
-            words.removeSubrange(flag...(flag + 1))
+            words.removeSubrange(index...(index + 1))
+            return value
         }
+        if let size = try number(after: "--batch", "a positive number", minimum: 1) { options.batchSize = size }
+        if let pause = try number(after: "--pause", "a number of milliseconds", minimum: 0) {
+            options.pauseAfterBatch = .milliseconds(pause)
+        }
+        let usage = "import FILE [--batch N] [--background] [--pause MS]"
         if let option = words.first(where: { $0.hasPrefix("--") }) {
-            throw CommandError("unknown option '\(option)' for import: import FILE [--batch N] [--background]")
+            throw CommandError("unknown option '\(option)' for import: \(usage)")
         }
         guard words.count == 1 else {
-            throw CommandError("import needs one file\(words.isEmpty ? "" : ", found \(words.count)"): import FILE [--batch N] [--background]")
+            throw CommandError("import needs one file\(words.isEmpty ? "" : ", found \(words.count)"): \(usage)")
         }
         let path = CommandWords.filePath(words[0])
         var isDirectory: ObjCBool = false

@@ -17,7 +17,7 @@ enum ShellHelp {
         "  save | rollback                                  the prompt shows * while changes are unsaved",
         "  undo | redo                                      one command's unsaved changes at a time",
         "  import FILE [--batch N] [--background]           recipes (.jsonl) or the ingredient catalogue (.tsv);",
-        "                                                   --background gives the prompt back at once",
+        "              [--pause MS]                         --background gives the prompt back at once",
         "  search TEXT                                      recipes by name, ignoring case and accents",
         "  demo [NAME] [--size N]                           the performance lessons, measured",
         "  refresh                                          turn every object back into a fault, breaking cycles",
@@ -80,14 +80,15 @@ enum ShellHelp {
                                      "  or changes an object the history holds clears the history too, as refresh does when",
                                      "  a step changed a saved object."]
         case "save", "rollback": return ["save writes every unsaved change in one transaction; rollback discards them."]
-        case "import": return ["import FILE [--batch N] [--background]",
+        case "import": return ["import FILE [--batch N] [--background] [--pause MS]",
                                "  Imports recipes in batches of N (default 1000), saving and resetting after each,",
                                "  so memory stays flat. Bad lines are listed with their line numbers; the rest is",
                                "  imported. Ctrl-C stops after the current batch; running it again resumes.",
                                "  With --background the import runs as a job and the prompt comes back at once,",
                                "  showing its progress (recipes [import 42%]> ); count and fetch see each batch as",
                                "  it is saved. .jobs lists the jobs, .cancel (or Ctrl-C at the prompt, which asks)",
-                               "  stops one after its current batch. One import runs at a time."]
+                               "  stops one after its current batch. One import runs at a time. --pause MS waits",
+                               "  that long after each batch: slow motion, to watch a small import as a job."]
         case "refresh": return ["refresh",
                                 "  Turns every object the context holds back into a fault (refreshAllObjects()), so",
                                 "  the relationships they realized let go and the cycles they formed are broken.",

@@ -191,13 +191,17 @@ struct CommandMistakeTests {
     @Test("import and .open name an unknown option or a second path")
     func importAndOpenArguments() async throws {
         let run = try await run(["import x.jsonl --bogus", "import a.jsonl b.jsonl", "import", ".open o.sqlite extra",
-                                 ".open --force o.sqlite"])
+                                 ".open --force o.sqlite", "import x.jsonl --pause", "import x.jsonl --pause -5",
+                                 "import x.jsonl --pause 1 --pause 2"])
         #expect(run.standardError.split(separator: "\n").map(String.init) == [
-            "-c:1: error: unknown option '--bogus' for import: import FILE [--batch N] [--background]",
-            "-c:2: error: import needs one file, found 2: import FILE [--batch N] [--background]",
-            "-c:3: error: import needs one file: import FILE [--batch N] [--background]",
+            "-c:1: error: unknown option '--bogus' for import: import FILE [--batch N] [--background] [--pause MS]",
+            "-c:2: error: import needs one file, found 2: import FILE [--batch N] [--background] [--pause MS]",
+            "-c:3: error: import needs one file: import FILE [--batch N] [--background] [--pause MS]",
             "-c:4: error: .open takes one store path, found 2: 'o.sqlite' 'extra'; quote a path that has spaces",
             "-c:5: error: unknown option '--force' for .open: .open [--migrate] STORE [--copy-to NEW]",
+            "-c:6: error: --pause needs a number of milliseconds",
+            "-c:7: error: --pause needs a number of milliseconds, not '-5'",
+            "-c:8: error: --pause is given twice; give it once",
         ], "\(run.standardError)")
     }
 

@@ -112,22 +112,12 @@ extension PostgresStore {
             for row in try session.run(SchemaSQL.selectMetadata).rows {
                 if case .text(let key) = row[0], case .text(let value) = row[1] { metadata[key] = value }
             }
-            let hashes = decodeJSON(metadata[MetadataKey.versionHashes] ?? "") ?? [:]
+            let hashes = RecordedModel.decodeJSON(metadata[MetadataKey.versionHashes] ?? "") ?? [:]
             guard hashes != model.versionHashes else { return }
-            let differences = metadata[MetadataKey.entityDescriptions].flatMap(decodeJSON)
-                .map { ModelDifferences(stored: $0, current: model.storageDescriptions) }
-                ?? ModelDifferences(stored: hashes, current: model.versionHashes)
-            guard let mappings = try MappingModel.migrationPath(
-                from: hashes, to: model, mappingModels: options.mappingModels, sourceModels: options.sourceModels,
-                inferring: options.shouldInferMappingModelAutomatically
-            ) else {
-                if !options.shouldInferMappingModelAutomatically, options.sourceModels.contains(where: { $0.versionHashes == hashes }) {
-                    throw ObjectGraphError(.modelMismatch,
-                        "the store at \(location) was made with one of the options' sourceModels, but no mapping model migrates it and shouldInferMappingModelAutomatically is off: \(differences.summary). Add a mapping model to mappingModels, or turn inference on.")
-                }
-                throw ObjectGraphError(.modelMismatch,
-                    "the store at \(location) was made with a model that no given source model or mapping model matches: \(differences.summary). Add the model it was made with to the options' sourceModels (or a mapping model to mappingModels).")
-            }
+            let mappings = try MappingModel.migrationPath(
+                from: hashes, storedDescriptions: metadata[MetadataKey.entityDescriptions].flatMap(RecordedModel.decodeJSON),
+                to: model, mappingModels: options.mappingModels, sourceModels: options.sourceModels,
+                inferring: options.shouldInferMappingModelAutomatically, store: "the store at \(location)")
             if let custom = mappings.first(where: \.needsPolicies) {
                 let names = custom.entityMappings.filter { $0.kind == .custom || $0.policy != nil }.map(\.name)
                 let change = ModelDifferences(stored: custom.sourceModel.storageDescriptions,
@@ -167,8 +157,8 @@ extension PostgresStore {
             done += weight
             if weight > 0 { progress(Double(done) / Double(total)) }
         }
-        for (key, value) in [(MetadataKey.versionHashes, encodeJSON(mapping.destinationModel.versionHashes)),
-                             (MetadataKey.entityDescriptions, encodeJSON(mapping.destinationModel.storageDescriptions))] {
+        for (key, value) in [(MetadataKey.versionHashes, RecordedModel.encodeJSON(mapping.destinationModel.versionHashes)),
+                             (MetadataKey.entityDescriptions, RecordedModel.encodeJSON(mapping.destinationModel.storageDescriptions))] {
             try session.run(SchemaSQL.upsertMetadata, [.text(key), .text(value)])
         }
     }

@@ -204,8 +204,8 @@ public final class PostgresStore: StoreRequestHandler {
                     for statement in SchemaSQL.create(layout, dialect: .postgreSQL) { try session.run(statement) }
                 }
                 for (key, value) in [(MetadataKey.storeUUID, UUID().uuidString),
-                                     (MetadataKey.versionHashes, encodeJSON(model.versionHashes)),
-                                     (MetadataKey.entityDescriptions, encodeJSON(model.storageDescriptions))] {
+                                     (MetadataKey.versionHashes, RecordedModel.encodeJSON(model.versionHashes)),
+                                     (MetadataKey.entityDescriptions, RecordedModel.encodeJSON(model.storageDescriptions))] {
                     try session.run(SchemaSQL.upsertMetadata, [.text(key), .text(value)])
                 }
             }
@@ -213,9 +213,9 @@ public final class PostgresStore: StoreRequestHandler {
             for row in try session.run(SchemaSQL.selectMetadata).rows {
                 if case .text(let key) = row[0], case .text(let value) = row[1] { metadata[key] = value }
             }
-            let hashes = decodeJSON(metadata[MetadataKey.versionHashes] ?? "") ?? [:]
+            let hashes = RecordedModel.decodeJSON(metadata[MetadataKey.versionHashes] ?? "") ?? [:]
             if hashes != model.versionHashes {
-                let differences = metadata[MetadataKey.entityDescriptions].flatMap(decodeJSON)
+                let differences = metadata[MetadataKey.entityDescriptions].flatMap(RecordedModel.decodeJSON)
                     .map { ModelDifferences(stored: $0, current: model.storageDescriptions) }
                     ?? ModelDifferences(stored: hashes, current: model.versionHashes)
                 throw ObjectGraphError(.modelMismatch,
@@ -223,15 +223,6 @@ public final class PostgresStore: StoreRequestHandler {
             }
             return (metadata, tables.isEmpty)
         }
-    }
-
-    static func encodeJSON(_ values: [String: String]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    static func decodeJSON(_ text: String) -> [String: String]? {
-        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: String]
     }
 }
 

@@ -97,7 +97,7 @@ extension SQLiteStore {
                     throw ObjectGraphError(.modelMismatch,
                         "the store at '\(path)' is already migrated: it was made with the mapping's destination model")
                 }
-                let differences = metadata[MetadataKey.entityDescriptions].flatMap(decodeJSON).map {
+                let differences = metadata[MetadataKey.entityDescriptions].flatMap(RecordedModel.decodeJSON).map {
                     ModelDifferences(stored: $0, current: mapping.sourceModel.storageDescriptions)
                 } ?? ModelDifferences(stored: hashes, current: mapping.sourceModel.versionHashes)
                 throw ObjectGraphError(.modelMismatch,
@@ -196,20 +196,10 @@ extension SQLiteStore {
             removeStoreFiles(path + "-migrated")
             return
         }
-        guard let mappings = try MappingModel.migrationPath(
-            from: hashes, to: model, mappingModels: options.mappingModels, sourceModels: options.sourceModels,
-            inferring: options.shouldInferMappingModelAutomatically
-        ) else {
-            let differences = metadata[MetadataKey.entityDescriptions].flatMap(decodeJSON).map {
-                ModelDifferences(stored: $0, current: model.storageDescriptions)
-            } ?? ModelDifferences(stored: hashes, current: model.versionHashes)
-            if !options.shouldInferMappingModelAutomatically, options.sourceModels.contains(where: { $0.versionHashes == hashes }) {
-                throw ObjectGraphError(.modelMismatch,
-                    "the store at '\(path)' was made with one of the options' sourceModels, but no mapping model migrates it and shouldInferMappingModelAutomatically is off: \(differences.summary). Add a mapping model to mappingModels, or turn inference on.")
-            }
-            throw ObjectGraphError(.modelMismatch,
-                "the store at '\(path)' was made with a model that no given source model or mapping model matches: \(differences.summary). Add the model it was made with to the options' sourceModels (or a mapping model to mappingModels).")
-        }
+        let mappings = try MappingModel.migrationPath(
+            from: hashes, storedDescriptions: metadata[MetadataKey.entityDescriptions].flatMap(RecordedModel.decodeJSON),
+            to: model, mappingModels: options.mappingModels, sourceModels: options.sourceModels,
+            inferring: options.shouldInferMappingModelAutomatically, store: "the store at '\(path)'")
         try migrate(at: path, using: mappings, progress: options.migrationProgress)
     }
 
@@ -242,7 +232,7 @@ extension SQLiteStore {
                 }
                 let upsert = try connection.makeStatement(SchemaSQL.upsertMetadata)
                 for (key, value) in [(MetadataKey.versionHashes, encode(mapping.destinationModel.versionHashes)),
-                                     (MetadataKey.entityDescriptions, encodeJSON(mapping.destinationModel.storageDescriptions))] {
+                                     (MetadataKey.entityDescriptions, RecordedModel.encodeJSON(mapping.destinationModel.storageDescriptions))] {
                     upsert.reset()
                     try upsert.bind([.text(key), .text(value)])
                     _ = try upsert.run()

@@ -368,7 +368,7 @@ public final class SQLiteStore: StoreRequestHandler {
                     let insert = try connection.cachedStatement(SchemaSQL.upsertMetadata)
                     for (key, value) in [(MetadataKey.storeUUID, UUID().uuidString),
                                          (MetadataKey.versionHashes, encode(model.versionHashes)),
-                                         (MetadataKey.entityDescriptions, encodeJSON(model.storageDescriptions)),
+                                         (MetadataKey.entityDescriptions, RecordedModel.encodeJSON(model.storageDescriptions)),
                                          (MetadataKey.rowVersions, "1")] {
                         insert.reset()
                         try insert.bind([.text(key), .text(value)])
@@ -381,7 +381,7 @@ public final class SQLiteStore: StoreRequestHandler {
                 if case .text(let key) = row[0], case .text(let value) = row[1] { metadata[key] = value }
             }
             try checkModel(model, hashes: decode(metadata[MetadataKey.versionHashes] ?? ""),
-                           descriptions: metadata[MetadataKey.entityDescriptions].flatMap(decodeJSON), path: path)
+                           descriptions: metadata[MetadataKey.entityDescriptions].flatMap(RecordedModel.decodeJSON), path: path)
             if metadata[MetadataKey.rowVersions] == nil {
                 try connection.inTransaction {
                     try addVersionColumns(connection, layouts: layouts)
@@ -421,15 +421,6 @@ public final class SQLiteStore: StoreRequestHandler {
             ?? ModelDifferences(stored: hashes, current: model.versionHashes)
         throw ObjectGraphError(.modelMismatch,
             "the store at '\(path)' was made with a different model: \(differences.summary). Migrate the store or open a new path.")
-    }
-
-    static func encodeJSON(_ values: [String: String]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    static func decodeJSON(_ text: String) -> [String: String]? {
-        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: String]
     }
 
     static func encode(_ hashes: [String: String]) -> String {

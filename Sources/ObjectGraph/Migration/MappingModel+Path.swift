@@ -8,8 +8,34 @@ extension MappingModel {
     /// of a mapping model run before). Nil when there is none.
     ///
     /// Every store that migrates when it opens (SQLite, PostgreSQL) finds its way with it.
-    /// - Throws: ``ObjectGraphError`` `cannotInferMapping` when the inference refuses.
+    /// - Parameters:
+    ///   - storedDescriptions: the storage descriptions the store recorded, if it has them,
+    ///     to name what changed when there is no way.
+    ///   - store: the store, as errors name it: `the store at '/tmp/a.sqlite'`.
+    /// - Throws: ``ObjectGraphError`` `cannotInferMapping` when the inference refuses;
+    ///   `modelMismatch`, saying what changed and what to add to the options, when no mapping
+    ///   model or source model leads to `model`.
     package static func migrationPath(
+        from hashes: [String: String], storedDescriptions: [String: String]?, to model: ObjectModel,
+        mappingModels: [MappingModel], sourceModels: [ObjectModel], inferring: Bool, store: String
+    ) throws -> [MappingModel] {
+        if let path = try path(from: hashes, to: model, mappingModels: mappingModels, sourceModels: sourceModels,
+                               inferring: inferring) {
+            return path
+        }
+        let differences = storedDescriptions.map { ModelDifferences(stored: $0, current: model.storageDescriptions) }
+            ?? ModelDifferences(stored: hashes, current: model.versionHashes)
+        if !inferring, sourceModels.contains(where: { $0.versionHashes == hashes }) {
+            throw ObjectGraphError(.modelMismatch,
+                "\(store) was made with one of the options' sourceModels, but no mapping model migrates it and shouldInferMappingModelAutomatically is off: \(differences.summary). Add a mapping model to mappingModels, or turn inference on.")
+        }
+        throw ObjectGraphError(.modelMismatch,
+            "\(store) was made with a model that no given source model or mapping model matches: \(differences.summary). Add the model it was made with to the options' sourceModels (or a mapping model to mappingModels).")
+    }
+
+    /// ``migrationPath(from:storedDescriptions:to:mappingModels:sourceModels:inferring:store:)``'s
+    /// way, nil when there is none.
+    private static func path(
         from hashes: [String: String], to model: ObjectModel,
         mappingModels: [MappingModel], sourceModels: [ObjectModel], inferring: Bool
     ) throws -> [MappingModel]? {

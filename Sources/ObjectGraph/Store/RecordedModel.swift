@@ -21,7 +21,7 @@ package enum RecordedModel {
 
     /// The metadata entries that record `model`.
     package static func metadata(of model: ObjectModel) -> [String: String] {
-        [versionHashesKey: encode(model.versionHashes), entityDescriptionsKey: encode(model.storageDescriptions)]
+        [versionHashesKey: encodeJSON(model.versionHashes), entityDescriptionsKey: encodeJSON(model.storageDescriptions)]
     }
 
     /// What differs between the model `metadata` records and `model`; nil when they are the
@@ -29,8 +29,8 @@ package enum RecordedModel {
     /// stores recorded one, or whose hashes do not belong to their descriptions (edited by
     /// hand, or damaged). Those are read as before, by mapping names onto the model.
     package static func differences(between metadata: [String: String], and model: ObjectModel) -> ModelDifferences? {
-        guard let hashes = metadata[versionHashesKey].flatMap(decode),
-              let descriptions = metadata[entityDescriptionsKey].flatMap(decode),
+        guard let hashes = metadata[versionHashesKey].flatMap(decodeJSON),
+              let descriptions = metadata[entityDescriptionsKey].flatMap(decodeJSON),
               !hashes.isEmpty, Set(hashes.keys) == Set(descriptions.keys),
               hashes.allSatisfy({ ObjectModel.versionHash(ofDescription: descriptions[$0.key]!) == $0.value })
         else { return nil }
@@ -38,12 +38,14 @@ package enum RecordedModel {
         return ModelDifferences(stored: descriptions, current: model.storageDescriptions)
     }
 
-    private static func encode(_ values: [String: String]) -> String {
+    /// `values` as a JSON object with sorted keys, as stores record a model in their metadata.
+    package static func encodeJSON(_ values: [String: String]) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 
-    private static func decode(_ text: String) -> [String: String]? {
+    /// A JSON object of strings, as ``encodeJSON(_:)`` writes it; nil for anything else.
+    package static func decodeJSON(_ text: String) -> [String: String]? {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: String]
     }
 }

@@ -205,6 +205,10 @@ extension ContextCore {
         }
         // A child that caught up with the root's save names objects by their permanent IDs.
         adoptPermanentIDsFromParents()
+        // Destinations first: a deleted object added to a many-to-many is changed too (its
+        // inverse), and the error should name the relationship that points at it.
+        let destinations = try checkDestinations(of: changes)
+        defer { withExtendedLifetime(destinations) {} }
         let changedHere = try objectsToChange(for: changes)
         defer { withExtendedLifetime(changedHere) {} }
         // The child's changes are not recorded here: a group that recorded an object they
@@ -300,6 +304,40 @@ extension ContextCore {
             objects.append(object)
         }
         return objects
+    }
+
+    /// The saved objects that a child's `changes` point a relationship at, loaded.
+    /// - Throws: ``ObjectGraphError`` `validation`, before anything is applied, when one of
+    ///   them is deleted here or its row is gone: applied, the link would dangle (the root
+    ///   would store a reference to a row that is not there), as Core Data's validation refuses.
+    private func checkDestinations(of changes: NestedChanges) throws -> [ManagedObject] {
+        var pointers: [(source: ObjectID, slot: Int, target: ObjectID)] = []
+        for id in changes.order {
+            for (slot, value) in (changes.objects[id]?.values ?? [:]).sorted(by: { $0.key < $1.key }) {
+                switch value {
+                case .reference(let destination?): pointers.append((id, slot, destination))
+                case .members(let added, _): pointers += added.map { (id, slot, $0) }
+                default: continue
+                }
+            }
+        }
+        var seen = Set<ObjectID>()
+        let targets = pointers.map(\.target).filter { seen.insert($0).inserted }
+        loadFaults(targets.filter(needsLoading))  // one statement per entity, not one per object
+        // A temporary ID is an object inserted here (which may since be deleted) or in the child.
+        let objects = targets.compactMap { $0.isTemporary ? registeredObject(for: $0) : object(for: $0) }
+        for object in objects where object.isFault { fulfillFault(object) }
+        guard let gone = objects.first(where: { $0.state == .deleted || $0.isInaccessible }),
+              let pointer = pointers.first(where: { $0.target == gone.objectID }) else { return objects }
+        let relationship = model.entities[Int(pointer.source.entityIndex)].relationships.first { $0.slot == pointer.slot }
+        let what = gone.state == .deleted
+            ? "which the parent deleted"
+            : "which is no longer in the store (a parent saved its deletion, or another context deleted it)"
+        throw ObjectGraphError(.validation, """
+            cannot save into the parent context: \(model.describe(pointer.source))'s '\(relationship?.name ?? "?")' \
+            points to \(model.describe(gone.objectID)), \(what) after the child read it; nothing was saved. \
+            Point the relationship elsewhere, or refresh the object in the child
+            """)
     }
 
     /// Registers an object whose temporary ID another (child) context issued.

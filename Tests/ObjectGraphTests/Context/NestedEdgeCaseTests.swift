@@ -107,4 +107,32 @@ struct NestedEdgeCaseTests {
         child.refresh(mine, mergeChanges: true)
         #expect(mine.isInaccessible)
     }
+
+    @Test("A child's save that points a to-one at, or adds to a to-many, an object its parent deleted (saved or not) fails, naming the object and relationship",
+          arguments: [("chef", false), ("chef", true), ("tags", false), ("tags", true)])
+    func childPointsAtWhatTheParentDeleted(key: String, parentSaved: Bool) throws {
+        let target = try root.insert(key == "chef" ? "Chef" : "Tag")
+        target[key == "chef" ? "name" : "label"] = "Ana"
+        try root.save()
+        let mine = child.object(with: soup)
+        let theirs = child.object(with: target.objectID)
+        if key == "chef" { mine["chef"] = theirs } else { try mine.add(theirs, toKey: "tags") }
+        root.delete(target)
+        if parentSaved { try root.save() }
+
+        let error = #expect(throws: ObjectGraphError.self) { try child.save() }
+        #expect(error?.code == .validation)
+        let message = error?.message ?? ""
+        #expect(message.contains("\(coordinator.model.describe(soup))'s '\(key)' points to \(coordinator.model.describe(target.objectID))"),
+                "\(message)")
+        #expect(message.contains(parentSaved ? "no longer in the store" : "which the parent deleted"), "\(message)")
+        #expect(child.hasChanges, "the child keeps its changes")
+        let parents = root.object(with: soup)
+        let parentsTags = try parents.objects(forKey: "tags")
+        #expect(parents["chef"] == nil && parentsTags.isEmpty, "nothing reached the parent")
+        try root.save()
+        let stored = try #require(try stored(soup, by: MainContext(coordinator: coordinator)))
+        let storedTags = try stored.objects(forKey: "tags")
+        #expect(stored["chef"] == nil && storedTags.isEmpty, "no dangling link was stored")
+    }
 }

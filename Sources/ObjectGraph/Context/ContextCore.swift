@@ -335,7 +335,7 @@ final class ContextCore {
     func keepFaultError(_ error: @autoclosure () -> ObjectGraphError) {
         guard faultError == nil else { return }
         faultError = error()
-        if undo.isEnabled { undo.open?.metFaultError = true }
+        if undo.isEnabled { undo.discardable?.metFaultError = true }
     }
 
     /// How a failed read is described: a cancelled one (Ctrl-C in the shell, a cancelled

@@ -1,5 +1,7 @@
 /// Undo and redo: each group is the changes of one user event (one turn of the context's
 /// queue) or of an explicit ``MainContext/beginUndoGroup(named:)`` … ``MainContext/endUndoGroup()``.
+/// An explicit group opened after the turn changed something joins the turn's group, as
+/// `UndoManager` nests it in the event's group: edit, group, edit in one turn is one step.
 ///
 /// Undo puts attribute values, relationships (both sides), insertions and deletions back
 /// as they were before the group; redo does the group again. Saving, rolling back,
@@ -34,6 +36,13 @@ extension MainContext {
     @discardableResult public func redo() -> String? { core.redoLastGroup() }
     /// Opens a group that every change joins until the matching ``endUndoGroup()``
     /// (groups nest; the outermost one counts).
+    ///
+    /// Opened when this turn of the main actor has already changed something, the group
+    /// joins the turn's group (named by it if the turn's had no name), as `UndoManager`
+    /// nests an explicit group in the event's group, so one ``undo()`` takes back the whole
+    /// turn, changes after ``endUndoGroup()`` included. Opened before any change of the
+    /// turn, it is a step of its own, so each command of a script run in one turn stays one
+    /// step; changes after its end form the turn's group.
     public func beginUndoGroup(named name: String? = nil) { core.beginUndoGroup(named: name) }
     /// Closes the group opened last. Calling it with no group open is a programming error
     /// and traps, as `UndoManager.endUndoGrouping()` raises.
@@ -53,8 +62,9 @@ extension MainContext {
     /// ```
     ///
     /// Only recorded changes come back: with ``isUndoEnabled`` off nothing is put back, and
-    /// after a save inside the group only the changes since the save are. The redo history
-    /// that the group's first change ended comes back too. A store error that a fault met
+    /// after a save inside the group only the changes since the save are. An ``undo()`` or
+    /// ``redo()`` inside the group is put back too, and the undo and redo history are again
+    /// as the group found them (the redo history its first change ended included). A store error that a fault met
     /// inside the group, which the next ``save()`` would otherwise throw, goes with it (with
     /// undo on): no change made after it is left. Calling it inside a nested group traps (a
     /// nested group's changes belong to the outermost one), and so does calling it with no

@@ -23,11 +23,32 @@ struct UndoHistory {
         var records: [Record] = []
         /// The objects ``records`` holds, so a change checks "already recorded" in one lookup.
         var recorded: Set<ObjectIdentifier> = []
-        /// The redo groups the group's first change ended, put back if the group is discarded.
-        var replacedRedoGroups: [Group] = []
+    }
+
+    /// What ``ContextCore/discardUndoGroup()`` puts back: the state and history as the
+    /// outermost explicit group found them.
+    struct Discardable {
+        /// Each object's state before its first change since the group opened, by an edit or
+        /// by an undo or redo inside the group; kept only while ``separate``.
+        var changes = Group(name: nil)
+        /// Whether ``changes`` is kept apart from the open group's records: from the start in
+        /// a group that joined a turn's group, from its first undo or redo in one of its own
+        /// (whose open group holds those records until then, and need not keep them twice).
+        var separate: Bool
+        /// The history when the group opened: the open group it joined (nil for a group of its
+        /// own), the undo groups and the redo groups.
+        var open: Group?
+        var undoGroups: [Group]
+        var redoGroups: [Group]
         /// Whether the context's kept fault error (``ContextCore/keepFaultError(_:)``) was met
-        /// while this group recorded: discarding the group forgets it.
+        /// inside the group: discarding the group forgets it.
         var metFaultError = false
+
+        /// Adds `record` unless its object is already recorded.
+        mutating func note(_ record: Record) {
+            guard changes.recorded.insert(ObjectIdentifier(record.object)).inserted else { return }
+            changes.records.append(record)
+        }
     }
 
     /// Whether changes are recorded (``MainContext/isUndoEnabled``).
@@ -36,6 +57,11 @@ struct UndoHistory {
     var suspensions = 0
     /// Explicit groups open (``MainContext/beginUndoGroup(named:)``); nested ones join the outer.
     var explicitDepth = 0
+    /// Whether the open group is a turn's implicit one whose scheduled end has not run yet:
+    /// an explicit group opened then joins it, and changes after its end still do.
+    var implicitEndPending = false
+    /// While an explicit group is open, what discarding it puts back.
+    var discardable: Discardable?
     /// The group recording now, if any.
     var open: Group?
     /// Groups that can be undone, the latest last.
@@ -60,7 +86,6 @@ struct UndoHistory {
         open = nil
         guard !group.records.isEmpty else { return }
         group.recorded = []  // only the open group looks objects up
-        group.replacedRedoGroups = []  // a kept group ends the redo history for good
         undoGroups.append(group)
         if levels > 0, undoGroups.count > levels { undoGroups.removeFirst(undoGroups.count - levels) }
     }
@@ -83,7 +108,7 @@ struct UndoHistory {
     func holdsAny(of objects: [ManagedObject]) -> Bool {
         guard !objects.isEmpty, hasRecords else { return false }
         let keys = Set(objects.map(ObjectIdentifier.init))
-        return ([open].compactMap { $0 } + undoGroups + redoGroups)
+        return ([open, discardable?.changes].compactMap { $0 } + undoGroups + redoGroups)
             .contains { $0.records.contains { keys.contains(ObjectIdentifier($0.object)) } }
     }
 
@@ -98,6 +123,10 @@ struct UndoHistory {
         }
         undoGroups.removeAll()
         redoGroups.removeAll()
+        // Discarding an explicit group open now puts back only what changes from here on.
+        if let old = discardable {
+            discardable = Discardable(separate: old.open != nil, open: old.open == nil ? nil : open, undoGroups: [], redoGroups: [])
+        }
     }
 }
 
@@ -107,22 +136,24 @@ extension ContextCore {
     func recordForUndo(_ object: ManagedObject, inserted: Bool = false) {
         if undo.open == nil {
             undo.begin(named: nil)
-            if undo.explicitDepth == 0 { undo.scheduleImplicitEnd?() }
+            if undo.explicitDepth == 0 && !undo.implicitEndPending, let schedule = undo.scheduleImplicitEnd {
+                undo.implicitEndPending = true
+                schedule()
+            }
         }
-        guard undo.open!.recorded.insert(ObjectIdentifier(object)).inserted else { return }
-        if undo.open!.records.isEmpty {
-            // A new change: the redo history is gone, unless the group is discarded.
-            undo.open!.replacedRedoGroups = undo.redoGroups
-            undo.redoGroups.removeAll()
-        }
-        if inserted {
-            // Undoing the insertion discards the object; its own values need not come back.
-            undo.open!.records.append(UndoHistory.Record(
-                object: object, slots: [], state: .deleted, stateBeforeDelete: .inserted, changedSlots: (0, []),
-                needsValues: false, snapshot: nil))
-        } else {
-            undo.open!.records.append(undoRecord(of: object))
-        }
+        let key = ObjectIdentifier(object)
+        let newInGroup = undo.open!.recorded.insert(key).inserted
+        let newSinceExplicitBegin = undo.discardable.map { $0.separate && !$0.changes.recorded.contains(key) } ?? false
+        guard newInGroup || newSinceExplicitBegin else { return }
+        // A new change: the redo history is gone (a discarded explicit group brings it back).
+        if newInGroup && undo.open!.records.isEmpty { undo.redoGroups.removeAll() }
+        // Undoing the insertion discards the object; its own values need not come back.
+        let record = inserted
+            ? UndoHistory.Record(object: object, slots: [], state: .deleted, stateBeforeDelete: .inserted,
+                                 changedSlots: (0, []), needsValues: false, snapshot: nil)
+            : undoRecord(of: object)
+        if newInGroup { undo.open!.records.append(record) }
+        if newSinceExplicitBegin { undo.discardable!.note(record) }
     }
 
     /// Records an object just inserted: undoing the group discards it.
@@ -137,26 +168,44 @@ extension ContextCore {
 
     /// Ends the implicit group of the event that opened it (scheduled by ``recordForUndo(_:)``).
     func endImplicitUndoGroup() {
+        undo.implicitEndPending = false
         guard undo.explicitDepth == 0 else { return }
         undo.close()
     }
 
     /// Opens an explicit group; until the matching ``endUndoGroup()`` every change joins it.
+    /// The outermost one joins the turn's implicit group when that is open, as
+    /// `UndoManager` nests an explicit group in the event's group; otherwise it is a group of
+    /// its own.
     func beginUndoGroup(named name: String?) {
-        if undo.explicitDepth == 0 { undo.close() }
         undo.explicitDepth += 1
-        if undo.explicitDepth == 1 { undo.begin(named: name) }
+        guard undo.explicitDepth == 1 else { return }
+        if undo.implicitEndPending, let open = undo.open, !open.records.isEmpty {
+            undo.discardable = UndoHistory.Discardable(separate: true, open: undo.open, undoGroups: undo.undoGroups,
+                                                       redoGroups: undo.redoGroups)
+            if undo.open!.name == nil { undo.open!.name = name }  // the step takes the first name given
+        } else {
+            undo.close()
+            undo.discardable = UndoHistory.Discardable(separate: false, open: nil, undoGroups: undo.undoGroups,
+                                                       redoGroups: undo.redoGroups)
+            undo.begin(named: name)
+        }
     }
 
-    /// Closes the explicit group opened last.
+    /// Closes the explicit group opened last; the outermost one's group closes with it,
+    /// unless it joined a turn's implicit group that is still open.
     func endUndoGroup() {
         precondition(undo.explicitDepth > 0, "endUndoGroup() without beginUndoGroup()")
         undo.explicitDepth -= 1
-        if undo.explicitDepth == 0 { undo.close() }
+        guard undo.explicitDepth == 0 else { return }
+        let joinedTurn = undo.discardable?.open != nil
+        undo.discardable = nil
+        if !(joinedTurn && undo.implicitEndPending) { undo.close() }
     }
 
-    /// Closes the outermost explicit group and puts back every change it recorded, keeping no
-    /// undo step and bringing back the redo history its first change ended.
+    /// Closes the outermost explicit group and puts back the state and the history as it
+    /// found them: every change made since it opened (undos and redos inside it included)
+    /// is put back, and the undo and redo groups are those it found.
     func discardUndoGroup() {
         precondition(undo.explicitDepth > 0, "discardUndoGroup() without beginUndoGroup()")
         precondition(undo.explicitDepth == 1, """
@@ -164,12 +213,18 @@ extension ContextCore {
             end the nested groups with endUndoGroup() and discard the outermost
             """)
         undo.explicitDepth = 0
-        guard let group = undo.open else { return }
-        undo.open = nil
-        if group.metFaultError { faultError = nil }
-        guard !group.records.isEmpty else { return }
-        restore(group.records)
-        undo.redoGroups = group.replacedRedoGroups
+        guard let discarded = undo.discardable else {
+            undo.open = nil
+            return
+        }
+        undo.discardable = nil
+        if discarded.metFaultError { faultError = nil }
+        let records = discarded.separate ? discarded.changes.records : undo.open?.records ?? []
+        if !records.isEmpty { restore(records) }
+        undo.open = discarded.open
+        undo.undoGroups = discarded.undoGroups
+        undo.redoGroups = discarded.redoGroups
+        if !undo.implicitEndPending { undo.close() }
     }
 
     /// Undoes the latest group; returns its name (or "" when it had none), nil when there was nothing to undo.
@@ -193,6 +248,11 @@ extension ContextCore {
     /// group's records would later reverse). An explicit group goes on in a new group of the
     /// same name, which its ``endUndoGroup()`` closes.
     private func closeGroupForUndoOrRedo() {
+        if undo.discardable?.separate == false {
+            // The group's records so far leave with the closed group: discarding still puts them back.
+            undo.discardable!.separate = true
+            undo.open?.records.forEach { undo.discardable!.note($0) }
+        }
         let name = undo.open?.name
         undo.close()
         if undo.explicitDepth > 0 { undo.begin(named: name) }
@@ -201,6 +261,8 @@ extension ContextCore {
     /// Puts the group's recorded states back and returns a group of the states it replaced.
     private func swap(_ group: UndoHistory.Group) -> UndoHistory.Group {
         let reverse = UndoHistory.Group(name: group.name, records: group.records.map { undoRecord(of: $0.object) })
+        // Inside an explicit group, discarding it must put back what the undo or redo changed.
+        if undo.discardable != nil { reverse.records.forEach { undo.discardable!.note($0) } }
         restore(group.records)
         return reverse
     }
@@ -229,7 +291,10 @@ extension ContextCore {
 
     private func apply(_ record: UndoHistory.Record) {
         let object = record.object
-        for (index, slot) in record.slots.enumerated() { object.slots[index].value = slot }
+        for (index, slot) in record.slots.enumerated() {
+            // A copy: a discardable group may hold the same record, which must not see later edits.
+            if case .toMany(let storage) = slot { object.slots[index].value = .toMany(storage.copy()) } else { object.slots[index].value = slot }
+        }
         if record.slots.isEmpty && record.stateBeforeDelete == .inserted {
             // An undone insertion: its values need not come back, but its relationships must
             // be empty as when it was inserted, or a save's delete rules would find the

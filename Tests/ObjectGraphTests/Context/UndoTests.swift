@@ -486,6 +486,103 @@ struct UndoTests {
         #expect(context.undo() == nil)
     }
 
+    @Test("An explicit group opened after the turn changed something joins the turn's group, as UndoManager nests it in the event's: one undo takes back all three edits")
+    func explicitGroupInsideTheTurnsGroup() async throws {
+        let soup = try insertRecipe("Soup")
+        try context.save()
+        await Task.yield()  // a new turn
+        soup["rating"] = 1.0
+        context.beginUndoGroup(named: "rename")
+        soup["name"] = "Stew"
+        context.endUndoGroup()
+        soup["rating"] = 2.0
+        await Task.yield()  // the turn ends: its group closes
+
+        #expect(context.undo() == "rename", "the turn's unnamed group takes the explicit group's name")
+        #expect(soup["name"] as? String == "Soup" && soup["rating"] == nil && !context.hasChanges)
+        #expect(context.undo() == nil, "one step")
+        #expect(context.redo() == "rename")
+        #expect(soup["name"] as? String == "Stew" && soup["rating"] as? Double == 2.0)
+    }
+
+    @Test("Discarding an explicit group that joined the turn's group puts back its own changes only; the turn's earlier ones stay one step")
+    func discardAGroupInsideTheTurnsGroup() async throws {
+        let soup = try insertRecipe("Soup")
+        try context.save()
+        await Task.yield()
+        soup["rating"] = 1.0
+        context.beginUndoGroup(named: "failed edit")
+        soup["rating"] = 5.0
+        soup["name"] = "Stew"
+        context.discardUndoGroup()
+        #expect(soup["rating"] as? Double == 1.0 && soup["name"] as? String == "Soup")
+        soup["name"] = "Broth"
+        await Task.yield()
+
+        #expect(context.undo() == "", "the discarded group named nothing")
+        #expect(soup["rating"] == nil && soup["name"] as? String == "Soup" && !context.hasChanges)
+        #expect(context.undo() == nil)
+    }
+
+    @Test("Discarding a group after an undo and a redo inside it puts back everything since it opened, and the history as it was")
+    func discardAfterUndoAndRedoInsideTheGroup() throws {
+        let soup = try insertRecipe("Soup")
+        try context.save()
+        context.beginUndoGroup(named: "rename")
+        soup["name"] = "Stew"
+        context.endUndoGroup()
+
+        context.beginUndoGroup(named: "failed edit")
+        soup["rating"] = 2.0
+        #expect(context.undo() == "failed edit")
+        #expect(context.redo() == "failed edit")
+        soup["name"] = "Broth"
+        context.discardUndoGroup()
+
+        #expect(soup["name"] as? String == "Stew" && soup["rating"] == nil, "the redone rating goes too")
+        #expect(!context.canRedo, "nothing of the discarded group is left to redo")
+        #expect(context.undo() == "rename")
+        #expect(soup["name"] as? String == "Soup" && !context.hasChanges)
+        #expect(context.undo() == nil)
+        #expect(context.redo() == "rename" && soup["name"] as? String == "Stew")
+    }
+
+    @Test("Discarding a group after an undo inside it that reached an earlier step brings that step back, undoable again")
+    func discardAfterAnUndoOfAnEarlierStep() throws {
+        let soup = try insertRecipe("Soup")
+        try context.save()
+        context.beginUndoGroup(named: "rename")
+        soup["name"] = "Stew"
+        context.endUndoGroup()
+
+        context.beginUndoGroup(named: "failed edit")
+        #expect(context.undo() == "rename", "nothing changed in the group yet: the undo reaches the step before")
+        soup["rating"] = 3.0
+        context.discardUndoGroup()
+
+        #expect(soup["name"] as? String == "Stew" && soup["rating"] == nil)
+        #expect(!context.canRedo)
+        #expect(context.undo() == "rename" && soup["name"] as? String == "Soup")
+    }
+
+    @Test("reset() clears the history, as rollback() does, after an undo and a redo of a deletion with its cascade")
+    func resetClearsTheHistory() throws {
+        let chef = try context.insert("Chef")
+        chef["name"] = "Ana"
+        let soup = try insertRecipe("Soup", chef: chef, lines: ["leek"])
+        try context.save()
+        context.beginUndoGroup(named: "delete")
+        context.delete(soup)
+        context.endUndoGroup()
+        context.undo()
+        #expect(try chef.objects(forKey: "recipes").count == 1)
+        context.redo()
+        #expect(try chef.objects(forKey: "recipes").isEmpty)
+        context.reset()
+        #expect(!context.canUndo && !context.canRedo && context.undo() == nil)
+        #expect(try TestModel.rowCount("Line", in: coordinator) == 1, "reset saved nothing")
+    }
+
     @Test("Turning undo off inside a group leaves the group open for its endUndoGroup()")
     func turningUndoOffInsideAGroup() async {
         await #expect(processExitsWith: .success) {

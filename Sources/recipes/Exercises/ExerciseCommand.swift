@@ -124,6 +124,9 @@ struct ExerciseCommand {
     /// Builds and runs exercise `number`'s checker on the learner's file; true when it passes.
     func check(_ number: Int) async throws -> Bool {
         let entry = try folder.entry(number)
+        // A progress file that cannot be read would otherwise fail the command only after
+        // the build and the check, minutes later on a fresh checkout, with nothing recorded.
+        _ = try ExerciseProgress.load(from: progressURL)
         let product = "check-\(entry.paddedNumber)"
         // Without its file the exercise's module is empty: SwiftPM warns about 'Sources/…' and
         // the link fails on mangled names, or an old build of the file is linked in.

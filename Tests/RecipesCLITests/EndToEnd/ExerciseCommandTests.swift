@@ -97,6 +97,18 @@ struct ExerciseCommandTests {
         let list = try await sandbox.run(["exercise", "list"])
         #expect(Self.row(1, of: list) == ["01", "Demo", "failing", "its", "Swift", "file", "is", "missing"], "\(list.standardOutput)")
     }
+
+    @Test("check with a progress file it cannot read names the file before building, not after the check")
+    func checkWithUnreadableProgress() async throws {
+        let sandbox = try StandInExercises()
+        let progress = sandbox.directory.url.appendingPathComponent("data/recipes/exercises.json")
+        try FileManager.default.createDirectory(at: progress.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("{\"exercises\": ".utf8).write(to: progress)
+        let run = try await sandbox.check(status: 0)
+        #expect(run.status == 1 && run.standardError.contains("\(progress.path) is not a progress file"), "\(run.standardError)")
+        #expect(!run.standardError.contains("stand-in swift") && !run.standardOutput.contains("REPORT"),
+                "no build or check is started: \(run.standardError)")
+    }
 }
 
 extension ExerciseCommandTests {

@@ -44,6 +44,16 @@ struct ExerciseCommandTests {
         #expect(elsewhere.status == 1 && elsewhere.standardError.contains("RECIPES_EXERCISES is '/tmp'"), "\(elsewhere.standardError)")
     }
 
+    @Test("RECIPES_EXERCISES naming a folder that does not exist, or the checkout instead of its Exercises, says which")
+    func misplacedExercisesVariable() async throws {
+        let nowhere = try await RecipesBinary.run(["exercise", "list"], environment: ["RECIPES_EXERCISES": "/nonexistent/Exercises"])
+        #expect(nowhere.status == 1 && nowhere.standardError.contains("RECIPES_EXERCISES is '/nonexistent/Exercises', which does not exist"),
+                "\(nowhere.standardError)")
+        let checkout = try await RecipesBinary.run(["exercise", "list"], environment: ["RECIPES_EXERCISES": Self.root.path])
+        #expect(checkout.status == 1 && checkout.standardError.contains("a checkout, not its exercises: set it to '\(Self.root.path)/Exercises'"),
+                "\(checkout.standardError)")
+    }
+
     @Test("check streams the build to standard error, prints the checker's report and records state and figures")
     func check() async throws {
         let sandbox = try StandInExercises()

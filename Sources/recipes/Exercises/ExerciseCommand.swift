@@ -140,6 +140,11 @@ struct ExerciseCommand {
         let build = try await ChildProgram.run(swift + ["build", "--package-path", folder.url.path, "--product", product],
                                              capturingOutput: false)
         guard build.status == 0 else {
+            // `env` exits 127 when it finds no `swift`: nothing was compiled, so the learner's
+            // file is not to blame and the record stays as it was.
+            if build.status == 127 && !build.wasSignalled {
+                throw CommandError("cannot run 'swift build': no swift on PATH; add the Swift toolchain's usr/bin to PATH and check again")
+            }
             try record(number, state: .failing, figures: [], reason: "did not build")
             throw CommandError("exercise \(number) did not build (swift build: \(build.outcome)); the compiler's messages are above")
         }

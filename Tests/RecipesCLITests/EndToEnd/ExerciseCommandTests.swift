@@ -76,6 +76,10 @@ struct ExerciseCommandTests {
         #expect(broken.status == 1 && broken.standardError.contains("exercise 1 did not build (swift build: exit status 1)"),
                 "\(broken.standardError)")
         #expect(Self.row(1, of: try await sandbox.run(["exercise", "list"])) == ["01", "Demo", "failing", "did", "not", "build"])
+        // 127 is env's status when no swift is on PATH: not the learner's build failing.
+        let noSwift = try await sandbox.check(status: 0, buildStatus: 127)
+        #expect(noSwift.status == 1 && noSwift.standardError.contains("no swift on PATH"), "\(noSwift.standardError)")
+        #expect(!noSwift.standardError.contains("did not build"), "\(noSwift.standardError)")
         let crashed = try await sandbox.run(["exercise", "check", "1"], extra: ["STAND_IN_SIGNAL": "ABRT"])
         #expect(crashed.status == 1 && crashed.standardError.contains("the checker of exercise 1 stopped (signal 6) before it could measure"),
                 "\(crashed.standardError)")

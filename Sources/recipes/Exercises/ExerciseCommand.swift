@@ -124,6 +124,9 @@ struct ExerciseCommand {
     /// Builds and runs exercise `number`'s checker on the learner's file; true when it passes.
     func check(_ number: Int) async throws -> Bool {
         let entry = try folder.entry(number)
+        // A progress file that cannot be read would otherwise fail the command only after
+        // the build and the check, minutes later on a fresh checkout, with nothing recorded.
+        _ = try ExerciseProgress.load(from: progressURL)
         let product = "check-\(entry.paddedNumber)"
         // Without its file the exercise's module is empty: SwiftPM warns about 'Sources/…' and
         // the link fails on mangled names, or an old build of the file is linked in.
@@ -137,6 +140,11 @@ struct ExerciseCommand {
         let build = try await ChildProgram.run(swift + ["build", "--package-path", folder.url.path, "--product", product],
                                              capturingOutput: false)
         guard build.status == 0 else {
+            // `env` exits 127 when it finds no `swift`: nothing was compiled, so the learner's
+            // file is not to blame and the record stays as it was.
+            if build.status == 127 && !build.wasSignalled {
+                throw CommandError("cannot run 'swift build': no swift on PATH; add the Swift toolchain's usr/bin to PATH and check again")
+            }
             try record(number, state: .failing, figures: [], reason: "did not build")
             throw CommandError("exercise \(number) did not build (swift build: \(build.outcome)); the compiler's messages are above")
         }

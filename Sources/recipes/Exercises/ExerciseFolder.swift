@@ -33,6 +33,13 @@ struct ExerciseFolder: Sendable {
         if let configured = environment["RECIPES_EXERCISES"], !configured.isEmpty {
             let url = URL(fileURLWithPath: configured, relativeTo: currentDirectory).standardizedFileURL
             guard isExerciseFolder(url) else {
+                let inside = url.appendingPathComponent("Exercises")
+                if !FileManager.default.fileExists(atPath: url.path) {
+                    throw CommandError("RECIPES_EXERCISES is '\(configured)', which does not exist; set it to the Exercises folder of the source checkout")
+                }
+                if isExerciseFolder(inside) {
+                    throw CommandError("RECIPES_EXERCISES is '\(configured)', a checkout, not its exercises: set it to '\(inside.path)'")
+                }
                 throw CommandError("RECIPES_EXERCISES is '\(configured)', which has no Package.swift of the exercises")
             }
             return ExerciseFolder(url: url)

@@ -36,7 +36,7 @@ struct ExerciseProgress: Codable, Equatable {
         var hintsShown = 0
         /// The last check's figures.
         var figures: [Figure] = []
-        /// Why the last check failed when no figure says it: `did not build`, `stopped (signal 6)`
+        /// Why the last check failed when no figure says it: `did not build`, `stopped (signal 4)`
         /// or `incorrect: ` and the checker's first problem; `nil` otherwise.
         var reason: String?
     }

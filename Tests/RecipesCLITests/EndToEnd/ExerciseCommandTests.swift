@@ -44,6 +44,16 @@ struct ExerciseCommandTests {
         #expect(elsewhere.status == 1 && elsewhere.standardError.contains("RECIPES_EXERCISES is '/tmp'"), "\(elsewhere.standardError)")
     }
 
+    @Test("RECIPES_EXERCISES naming a folder that does not exist, or the checkout instead of its Exercises, says which")
+    func misplacedExercisesVariable() async throws {
+        let nowhere = try await RecipesBinary.run(["exercise", "list"], environment: ["RECIPES_EXERCISES": "/nonexistent/Exercises"])
+        #expect(nowhere.status == 1 && nowhere.standardError.contains("RECIPES_EXERCISES is '/nonexistent/Exercises', which does not exist"),
+                "\(nowhere.standardError)")
+        let checkout = try await RecipesBinary.run(["exercise", "list"], environment: ["RECIPES_EXERCISES": Self.root.path])
+        #expect(checkout.status == 1 && checkout.standardError.contains("a checkout, not its exercises: set it to '\(Self.root.path)/Exercises'"),
+                "\(checkout.standardError)")
+    }
+
     @Test("check streams the build to standard error, prints the checker's report and records state and figures")
     func check() async throws {
         let sandbox = try StandInExercises()
@@ -66,6 +76,10 @@ struct ExerciseCommandTests {
         #expect(broken.status == 1 && broken.standardError.contains("exercise 1 did not build (swift build: exit status 1)"),
                 "\(broken.standardError)")
         #expect(Self.row(1, of: try await sandbox.run(["exercise", "list"])) == ["01", "Demo", "failing", "did", "not", "build"])
+        // 127 is env's status when no swift is on PATH: not the learner's build failing.
+        let noSwift = try await sandbox.check(status: 0, buildStatus: 127)
+        #expect(noSwift.status == 1 && noSwift.standardError.contains("no swift on PATH"), "\(noSwift.standardError)")
+        #expect(!noSwift.standardError.contains("did not build"), "\(noSwift.standardError)")
         let crashed = try await sandbox.run(["exercise", "check", "1"], extra: ["STAND_IN_SIGNAL": "ABRT"])
         #expect(crashed.status == 1 && crashed.standardError.contains("the checker of exercise 1 stopped (signal 6) before it could measure"),
                 "\(crashed.standardError)")
@@ -96,6 +110,18 @@ struct ExerciseCommandTests {
         #expect(!missing.standardError.contains("stand-in swift"), "no build is started: \(missing.standardError)")
         let list = try await sandbox.run(["exercise", "list"])
         #expect(Self.row(1, of: list) == ["01", "Demo", "failing", "its", "Swift", "file", "is", "missing"], "\(list.standardOutput)")
+    }
+
+    @Test("check with a progress file it cannot read names the file before building, not after the check")
+    func checkWithUnreadableProgress() async throws {
+        let sandbox = try StandInExercises()
+        let progress = sandbox.directory.url.appendingPathComponent("data/recipes/exercises.json")
+        try FileManager.default.createDirectory(at: progress.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("{\"exercises\": ".utf8).write(to: progress)
+        let run = try await sandbox.check(status: 0)
+        #expect(run.status == 1 && run.standardError.contains("\(progress.path) is not a progress file"), "\(run.standardError)")
+        #expect(!run.standardError.contains("stand-in swift") && !run.standardOutput.contains("REPORT"),
+                "no build or check is started: \(run.standardError)")
     }
 }
 

@@ -23,6 +23,10 @@ static inline int clibedit_set_editor(EditLine *e, const char *mode) {
 static inline int clibedit_set_signal(EditLine *e, int on) {
     return el_set(e, EL_SIGNAL, on);
 }
+/* Draws the prompt and the line again on a new line (after the shell was suspended). */
+static inline int clibedit_refresh(EditLine *e) {
+    return el_set(e, EL_REFRESH);
+}
 static inline int clibedit_set_history(EditLine *e, History *h) {
     return el_set(e, EL_HIST, history, h);
 }

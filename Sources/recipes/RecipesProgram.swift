@@ -68,7 +68,8 @@ import Glibc
             InterruptSignal.install()
             var invocation = invocation
             var tutorial: TutorialDocument?
-            // The scratch folder of a walk without a STORE: removed however the shell ends.
+            // The scratch folder of a walk without a STORE: removed however the shell ends
+            // (on SIGTERM and SIGHUP too: openTutorial registers it with TerminationSignal).
             var scratch: URL?
             defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
             if let named = invocation.tutorial {
@@ -156,6 +157,7 @@ import Glibc
                 try? manager.removeItem(at: scratch)
                 throw CommandError("cannot make a folder for the tutorial at \(scratch.path): \((error as NSError).localizedDescription)")
             }
+            if !keepsFiles { TerminationSignal.removeOnTermination(scratch) }
             _ = manager.changeCurrentDirectoryPath(scratch.path)
             output.write("(commands run in \(scratch.path), where SampleData/ leads to \(checkout.path)/SampleData; "
                          + (keepsFiles ? "the files the tutorial writes stay there"

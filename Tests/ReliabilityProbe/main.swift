@@ -15,6 +15,7 @@
 //       one save: exits 1 on a mix
 //   ReliabilityProbe save-one STORE TIMEOUT_MS
 //       inserts a chef and saves it, waiting up to TIMEOUT_MS for another process's lock
+//       (an XML store when STORE ends in .xml: its lockTimeout)
 import Foundation
 import ObjectGraphSQLite
 import RecipeCatalog
@@ -103,7 +104,15 @@ func run(_ arguments: [String]) throws -> String {
         }
         return "read \(arguments[2]) times, \(values.count) different saves seen, no mix"
     case ("save-one", 3):
-        let context = try open(arguments[1], busyTimeout: .milliseconds(Int(arguments[2])!))
+        let timeout = Duration.milliseconds(Int(arguments[2])!)
+        let context: MainContext
+        if arguments[1].hasSuffix(".xml") {
+            let coordinator = PersistentStoreCoordinator(model: try CatalogModel.make())
+            try coordinator.addStore(XMLStore.self, at: arguments[1]).lockTimeout = timeout
+            context = MainContext(coordinator: coordinator)
+        } else {
+            context = try open(arguments[1], busyTimeout: timeout)
+        }
         let chef = context.insert(context.model.entity(named: CatalogModel.chef)!) as! Chef
         chef.name = "Probe \(ProcessInfo.processInfo.processIdentifier)"
         try context.save()

@@ -1,7 +1,7 @@
 import Foundation
 import RecipeCatalog
 
-/// `recipes bench stacks [--count N] [--plot FILE.svg]`: the context-stack experiment.
+/// `recipes bench stacks [--count N] [--plot FILE.svg] [--only I|II|III|IV]`: the context-stack experiment.
 ///
 /// Each stack runs in a child process of its own (`--only NUMERAL`, which prints its run as
 /// JSON), so one stack's memory cannot hide or inflate the next one's; the parent prints

@@ -23,9 +23,14 @@ enum CommandWords {
 
     /// A file name as typed, with a leading `~/` (or a lone `~`) made the home folder, as
     /// Tab completion writes it: `import ~/Downloads/recipes.jsonl`.
-    static func filePath(_ word: String) -> String {
+    static func filePath(_ word: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         guard word == "~" || word.hasPrefix("~/") else { return word }
-        return (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + word.dropFirst()
+        return homeFolder(environment) + word.dropFirst()
+    }
+
+    /// The home folder that `~` stands for: `$HOME`, else the user's from the system.
+    static func homeFolder(_ environment: [String: String]) -> String {
+        environment["HOME"] ?? NSHomeDirectory()
     }
 
     /// ``split(_:)``'s words, each saying whether it was quoted.

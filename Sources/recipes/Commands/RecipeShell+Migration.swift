@@ -9,7 +9,7 @@ extension RecipeShell {
     /// file, `:memory:` or a `postgres://` URL); one written with an older version of the
     /// catalogue model is migrated only when asked.
     func open(_ text: String, _ context: CommandContext) async throws {
-        var words = try CommandWords.split(text).map(CommandWords.filePath)
+        var words = try CommandWords.split(text).map { CommandWords.filePath($0) }
         // Refused before any message below quotes the words (as the store refuses it), so that
         // no error repeats the password.
         if words.contains(where: EditLineEditor.holdsURLPassword) {

@@ -157,7 +157,7 @@ enum InvocationParser {
 
     private static func parseBench(_ arguments: [String]) throws(InvocationError) -> Invocation {
         guard let experiment = arguments.first, experiment == "stacks" else {
-            let usage = "Usage: recipes bench stacks [--count N] [--plot FILE.svg]"
+            let usage = "Usage: " + Usage.benchStacks
             guard let named = arguments.first, !named.hasPrefix("-") else {
                 throw InvocationError(message: "'bench' needs the experiment to run first: 'bench stacks'", hint: usage)
             }

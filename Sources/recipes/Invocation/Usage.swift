@@ -1,11 +1,14 @@
 /// The text printed by `recipes --help`.
 enum Usage {
+    /// The usage line of `bench stacks`, also the hint of its errors.
+    static let benchStacks = "recipes bench stacks [--count N] [--plot FILE.svg] [--only I|II|III|IV]"
+
     /// The full help text, ending with a newline.
     static let text = """
         Usage:
           recipes [STORE] [--memory] [--deterministic] [--bail] [-c COMMAND]... [-f SCRIPT]...
           recipes generate --count N [--seed S] --output FILE
-          recipes bench stacks [--count N] [--plot FILE.svg]
+          \(benchStacks)
           recipes tutorial [N] [STORE]        (or: recipes --tutorial FILE.md)
           recipes exercise list | check N | hint N
 
@@ -36,6 +39,8 @@ enum Usage {
         saves; III siblings, one save and merge; IV siblings, periodic saves and merges):
           --count N          objects to import per stack (default 300000)
           --plot FILE.svg    write a chart of memory over time
+          --only NUMERAL     run that stack alone, in this process, and print its run as JSON
+                             (what the child process of each stack does)
 
         tutorial: without N, lists the tutorials of the Tutorials folder ($RECIPES_TUTORIALS,
         here or above, or the checkout recipes was built from); with N (a number, or the

@@ -71,9 +71,14 @@ final class CompletionWords: Sendable {
     }
 
     private let vocabulary = Locked(Vocabulary())
+    /// The folder a file name's `~` stands for.
+    private let home: String
 
-    /// Creates a snapshot holding `initial`.
-    init(_ initial: Vocabulary = Vocabulary()) { update(initial) }
+    /// Creates a snapshot holding `initial`; `environment` tells the home folder (`HOME`).
+    init(_ initial: Vocabulary = Vocabulary(), environment: [String: String] = ProcessInfo.processInfo.environment) {
+        home = CommandWords.homeFolder(environment)
+        update(initial)
+    }
 
     /// Replaces the snapshot; empty and duplicate words are dropped, the rest sorted.
     func update(_ newVocabulary: Vocabulary) {
@@ -94,7 +99,7 @@ final class CompletionWords: Sendable {
         let earlierWords = typed.dropLast(lastWord.count).split(separator: " ")
         if let command = earlierWords.first, vocabulary.fileCommands.contains(String(command)),
            let argument = FileArgument(typed.drop { $0 == " " }.dropFirst(command.count)), !argument.text.hasPrefix("-") {
-            return Completion(word: argument.typed, candidates: argument.candidates())
+            return Completion(word: argument.typed, candidates: argument.candidates(home: home))
         }
         let word = String(typed.reversed().prefix { $0.isLetter || $0.isNumber || "_.".contains($0) }.reversed())
         guard word.count != lastWord.count || !earlierWords.isEmpty else {
@@ -177,9 +182,10 @@ final class CompletionWords: Sendable {
         /// The files and folders (with a trailing `/`) whose names start as ``text`` does, in
         /// the folder it names (the current one without a `/`), written as the shell reads
         /// them: quoted when one has a space or a quote (or a quote was opened), `~/` kept in
-        /// front. Hidden ones only when the name typed starts with a dot. Runs on the input thread.
-        func candidates() -> [String] {
-            let home = text == "~" || text.hasPrefix("~/") ? (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) : nil
+        /// front (for `homeFolder`). Hidden ones only when the name typed starts with a dot.
+        /// Runs on the input thread.
+        func candidates(home homeFolder: String) -> [String] {
+            let home = text == "~" || text.hasPrefix("~/") ? homeFolder : nil
             if text == "~" { return home.map { _ in ["~/"] } ?? [] }
             let folder = text.lastIndex(of: "/").map { String(text[...$0]) } ?? ""
             let start = text.dropFirst(folder.count)

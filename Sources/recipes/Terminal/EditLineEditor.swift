@@ -1,6 +1,7 @@
 internal import CLibEdit
 import Foundation
 import Glibc
+import Synchronization
 
 /// The terminal line editor: libedit's native API with emacs keys, persistent history and
 /// Tab completion. The only file that imports `CLibEdit`.
@@ -16,6 +17,8 @@ import Glibc
 /// - `H_SETSIZE` must be set, or nothing is recalled.
 /// - `EL_SIGNAL` stays 0: ``InterruptSignal`` forwards SIGINT to this thread so the read
 ///   in `el_gets` fails with `EINTR`; libedit's own handler would run on another thread.
+/// - Ctrl-Z reaches the shell as SIGTSTP (libedit's edit mode keeps the terminal's signal
+///   characters): ``Suspension`` puts the terminal back for the time the shell is stopped.
 ///
 /// ```swift
 /// let editor = EditLineEditor(historyPath: EditLineEditor.defaultHistoryPath(), completions: words)
@@ -53,6 +56,7 @@ final class EditLineEditor: LineEditor {
         self.historyPath = historyPath
         self.completions = completions
         self.promptText = strdup("") ?? UnsafeMutablePointer<CChar>.allocate(capacity: 1)
+        Suspension.install()  // before libedit first changes the terminal: its settings are the shell's
 
         _ = clibedit_history_int(history, H_SETSIZE, Self.historySize)
         _ = clibedit_history_int(history, H_SETUNIQUE, 1)
@@ -89,7 +93,10 @@ final class EditLineEditor: LineEditor {
         }
         let pressesBefore = InterruptSignal.counter.count
         var count: Int32 = 0
-        guard let bytes = el_gets(editLine, &count), count > 0 else {
+        Suspension.reading.store(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(editLine))), ordering: .sequentiallyConsistent)
+        let read = el_gets(editLine, &count)
+        Suspension.reading.store(0, ordering: .sequentiallyConsistent)
+        guard let bytes = read, count > 0 else {
             if InterruptSignal.counter.count != pressesBefore {
                 el_reset(editLine)  // forget the half-typed line
                 write(toStandardOutput: "^C\n")
@@ -202,4 +209,67 @@ private let promptCallback: @convention(c) (OpaquePointer?) -> UnsafeMutablePoin
 /// `EL_ADDFN` bound to Tab; runs on the input thread inside `el_gets`.
 private let completeCallback: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { editLine, _ in
     UInt8(truncatingIfNeeded: EditLineEditor.from(editLine)?.complete() ?? CC_ERROR)
+}
+
+/// Ctrl-Z (SIGTSTP): the shell stops as any program does, with the terminal in the mode it
+/// found it in while it is stopped (libedit's edit mode would stay on, and the job-control
+/// shell does not put it back on `fg`); once continued, the terminal gets the mode it had
+/// again and, at the prompt, the prompt and the line typed so far are drawn again.
+///
+/// The handler runs on whichever thread the signal lands on, while the input thread is
+/// blocked in `el_gets`'s `read` (or not reading at all). It calls only async-signal-safe
+/// functions (`tcgetattr`, `tcsetattr`, `sigaction`, `pthread_sigmask`, `raise`), except
+/// the redraw, which is what libedit's own handler does on SIGCONT (`EL_SIGNAL`, unused here
+/// since its SIGINT handling would run on another thread). `SA_RESTART`: the `read` in
+/// `el_gets` goes on afterwards rather than failing.
+private enum Suspension {
+    /// The `EditLine` reading a line now (its address), or 0.
+    static let reading = Atomic<UInt>(0)
+    /// The terminal's settings when the first editor opened; written once, before the handler exists.
+    ///
+    /// `nonisolated(unsafe)`: the pointer never changes, and its `termios` is written only
+    /// in ``install()``, before the handler that reads it is installed.
+    nonisolated(unsafe) static let original: UnsafeMutablePointer<termios> = .allocate(capacity: 1)
+    private static let isInstalled = Atomic<Bool>(false)
+
+    /// Records the terminal's settings and installs the handler; later calls do nothing.
+    static func install() {
+        guard isatty(STDIN_FILENO) == 1,
+              isInstalled.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged,
+              tcgetattr(STDIN_FILENO, original) == 0
+        else { return }
+        _ = reading.load(ordering: .sequentiallyConsistent)  // initialised outside any signal context
+        setHandler()
+    }
+
+    static func setHandler() {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = handleSuspend
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        sigaction(SIGTSTP, &action, nil)
+    }
+}
+
+/// The SIGTSTP handler (see ``Suspension``).
+private let handleSuspend: @convention(c) (Int32) -> Void = { _ in
+    let savedErrno = errno
+    var current = termios()
+    let isTerminal = tcgetattr(STDIN_FILENO, &current) == 0
+    if isTerminal { tcsetattr(STDIN_FILENO, TCSADRAIN, Suspension.original) }
+    // Stop now, by the default action, on this thread: the signal is unblocked here for it.
+    signal(SIGTSTP, SIG_DFL)
+    var stop = sigset_t()
+    sigemptyset(&stop)
+    sigaddset(&stop, SIGTSTP)
+    pthread_sigmask(SIG_UNBLOCK, &stop, nil)
+    raise(SIGTSTP)
+    // Continued (fg).
+    Suspension.setHandler()
+    if isTerminal { tcsetattr(STDIN_FILENO, TCSADRAIN, &current) }
+    let address = Suspension.reading.load(ordering: .sequentiallyConsistent)
+    if address != 0, let editLine = OpaquePointer(bitPattern: Int(bitPattern: address)) {
+        _ = clibedit_refresh(editLine)
+    }
+    errno = savedErrno
 }

@@ -200,6 +200,34 @@ struct TerminalTests {
         #expect(await !terminal.screen().contains("unknown command"))
     }
 
+    @Test("Ctrl-Z at the prompt suspends the shell; fg brings back the line typed, still editable")
+    func suspendAndResume() async throws {
+        // A job-control shell in the pane, which runs recipes in a group of its own: the
+        // system ignores SIGTSTP in a process group no such shell watches (the pane's own).
+        /// The last line with text, without the spaces tmux trims anyway.
+        @Sendable func lastLine(_ screen: String) -> String {
+            screen.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        }
+        let bash = try await TmuxTerminal(executable: "bash", arguments: ["--norc", "--noprofile", "-i"], home: home.url,
+                                          environment: ["PS1": "job-shell$ "])
+        try await bash.waitFor("bash's prompt") { lastLine($0) == "job-shell$" }
+        await bash.type("'\(RecipesBinary.path)' --memory")
+        await bash.press("Enter")
+        try await bash.waitFor("the prompt") { lastLine($0) == "recipes>" }
+        await bash.type("count Chf")
+        try await bash.waitFor("the typed text") { lastLine($0) == "recipes> count Chf" }
+        await bash.press("C-z")
+        try await bash.waitFor("the job stopped, and bash's prompt") { $0.contains("Stopped") && lastLine($0) == "job-shell$" }
+        await bash.type("fg")
+        await bash.press("Enter")
+        try await bash.waitFor("the line again") { lastLine($0) == "recipes> count Chf" }
+        await bash.press("Left")
+        await bash.type("e")
+        await bash.press("Enter")
+        let screen = try await bash.waitFor("the count") { $0.contains("recipes> count Chef\n0\n") }
+        #expect(!screen.contains("^["), "the edit mode came back: no key echoed as text\n\(screen)")
+    }
+
     @Test("Ctrl-D on an empty line quits with status 0")
     func endOfInput() async throws {
         try await waitForPrompt()

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import recipes
 
@@ -39,13 +40,13 @@ struct InvocationParserTests {
 
     @Test("bench names the experiment it does not know, or says that one is missing", arguments: [
         (["bench", "stack"], "unknown experiment 'stack' for 'bench' (there is one: 'bench stacks')",
-         "Did you mean 'stacks'? Usage: recipes bench stacks [--count N] [--plot FILE.svg]"),
+         "Did you mean 'stacks'? Usage: recipes bench stacks [--count N] [--plot FILE.svg] [--only I|II|III|IV]"),
         (["bench", "sprint"], "unknown experiment 'sprint' for 'bench' (there is one: 'bench stacks')",
-         "Usage: recipes bench stacks [--count N] [--plot FILE.svg]"),
+         "Usage: recipes bench stacks [--count N] [--plot FILE.svg] [--only I|II|III|IV]"),
         (["bench"], "'bench' needs the experiment to run first: 'bench stacks'",
-         "Usage: recipes bench stacks [--count N] [--plot FILE.svg]"),
+         "Usage: recipes bench stacks [--count N] [--plot FILE.svg] [--only I|II|III|IV]"),
         (["bench", "--count", "5"], "'bench' needs the experiment to run first: 'bench stacks'",
-         "Usage: recipes bench stacks [--count N] [--plot FILE.svg]"),
+         "Usage: recipes bench stacks [--count N] [--plot FILE.svg] [--only I|II|III|IV]"),
     ])
     func benchExperiment(arguments: [String], message: String, hint: String) throws {
         let error = try #require(throws: InvocationError.self) { try InvocationParser.parse(arguments) }
@@ -115,6 +116,29 @@ struct InvocationParserTests {
     func refused(arguments: [String], message: String, hint: String) {
         #expect(throws: InvocationError(message: message, hint: hint)) {
             try InvocationParser.parse(arguments)
+        }
+    }
+
+    @Test("Each command's usage line names every option its parser takes, and each option it names is taken", arguments: [
+        ([String](), ["recipes [STORE]", "recipes tutorial"], InvocationParser.shellOptions),
+        (["generate"], ["recipes generate"], InvocationParser.generateOptions),
+        (["bench", "stacks"], ["recipes bench stacks"], InvocationParser.benchOptions),
+    ])
+    func usageLineNamesEveryOption(command: [String], usagePrefixes: [String], options: [String]) {
+        // The usage lines: the first paragraph of the help text.
+        let usage = Usage.text.split(separator: "\n", omittingEmptySubsequences: false)
+            .prefix { !$0.isEmpty }.map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = usage.filter { line in usagePrefixes.contains { line.hasPrefix($0) } }
+        #expect(lines.count == usagePrefixes.count, "\(usage)")
+        let named = Set(lines.flatMap { $0.split { " []()".contains($0) }.filter { $0.hasPrefix("-") }.map(String.init) })
+        let taken = Set(options).subtracting(["-h", "--help"])  // every command's, in the Options paragraph
+        #expect(named == taken, "in the usage line only: \(named.subtracting(taken)); taken, not in it: \(taken.subtracting(named))")
+        for option in named.sorted() {
+            do {
+                _ = try InvocationParser.parse(command + [option, "1"])
+            } catch {
+                #expect(!error.message.hasPrefix("unknown option"), "\(option): \(error.message)")
+            }
         }
     }
 

@@ -24,14 +24,15 @@ final class ShellProcess {
     /// How the child ended, once reaped.
     private var ending: (status: Int32, wasSignalled: Bool)?
 
-    /// Starts `recipes arguments` with `HOME` set to `home`.
-    convenience init(_ arguments: [String], home: URL) throws {
-        try self.init(executable: RecipesBinary.path, arguments, home: home)
+    /// Starts `recipes arguments` with `HOME` set to `home`, and the variables of `environment`.
+    convenience init(_ arguments: [String], home: URL, environment: [String: String] = [:]) throws {
+        try self.init(executable: RecipesBinary.path, arguments, home: home, environment: environment)
     }
 
     /// Starts `executable arguments` (a program that runs `recipes`, such as a shell that
-    /// prepares a file system first and then `exec`s it) with `HOME` set to `home`.
-    init(executable: String, _ arguments: [String], home: URL) throws {
+    /// prepares a file system first and then `exec`s it) with `HOME` set to `home`, and the
+    /// variables of `environment`.
+    init(executable: String, _ arguments: [String], home: URL, environment: [String: String] = [:]) throws {
         signal(SIGPIPE, SIG_IGN)  // a write after the child died must fail, not end the test runner
         let input = try ChildProcess.makePipe(), output = try ChildProcess.makePipe()
         defer {
@@ -39,7 +40,7 @@ final class ShellProcess {
             close(output.write)
         }
         processIdentifier = try ChildProcess.spawn(
-            executable, arguments: arguments, environment: RecipesBinary.environment(home: home),
+            executable, arguments: arguments, environment: RecipesBinary.environment(home: home, environment),
             directory: FileManager.default.currentDirectoryPath,
             input: .descriptor(input.read), output: .descriptor(output.write), error: nil)
         self.input = input.write

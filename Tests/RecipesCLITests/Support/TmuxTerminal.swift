@@ -30,7 +30,8 @@ final class TmuxTerminal {
     /// Starts `recipes arguments` in a new pane of `columns` × `rows`, with `HOME` set to `home`
     /// and `environment` added. With `held`, the program waits to begin until
     /// ``press(_:after:when:settle:description:timeout:)`` releases it (``Start/release``).
-    init(arguments: [String] = [], home: URL, columns: Int = 120, rows: Int = 30,
+    /// `executable` runs instead of `recipes` when given (an interactive shell, for job control).
+    init(executable: String = RecipesBinary.path, arguments: [String] = [], home: URL, columns: Int = 120, rows: Int = 30,
          environment: [String: String] = [:], held: Bool = false) async throws {
         guard Self.isAvailable else {
             throw TestFailure("tmux is not installed: run `make test` (it installs tmux) or `apt-get install tmux`")
@@ -51,7 +52,7 @@ final class TmuxTerminal {
                        #"trap : INT; status="$1"; release="$2"; shift 2; while [ ! -e "$release" ]; do sleep 0.01; done; "$@"; echo $? > "$status"; exec sleep 3600"#,
                        "sh", statusPath, releasePath,
                        "env", "-u", "XDG_DATA_HOME", "HOME=\(home.path)", "LANG=C.UTF-8"]
-            + environment.map { "\($0.key)=\($0.value)" } + [RecipesBinary.path] + arguments
+            + environment.map { "\($0.key)=\($0.value)" } + [executable] + arguments
         try await Self.tmux(["-f", "/dev/null", "new-session", "-d", "-x", String(columns), "-y", String(rows)] + command,
                             socket: socket)
         let pid = try? await Self.tmux(["display-message", "-p", "#{pid}"], socket: socket)

@@ -108,18 +108,20 @@ struct CompletionWordsTests {
 
     @Test("~/ completes in the home folder and stays ~/ on the line; the commands read it as the home folder")
     func homeFolder() throws {
-        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
-        let folder = URL(fileURLWithPath: home).appendingPathComponent(".recipes-completion-test-\(UUID().uuidString.prefix(8))")
+        // A home folder of the test's own (HOME in the environment given): nothing is
+        // written to the real one.
+        let home = try TemporaryDirectory()
+        let environment = ["HOME": home.url.path]
+        let folder = home.url.appendingPathComponent("recipes-completion-test")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("catalogue.jsonl").path, contents: nil)
-        let words = CompletionWords(Self.vocabulary)
+        let words = CompletionWords(Self.vocabulary, environment: environment)
         let name = folder.lastPathComponent
         #expect(words.completion(of: "import ~").candidates == ["~/"])
         #expect(words.completion(of: "import ~/\(name.dropLast(2))").candidates == ["~/\(name)/"])
         #expect(words.completion(of: "import ~/\(name)/cat").insertion == "alogue.jsonl ")
-        #expect(CommandWords.filePath("~/\(name)/catalogue.jsonl") == folder.path + "/catalogue.jsonl")
-        #expect(CommandWords.filePath("a~/b") == "a~/b")
+        #expect(CommandWords.filePath("~/\(name)/catalogue.jsonl", environment: environment) == folder.path + "/catalogue.jsonl")
+        #expect(CommandWords.filePath("a~/b", environment: environment) == "a~/b")
     }
 
     @Test("The common prefix is what Tab can insert without choosing")

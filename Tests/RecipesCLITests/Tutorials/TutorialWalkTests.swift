@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 @testable import recipes
 
@@ -164,6 +165,20 @@ struct TutorialWalkTests {
                                               in: folder.url, environment: environment)
         #expect(run.standardOutput.contains("the files the tutorial writes stay there"), "\(run.standardError)")
         #expect(try scratchFolders(in: folder).count == 1)
+    }
+
+    @Test("SIGTERM or SIGHUP ends a walk by that signal and removes its scratch folder", arguments: [SIGTERM, SIGHUP])
+    func aSignalRemovesTheScratchFolder(signal: Int32) async throws {
+        let folder = try TemporaryDirectory()
+        let tutorial = try smallCheckout(in: folder)
+        let shell = try ShellProcess(["--tutorial", tutorial, "--deterministic"], home: folder.url,
+                                     environment: ["TMPDIR": folder.url.appendingPathComponent("tmp").path])
+        try await shell.waitFor("the walk to start") { $0.contains("the folder is removed when the shell ends") }
+        #expect(try scratchFolders(in: folder).count == 1, "\(shell.output)")
+        kill(shell.processIdentifier, signal)
+        let ending = try await shell.waitForExit()
+        #expect(ending.wasSignalled && ending.status == signal, "\(ending) \(shell.output)")
+        #expect(try scratchFolders(in: folder) == [], "\(shell.output)")
     }
 
     @Test func fromAnotherFolderTheTutorialsOfTheBuiltCheckoutAreListed() async throws {

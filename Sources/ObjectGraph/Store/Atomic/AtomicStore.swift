@@ -54,6 +54,10 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
     /// The version of the file this store read or last wrote (nil: there was no file): a
     /// save refuses to replace a file that another process or program has replaced since.
     private let fileVersion = Locked<FileVersion?>(nil)
+    /// How long a save waits for another process's save of the same file (see ``lockTimeout``).
+    private let lockTimeoutValue = Locked<Duration>(.seconds(10))
+    /// For tests: runs while a save holds the lock, after its last check, before the rename.
+    private let beforeReplacing = Locked<(@Sendable () -> Void)?>(nil)
     /// The many-to-many relationship owning each join of ``MemoryStore``.
     let joinOwners: [String: RelationshipDescription]
 
@@ -247,6 +251,18 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
     /// For tests: writes fail after `bytes` bytes (nil: they do not).
     package func failWrites(afterBytes bytes: Int?) { failsAfter.withLock { $0 = bytes } }
 
+    /// For tests: runs `hook` in every save while it holds the file's lock, after its last
+    /// check that nobody replaced the file and before its rename (nil: none).
+    package func whileLockedBeforeReplacing(_ hook: (@Sendable () -> Void)?) { beforeReplacing.withLock { $0 = hook } }
+
+    /// How long a save waits for the lock that another process's save of the same file
+    /// holds (from its last check of the file to its rename) before it fails with
+    /// `storeLocked`; 10 seconds unless set.
+    public var lockTimeout: Duration {
+        get { lockTimeoutValue.withLock { $0 } }
+        set { lockTimeoutValue.withLock { $0 = newValue } }
+    }
+
     // MARK: MemoryStoreBacking
 
     func newKey(for entity: EntityDescription, row: MemoryStore.Row?, in contents: MemoryStore.Contents) throws -> Int64 {
@@ -282,7 +298,8 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
         let staged = try AtomicFile.stage(path, failsAfter: failsAfter.withLock { $0 }) { file in
             try point("save(_:metadata:to:)") { try save(entries, metadata: next.metadata, to: file) }
         }
-        return CommitNodes(staged: staged, check: checkFileIsTheOneRead) {
+        return CommitNodes(staged: staged, path: path, lockTimeout: lockTimeout, check: checkFileIsTheOneRead,
+                           beforeReplacing: beforeReplacing.withLock { $0 }) {
             self.nodes.withLock { $0 = nodes }
             self.fileVersion.withLock { $0 = FileVersion(of: self.path) }
         }
@@ -303,29 +320,37 @@ open class AtomicStore<Node: Sendable>: StoreRequestHandler, MemoryStoreBacking,
         }
     }
 
-    /// Commits a staged file, then keeps the nodes it was written from and the new file's version.
+    /// Commits a staged file, then keeps the nodes it was written from and the new file's
+    /// version: all under the file's lock, so that no other process's save comes between
+    /// the last check and the rename, nor between the rename and the version kept.
     private struct CommitNodes: StagedWrite {
         let staged: AtomicFile.Staged
+        let path: String
+        let lockTimeout: Duration
         /// Checks again, just before the file is replaced, that nobody else replaced it.
         let check: () throws -> Void
+        let beforeReplacing: (@Sendable () -> Void)?
         let keep: () -> Void
         func commit() throws {
             do {
-                try check()
+                try StoreFileLock.withLock(of: path, timeout: lockTimeout) {
+                    try check()
+                    beforeReplacing?()
+                    try staged.commit()
+                    keep()
+                }
             } catch {
                 staged.discard()  // the caller discards only when a later store fails, not on this
                 throw error
             }
-            try staged.commit()
-            keep()
         }
         func discard() { staged.discard() }
     }
 
     /// Throws when the file is no longer the one this store read or last wrote: another
     /// coordinator, process or program saved it since, and writing this store's rows would
-    /// silently undo that save. (An atomic store holds the whole file and cannot merge; a
-    /// save that races another one between this check and the rename is not caught.)
+    /// silently undo that save. (An atomic store holds the whole file and cannot merge.) A
+    /// save checks once before it writes, and again holding ``StoreFileLock`` until its rename.
     private func checkFileIsTheOneRead() throws {
         let read = fileVersion.withLock { $0 }
         guard FileVersion(of: path) == read else {

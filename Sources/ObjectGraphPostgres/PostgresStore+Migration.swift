@@ -53,7 +53,7 @@ extension PostgresStore {
         guard createdTables else { return }
         _ = try? write(exclusive: true) { session in
             if createdSchema {
-                try session.run("DROP SCHEMA \(SQLIdentifier(location.schema).quoted) CASCADE")
+                try session.run(SchemaSQL.dropSchema(location.schema, cascade: true))
             } else {
                 for row in try session.run(SchemaSQL.userTables).rows {
                     if case .text(let table) = row[0] { try session.run("DROP TABLE \(SQLIdentifier(table).quoted)") }

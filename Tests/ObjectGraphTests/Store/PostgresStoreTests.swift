@@ -58,6 +58,29 @@ struct PostgresStoreTests {
         #expect(error.message.contains("cannot reach the PostgreSQL server at \(location.host):1"), "\(error.message)")
     }
 
+    @Test("An open that made a schema and then failed before its tables existed drops the schema; one made beforehand stays",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func failedOpenDropsItsSchema() throws {
+        // Two entity names PostgreSQL cuts to the same 63 bytes: the second CREATE TABLE fails.
+        let long = "Long" + String(repeating: "x", count: 70)
+        let model = try ObjectModel(entities: [EntityDescription(long + "A", attributes: [AttributeDescription("name", .string)]),
+                                               EntityDescription(long + "B", attributes: [AttributeDescription("name", .string)])])
+        let location = PostgresTestServer.newLocation()
+        let admin = try PostgresSession(PostgresTestServer.database!)
+        func schemas() throws -> Int {
+            try admin.run("SELECT 1 FROM pg_namespace WHERE nspname = $1", [.text(location.schema)]).rows.count
+        }
+        let error = try #require(throws: ObjectGraphError.self) {
+            try PersistentStoreCoordinator(model: model).addPostgresStore(at: location)
+        }
+        #expect(error.code == .storeFailure && error.message.contains("already exists"), "\(error.message)")
+        #expect(try schemas() == 0, "the schema the failed open made is left behind")
+
+        try admin.run("CREATE SCHEMA \"\(location.schema)\"")
+        #expect(throws: ObjectGraphError.self) { try PersistentStoreCoordinator(model: model).addPostgresStore(at: location) }
+        #expect(try schemas() == 1, "the schema made beforehand is dropped")
+    }
+
     /// Two coordinators on one store, as two processes would have.
     private func twoCoordinators() throws -> (PersistentStoreCoordinator, PersistentStoreCoordinator) {
         let location = PostgresTestServer.newLocation()

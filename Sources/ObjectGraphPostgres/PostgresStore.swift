@@ -244,7 +244,7 @@ extension PersistentStoreCoordinator {
     /// merge automatically refresh.
     ///
     /// A store written with an older model version is migrated first when `options` ask
-    /// for it (``PostgresStore/Options/shouldMigrateStoreAutomatically``), as a SQLite store is.
+    /// for it (``ObjectGraph/MigrationOptions/shouldMigrateStoreAutomatically``), as a SQLite store is.
     ///
     /// ```swift
     /// try coordinator.addPostgresStore(at: PostgresLocation(url: "postgres://og@localhost/catalogue"))

@@ -39,6 +39,20 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("The SQLite and PostgreSQL stores take one MigrationOptions: SQLiteStore.Options holds it, PostgresStore.Options is it")
+    func sharedMigrationOptions() throws {
+        var migration = MigrationOptions()
+        migration.shouldMigrateStoreAutomatically = true
+        migration.sourceModels = [try TestModel.make()]
+        var sqlite = SQLiteStore.Options()
+        sqlite.migration = migration
+        #expect(sqlite.shouldMigrateStoreAutomatically && sqlite.sourceModels.count == 1 && sqlite.shouldInferMappingModelAutomatically)
+        sqlite.shouldInferMappingModelAutomatically = false  // each field by its own name, as before
+        #expect(!sqlite.migration.shouldInferMappingModelAutomatically)
+        let postgres: PostgresStore.Options = migration
+        #expect(postgres.shouldMigrateStoreAutomatically && postgres.sourceModels.count == 1)
+    }
+
     @Test("An unreachable server, a wrong password and a missing database each get a clear error",
           .enabled(if: PostgresTestServer.isAvailable))
     func connectionErrors() throws {

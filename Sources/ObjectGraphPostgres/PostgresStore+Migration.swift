@@ -53,7 +53,7 @@ extension PostgresStore {
         guard createdTables else { return }
         _ = try? write(exclusive: true) { session in
             if createdSchema {
-                try session.run("DROP SCHEMA \(SQLIdentifier(location.schema).quoted) CASCADE")
+                try session.run(SchemaSQL.dropSchema(location.schema, cascade: true))
             } else {
                 for row in try session.run(SchemaSQL.userTables).rows {
                     if case .text(let table) = row[0] { try session.run("DROP TABLE \(SQLIdentifier(table).quoted)") }
@@ -76,26 +76,9 @@ extension PostgresStore {
 // MARK: Between model versions
 
 extension PostgresStore {
-    /// How a store written with another model version is opened: the SQLite store's
-    /// migration options, for a database.
-    public struct Options: Sendable {
-        /// Whether a store written with an older model version is migrated when it is opened
-        /// (Core Data's `shouldMigrateStoreAutomatically`); without it, opening such a store
-        /// fails with `modelMismatch`.
-        public var shouldMigrateStoreAutomatically = false
-        /// Whether a mapping is inferred from the store's model version in ``sourceModels``
-        /// when no mapping model in ``mappingModels`` fits.
-        public var shouldInferMappingModelAutomatically = true
-        /// The model versions a store may have been written with, to infer a mapping from.
-        public var sourceModels: [ObjectModel] = []
-        /// Mapping models tried before inference, one version after another (as the SQLite
-        /// store's). Only mappings without policies run here; see ``PostgresStore``.
-        public var mappingModels: [MappingModel] = []
-        /// Called with a migration's progress, from 0 to 1, on the thread that opens the store.
-        public var migrationProgress: (@Sendable (Double) -> Void)?
-        /// Creates options with the defaults.
-        public init() {}
-    }
+    /// How a store written with another model version is opened: the migration options
+    /// the SQLite store's `SQLiteStore.Options` holds too.
+    public typealias Options = MigrationOptions
 
     /// Migrates the store in `session`'s schema to `model` when the options ask for it and the
     /// store was written with another model version: in one transaction, so that a failure

@@ -24,16 +24,28 @@ extension PostgresStore {
 
     /// Starts listening for other processes' saves on a connection of its own; `deliver`
     /// runs on a serial queue of the store, never on PostgresNIO's event loop.
+    ///
+    /// When the server drops that connection, it is made again (see
+    /// ``PostgresSession/listen(_:on:_:relistened:)``); saves announced meanwhile are lost, so
+    /// once it listens again `deliver` hears a note of ``ObjectGraph/DidSave/changesUnknown``:
+    /// everything may have changed.
     func startListening(_ deliver: @escaping @Sendable (DidSave) -> Void) throws {
         let sender = self.sender
         let queue = DispatchQueue(label: "ObjectGraphPostgres.notifications")
         let listener = try PostgresSession(location)
         let listeners = self.listeners
-        try listener.listen(channel) { payload in
-            guard let (from, note) = Self.parse(payload), from != sender else { return }
-            // A notification already on its way when listening stopped is dropped.
+        // A notification already on its way when listening stopped is dropped.
+        let handOver: @Sendable (DidSave) -> Void = { note in
             queue.async { if !listeners.withLock({ $0.isEmpty }) { deliver(note) } }
         }
+        try listener.listen(channel, on: queue, { payload in
+            guard let (from, note) = Self.parse(payload), from != sender else { return }
+            handOver(note)
+        }, relistened: {
+            var note = DidSave()
+            note.changesUnknown = true
+            handOver(note)
+        })
         listeners.withLock { $0.append(listener) }
     }
 

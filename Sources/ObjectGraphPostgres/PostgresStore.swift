@@ -21,7 +21,7 @@ import Foundation
 ///
 /// - Throws on open: ``ObjectGraph/ObjectGraphError`` with code `storeFailure` (server
 ///   unreachable, login refused, no such database), `notADatabase` (tables that are not a
-///   store of this framework) or `modelMismatch`.
+///   store of this framework) or `modelMismatch`. A schema the failed open made is dropped.
 public final class PostgresStore: StoreRequestHandler {
     /// Where the store lives.
     public let location: PostgresLocation
@@ -62,18 +62,28 @@ public final class PostgresStore: StoreRequestHandler {
         let tableSQL = layouts.map(TableSQL.init)
         self.tableSQLByEntity = layoutByEntity.map { layout in tableSQL[layouts.firstIndex { $0 === layout }!] }
         var createdSchema = false
-        if location.schema != "public" {
-            if creatingSchema {
-                createdSchema = try writer.run(SchemaSQL.schemaExists, [.text(location.schema)]).rows.isEmpty
-                try writer.run(SchemaSQL.createSchema(location.schema))
+        let prepared: (metadata: [String: String], createdTables: Bool)
+        do {
+            if location.schema != "public" {
+                if creatingSchema {
+                    let missing = try writer.run(SchemaSQL.schemaExists, [.text(location.schema)]).rows.isEmpty
+                    try writer.run(SchemaSQL.createSchema(location.schema))
+                    createdSchema = missing
+                }
+                for session in [writer, reader] {
+                    session.settings = [SchemaSQL.useSchema(location.schema)]
+                    try session.run(SchemaSQL.useSchema(location.schema))
+                }
             }
-            for session in [writer, reader] {
-                session.settings = [SchemaSQL.useSchema(location.schema)]
-                try session.run(SchemaSQL.useSchema(location.schema))
-            }
+            try Self.migrateIfNeeded(writer, location: location, model: model, options: options)
+            prepared = try Self.prepare(writer, location: location, model: model, layouts: layouts)
+        } catch {
+            // The schema this open made goes again. Its tables were rolled back with the failed
+            // transaction; one that another process filled meanwhile is not empty, and stays.
+            if createdSchema { _ = try? writer.run(SchemaSQL.dropSchema(location.schema, cascade: false)) }
+            throw error
         }
-        try Self.migrateIfNeeded(writer, location: location, model: model, options: options)
-        let (metadata, createdTables) = try Self.prepare(writer, location: location, model: model, layouts: layouts)
+        let (metadata, createdTables) = prepared
         self.createdTables = createdTables
         self.createdSchema = createdSchema && createdTables
         identifier = metadata[MetadataKey.storeUUID] ?? ""
@@ -234,7 +244,7 @@ extension PersistentStoreCoordinator {
     /// merge automatically refresh.
     ///
     /// A store written with an older model version is migrated first when `options` ask
-    /// for it (``PostgresStore/Options/shouldMigrateStoreAutomatically``), as a SQLite store is.
+    /// for it (``ObjectGraph/MigrationOptions/shouldMigrateStoreAutomatically``), as a SQLite store is.
     ///
     /// ```swift
     /// try coordinator.addPostgresStore(at: PostgresLocation(url: "postgres://og@localhost/catalogue"))

@@ -19,6 +19,7 @@ import Foundation
 ///   entities that differ) or `storeFailure` (the file cannot be opened).
 public final class SQLiteStore: StoreRequestHandler {
     /// Options for opening a store.
+    @dynamicMemberLookup
     public struct Options: Sendable {
         /// How long to wait for another process's lock before failing with `storeLocked`.
         public var busyTimeout: Duration = .seconds(5)
@@ -40,22 +41,14 @@ public final class SQLiteStore: StoreRequestHandler {
         /// leaving the store and the context's unsaved changes as they were. For capping a
         /// store's size, and for testing what a full disk does.
         public var maximumPageCount: Int?
-        /// Whether a store written with an older model version is migrated when it is opened
-        /// (Core Data's `shouldMigrateStoreAutomatically`); without it, opening such a store
-        /// fails with `modelMismatch`.
-        public var shouldMigrateStoreAutomatically = false
-        /// Whether a mapping is inferred from the store's model version in ``sourceModels``
-        /// when no mapping model in ``mappingModels`` fits.
-        public var shouldInferMappingModelAutomatically = true
-        /// The model versions a store may have been written with, to infer a mapping from.
-        public var sourceModels: [ObjectModel] = []
-        /// Mapping models (with policies, say) tried before inference: one from the store's
-        /// version straight to the opening model runs alone; otherwise the first whose source
-        /// model wrote the store runs, and the migration goes on from its destination model
-        /// (by another mapping model, or inferred), so versions v1→v2→v3 migrate in turn.
-        public var mappingModels: [MappingModel] = []
-        /// Called with a migration's progress, from 0 to 1, on the thread that opens the store.
-        public var migrationProgress: (@Sendable (Double) -> Void)?
+        /// Whether and how a store written with an older model version is migrated; its
+        /// fields read and write as this value's own (`options.shouldMigrateStoreAutomatically`).
+        public var migration = MigrationOptions()
+        /// A field of ``migration``.
+        public subscript<Value>(dynamicMember field: WritableKeyPath<MigrationOptions, Value>) -> Value {
+            get { migration[keyPath: field] }
+            set { migration[keyPath: field] = newValue }
+        }
         /// Creates options with the defaults.
         public init() {}
     }

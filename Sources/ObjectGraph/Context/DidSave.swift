@@ -26,12 +26,20 @@ public struct DidSave: Sendable {
     /// Whether the changes reached the store: false for the save of a nested context,
     /// which went into its parent (and is announced again when the root saves).
     public var reachedStore = true
+    /// Whether the store may have changed in ways no one listed: a store that lost touch with
+    /// other processes' saves for a while (a PostgreSQL store whose notification connection
+    /// dropped and was made again) posts one, as it cannot tell what it missed. A context
+    /// merging it turns every registered object back into a fault, and results controllers
+    /// fetch again.
+    public var changesUnknown = false
 
     /// Creates an empty notification.
     public init() {}
 
     /// Whether the save changed nothing.
-    public var isEmpty: Bool { insertedIDs.isEmpty && updatedIDs.isEmpty && deletedIDs.isEmpty && deletedCount == 0 }
+    public var isEmpty: Bool {
+        insertedIDs.isEmpty && updatedIDs.isEmpty && deletedIDs.isEmpty && deletedCount == 0 && !changesUnknown
+    }
 }
 
 /// The identity of a context, to tell its own saves from others'.
@@ -123,7 +131,8 @@ extension ContextCore {
         var result = BatchResult()
         result.updatedIDs = note.updatedIDs
         result.deletedIDs = note.deletedIDs
-        result.deletedCount = note.deletedCount
+        // Changes no one listed take the path of deletions no one listed: everything refreshes.
+        result.deletedCount = note.changesUnknown ? note.deletedIDs.count + 1 : note.deletedCount
         mergeChanges(from: result)
     }
 }
@@ -132,9 +141,10 @@ extension PersistentStoreCoordinator {
     /// Announces a save that another process or machine committed to one of this
     /// coordinator's stores (a database server's change notification): the rows it changed
     /// leave the row cache, then every did-save subscriber hears of it, as of a save here
-    /// (with no ``DidSave/origin``), so contexts that merge automatically refresh.
+    /// (with no ``DidSave/origin``), so contexts that merge automatically refresh. After a
+    /// note of ``DidSave/changesUnknown`` the row cache forgets every row.
     package func storeDidChangeElsewhere(_ note: DidSave) {
-        rowCache.remove(note.updatedIDs + note.deletedIDs)
+        if note.changesUnknown { rowCache.removeAll() } else { rowCache.remove(note.updatedIDs + note.deletedIDs) }
         didSaveCenter.post(note)
     }
 }

@@ -4,8 +4,9 @@ struct ContextChange {
     var insertedIDs: [ObjectID] = []
     var updatedIDs: [ObjectID] = []
     var deletedIDs: [ObjectID] = []
-    /// Whether rows were deleted that `deletedIDs` does not list (a count-only batch delete):
-    /// a controller cannot tell whether it showed them, so it fetches again.
+    /// Whether rows were deleted that `deletedIDs` does not list (a count-only batch delete),
+    /// or the store changed in ways no one listed: a controller cannot tell whether it showed
+    /// them, so it fetches again.
     var deletedUnlisted = false
 
     var isEmpty: Bool { insertedIDs.isEmpty && updatedIDs.isEmpty && deletedIDs.isEmpty && !deletedUnlisted }
@@ -20,7 +21,7 @@ struct ContextChange {
         insertedIDs = note.insertedIDs
         updatedIDs = note.updatedIDs
         deletedIDs = note.deletedIDs
-        deletedUnlisted = note.deletedCount > note.deletedIDs.count
+        deletedUnlisted = note.deletedCount > note.deletedIDs.count || note.changesUnknown
     }
 
     init(_ result: BatchResult) {

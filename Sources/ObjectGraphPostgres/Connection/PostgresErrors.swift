@@ -9,6 +9,13 @@ enum PostgresErrors {
         (error.underlying as? PSQLError)?.serverInfo?[.sqlState]
     }
 
+    /// The error of a statement whose connection the server closed: its transaction is gone.
+    static func lostConnection(_ location: PostgresLocation, underlying: (any Error & Sendable)? = nil) -> ObjectGraphError {
+        ObjectGraphError(.storeFailure,
+            "lost the connection to the PostgreSQL server at \(location.host):\(location.port) (it ended the session, or restarted); "
+            + "the transaction was rolled back, nothing was saved; the next statement connects again", underlying: underlying)
+    }
+
     /// The framework error for `error`, raised while connecting or running `sql`.
     static func translate(_ error: any Error, location: PostgresLocation, connecting: Bool = false, sql: String? = nil) -> ObjectGraphError {
         if let error = error as? ObjectGraphError { return error }
@@ -45,13 +52,13 @@ enum PostgresErrors {
         case (_, "40001"), (_, "40P01"), (_, "55P03"):
             return ObjectGraphError(.storeLocked,
                 "PostgreSQL at \(server) could not serialize this transaction with another one (\(message)); try again")
-        case (.connectionError, _), (.serverClosedConnection, _), (.uncleanShutdown, _), (_, "57P01"), (_, "57P02"), (_, "57P03"):
+        case (.connectionError, _), (.serverClosedConnection, _), (.clientClosedConnection, _), (.uncleanShutdown, _),
+             (_, "57P01"), (_, "57P02"), (_, "57P03"):
             if connecting {
                 return ObjectGraphError(.storeFailure,
                     "cannot reach the PostgreSQL server at \(server): check that it runs and listens there", underlying: psql)
             }
-            return ObjectGraphError(.storeFailure,
-                "lost the connection to the PostgreSQL server at \(server); the transaction was rolled back, nothing was saved", underlying: psql)
+            return lostConnection(location, underlying: psql)
         default:
             let detail = message.isEmpty ? "\(psql.code)" : message
             return ObjectGraphError(.storeFailure, "PostgreSQL at \(server): \(detail)" + (sql.map { " (running: \($0.prefix(200)))" } ?? ""),

@@ -70,6 +70,10 @@ final class PostgresSession: @unchecked Sendable {
         closing.whenComplete { _ in withExtendedLifetime(connection) {} }
     }
 
+    /// Whether the connection is closed (the server ended it, or it was given up): the next
+    /// statement outside a transaction connects again.
+    var isClosed: Bool { withLock { connection.isClosed } }
+
     /// Runs `body` holding the connection: calls from other threads wait.
     func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
@@ -125,10 +129,7 @@ final class PostgresSession: @unchecked Sendable {
                          failed: (Int) -> Void = { _ in }) throws -> [PostgresQueryResult] {
         guard !statements.isEmpty else { return [] }
         return try withLock {
-            if connection.isClosed, !isInTransaction {
-                connection = try Self.connect(location, logger: logger)
-                for setting in settings { _ = try Self.wait(for: connection.query(PostgresQuery(unsafeSQL: setting), logger: logger), closing: connection) }
-            }
+            try reconnectIfClosed()
             var futures: [EventLoopFuture<PostgresQueryResult>] = []
             for (sql, arguments) in statements {
                 var bindings = PostgresBindings()
@@ -164,6 +165,16 @@ final class PostgresSession: @unchecked Sendable {
             }
             return results
         }
+    }
+
+    /// Connects again when the server closed the connection, outside a transaction; inside
+    /// one, the transaction is gone, and the statement fails at once (sent on the closed
+    /// connection, it would wait for ``answerTimeout``).
+    private func reconnectIfClosed() throws {
+        guard connection.isClosed else { return }
+        if isInTransaction { throw PostgresErrors.lostConnection(location) }
+        connection = try Self.connect(location, logger: logger)
+        for setting in settings { _ = try Self.wait(for: connection.query(PostgresQuery(unsafeSQL: setting), logger: logger), closing: connection) }
     }
 
     /// How long a statement's answer is waited for before the connection is given up.
@@ -217,11 +228,41 @@ final class PostgresSession: @unchecked Sendable {
     }
 
     /// Hands each notification on `channel` to `handler` (on PostgresNIO's event loop: keep
-    /// it short), from now on.
-    func listen(_ channel: String, _ handler: @escaping @Sendable (String) -> Void) throws {
+    /// it short), from now on, until the session is released.
+    ///
+    /// When the server ends the connection (it restarted, or an administrator ended the
+    /// backend), the session connects and listens again on `queue` at once and, when that
+    /// fails, after each of ``relistenDelays`` in turn (the last one repeated while the server
+    /// stays away), then calls
+    /// `relistened` on `queue`: notifications sent while the connection was down are lost.
+    func listen(_ channel: String, on queue: DispatchQueue, _ handler: @escaping @Sendable (String) -> Void,
+                relistened: @escaping @Sendable () -> Void) throws {
         try withLock {
+            try reconnectIfClosed()
             connection.addListener(channel: channel) { _, notification in handler(notification.payload) }
             try run("LISTEN \(SQLIdentifier(channel).quoted)")
+            connection.closeFuture.whenComplete { [weak self] _ in
+                guard let self else { return }  // released: it stopped listening
+                queue.async { self.relisten(channel, on: queue, handler, relistened: relistened, attempt: 0) }
+            }
+        }
+    }
+
+    /// The waits between tries to listen again after the server closed a listening connection.
+    static let relistenDelays: [DispatchTimeInterval] = [.milliseconds(100), .milliseconds(500), .seconds(1), .seconds(5)]
+
+    /// One try to listen again after the connection closed; on failure, the next try is
+    /// scheduled. Runs on the listener's queue (connecting blocks it, never an event loop).
+    private func relisten(_ channel: String, on queue: DispatchQueue, _ handler: @escaping @Sendable (String) -> Void,
+                          relistened: @escaping @Sendable () -> Void, attempt: Int) {
+        do {
+            try listen(channel, on: queue, handler, relistened: relistened)
+            relistened()
+        } catch {
+            let delay = Self.relistenDelays[min(attempt, Self.relistenDelays.count - 1)]
+            queue.asyncAfter(deadline: .now() + delay) { [weak self] in
+                self?.relisten(channel, on: queue, handler, relistened: relistened, attempt: attempt + 1)
+            }
         }
     }
 

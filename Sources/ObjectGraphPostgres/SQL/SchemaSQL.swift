@@ -26,6 +26,10 @@ extension SchemaSQL {
     static let schemaExists = "SELECT 1 FROM pg_namespace WHERE nspname = $1"
     /// `CREATE SCHEMA IF NOT EXISTS` for a store kept in a schema of its own.
     static func createSchema(_ name: String) -> String { "CREATE SCHEMA IF NOT EXISTS \(SQLIdentifier(name).quoted)" }
+    /// `DROP SCHEMA`: with `cascade`, with everything in it; without, only when it is empty.
+    static func dropSchema(_ name: String, cascade: Bool) -> String {
+        "DROP SCHEMA \(SQLIdentifier(name).quoted)" + (cascade ? " CASCADE" : "")
+    }
     /// Makes `name` the schema unqualified table names resolve in.
     static func useSchema(_ name: String) -> String { "SET search_path TO \(SQLIdentifier(name).quoted)" }
 

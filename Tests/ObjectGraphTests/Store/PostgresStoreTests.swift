@@ -39,6 +39,20 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("The SQLite and PostgreSQL stores take one MigrationOptions: SQLiteStore.Options holds it, PostgresStore.Options is it")
+    func sharedMigrationOptions() throws {
+        var migration = MigrationOptions()
+        migration.shouldMigrateStoreAutomatically = true
+        migration.sourceModels = [try TestModel.make()]
+        var sqlite = SQLiteStore.Options()
+        sqlite.migration = migration
+        #expect(sqlite.shouldMigrateStoreAutomatically && sqlite.sourceModels.count == 1 && sqlite.shouldInferMappingModelAutomatically)
+        sqlite.shouldInferMappingModelAutomatically = false  // each field by its own name, as before
+        #expect(!sqlite.migration.shouldInferMappingModelAutomatically)
+        let postgres: PostgresStore.Options = migration
+        #expect(postgres.shouldMigrateStoreAutomatically && postgres.sourceModels.count == 1)
+    }
+
     @Test("An unreachable server, a wrong password and a missing database each get a clear error",
           .enabled(if: PostgresTestServer.isAvailable))
     func connectionErrors() throws {
@@ -56,6 +70,29 @@ struct PostgresStoreTests {
         location.port = 1  // nothing listens there
         error = try #require(throws: ObjectGraphError.self) { try PostgresStore(location: location, model: model) }
         #expect(error.message.contains("cannot reach the PostgreSQL server at \(location.host):1"), "\(error.message)")
+    }
+
+    @Test("An open that made a schema and then failed before its tables existed drops the schema; one made beforehand stays",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func failedOpenDropsItsSchema() throws {
+        // Two entity names PostgreSQL cuts to the same 63 bytes: the second CREATE TABLE fails.
+        let long = "Long" + String(repeating: "x", count: 70)
+        let model = try ObjectModel(entities: [EntityDescription(long + "A", attributes: [AttributeDescription("name", .string)]),
+                                               EntityDescription(long + "B", attributes: [AttributeDescription("name", .string)])])
+        let location = PostgresTestServer.newLocation()
+        let admin = try PostgresSession(PostgresTestServer.database!)
+        func schemas() throws -> Int {
+            try admin.run("SELECT 1 FROM pg_namespace WHERE nspname = $1", [.text(location.schema)]).rows.count
+        }
+        let error = try #require(throws: ObjectGraphError.self) {
+            try PersistentStoreCoordinator(model: model).addPostgresStore(at: location)
+        }
+        #expect(error.code == .storeFailure && error.message.contains("already exists"), "\(error.message)")
+        #expect(try schemas() == 0, "the schema the failed open made is left behind")
+
+        try admin.run("CREATE SCHEMA \"\(location.schema)\"")
+        #expect(throws: ObjectGraphError.self) { try PersistentStoreCoordinator(model: model).addPostgresStore(at: location) }
+        #expect(try schemas() == 1, "the schema made beforehand is dropped")
     }
 
     /// Two coordinators on one store, as two processes would have.
@@ -143,6 +180,86 @@ struct PostgresStoreTests {
         let names = try reader.fetch(FetchRequest(entityName: "Chef", sortKeys: [SortKey("name")])).map { $0["name"] as? String }
         #expect(names == ["Ana", "Bea"])
         #expect(store.statistics.transactions >= 2)
+    }
+
+    /// Ends `session`'s connection from the server's side, as an administrator's
+    /// `pg_terminate_backend` or a restarted server would, and (`waiting`) waits until the
+    /// client has seen it close.
+    private func terminate(_ session: PostgresSession, waiting: Bool = true) throws {
+        let pid = try #require(try session.run("SELECT pg_backend_pid()").rows.first?.first)
+        let admin = try PostgresSession(PostgresTestServer.database!)
+        try admin.run("SELECT pg_terminate_backend(CAST($1 AS integer))", [pid])
+        while waiting && !session.isClosed { Thread.sleep(forTimeInterval: 0.01) }  // the main thread, not the pool
+    }
+
+    @Test("A fetch or save on a connection the server ended fails saying so; the next one connects again",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func terminatedConnections() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let store = try coordinator.addPostgresStore(at: PostgresTestServer.newLocation())
+        let context = MainContext(coordinator: coordinator)
+        try context.insert("Chef")["name"] = "Ana"
+        try context.save()
+        func chefs() throws -> Int { try MainContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Chef")) }
+
+        // Ended between statements: the next one connects again, in the store's schema.
+        try terminate(store.reader)
+        #expect(try chefs() == 1)
+        try terminate(store.writer)
+        try context.insert("Chef")["name"] = "Bea"
+        try context.save()
+        #expect(try chefs() == 2)
+
+        // Ended inside a transaction: the statement that finds out fails, naming the cause.
+        let error = try #require(throws: ObjectGraphError.self) {
+            try store.readingOneState {
+                try terminate(store.reader)
+                return try chefs()
+            }
+        }
+        #expect(error.code == .storeFailure)
+        #expect(error.message.contains("lost the connection to the PostgreSQL server at \(store.location.host):\(store.location.port)")
+                && error.message.contains("the next statement connects again"), "\(error.message)")
+        #expect(try chefs() == 2)
+    }
+
+    @Test("A listening connection the server ended listens again, and tells its coordinator that anything may have changed",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func listenerReconnects() async throws {
+        let (first, second) = try twoCoordinators()
+        let store = try #require(second.stores.first as? PostgresStore)
+        let (stream, continuation) = AsyncStream.makeStream(of: DidSave.self)
+        let observation = second.addDidSaveObserver { continuation.yield($0) }
+        defer { observation.cancel() }
+        // A test that waits a minute for a note has failed: the stream ends instead of hanging.
+        let deadline = Task { try await Task.sleep(for: .seconds(60)); continuation.finish() }
+        defer { deadline.cancel() }
+        var notes = stream.makeAsyncIterator()
+
+        let writer = MainContext(coordinator: first)
+        let chef = try writer.insert("Chef")
+        chef["name"] = "Ana"
+        try writer.save()
+        #expect(try #require(await notes.next()).insertedIDs == [chef.objectID])
+        let reader = MainContext(coordinator: second)
+        let theirs = try #require(try reader.fetch(FetchRequest(entityName: "Chef")).first)
+        #expect(theirs["name"] as? String == "Ana")
+
+        // While nobody listens, a change whose notification is lost (here: one never sent).
+        let listener = try #require(store.listeners.withLock { $0.first })
+        try terminate(listener, waiting: false)  // it may be listening again at once
+        try store.writer.run(#"UPDATE "Chef" SET "name" = 'Bea', "_opt" = "_opt" + 1"#)
+        let note = try #require(await notes.next())
+        #expect(note.changesUnknown && !note.isEmpty && note.origin == nil, "\(note)")
+        reader.mergeChanges(fromContextDidSave: note)
+        #expect(theirs["name"] as? String == "Bea", "the merge did not refresh the object")
+
+        // Listening again: the next save is heard as before.
+        let other = try writer.insert("Chef")
+        other["name"] = "Cleo"
+        try writer.save()
+        let inserted = try #require(await notes.next())
+        #expect(inserted.insertedIDs == [other.objectID] && !inserted.changesUnknown)
     }
 
     /// A new store of `kind` holding one chef and a recipe of hers for each name and rating,

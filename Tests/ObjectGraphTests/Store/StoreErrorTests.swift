@@ -227,6 +227,33 @@ struct StoreErrorTests {
         #expect(try reader.count(for: FetchRequest(entityName: "Chef")) == 2)
     }
 
+    @Test("A save inserting into two stores gives each object the ID its own store assigned")
+    func aMultiStoreSaveGivesEachObjectItsOwnID() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        try coordinator.addStore(at: path("tags.sqlite"), configuration: ["Tag"])
+        try coordinator.addStore(at: path("rest.sqlite"))
+        let context = MainContext(coordinator: coordinator)
+        let chefs = try (0..<2).map { index in
+            let chef = try context.insert("Chef")
+            chef["name"] = "Chef \(index)"
+            return chef
+        }
+        let tags = try (0..<3).map { index in
+            let tag = try context.insert("Tag")
+            tag["label"] = "tag \(index)"
+            return tag
+        }
+        try context.save()
+
+        let reader = MainContext(coordinator: coordinator)
+        for (object, key) in chefs.map({ ($0, "name") }) + tags.map({ ($0, "label") }) {
+            #expect(!object.objectID.isTemporary)
+            let stored = try reader.existingObject(with: object.objectID)
+            #expect(stored.entity.name == object.entity.name && stored[key] as? String == object[key] as? String,
+                    "\(object.objectID) reads back as \(stored.entity.name) \(stored[key] ?? "nil")")
+        }
+    }
+
     @Test func invalidModelsAreRejected() throws {
         let missingInverse = #expect(throws: ObjectGraphError.self) {
             try ObjectModel(entities: [

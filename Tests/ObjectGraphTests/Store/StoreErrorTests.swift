@@ -233,24 +233,28 @@ struct StoreErrorTests {
         try coordinator.addStore(at: path("tags.sqlite"), configuration: ["Tag"])
         try coordinator.addStore(at: path("rest.sqlite"))
         let context = MainContext(coordinator: coordinator)
-        let chefs = try (0..<2).map { index in
+        var expected: [(object: ManagedObject, entity: String, key: String, value: String)] = []
+        for index in 0..<2 {
             let chef = try context.insert("Chef")
             chef["name"] = "Chef \(index)"
-            return chef
+            expected.append((chef, "Chef", "name", "Chef \(index)"))
         }
-        let tags = try (0..<3).map { index in
+        for index in 0..<3 {
             let tag = try context.insert("Tag")
             tag["label"] = "tag \(index)"
-            return tag
+            expected.append((tag, "Tag", "label", "tag \(index)"))
         }
         try context.save()
 
         let reader = MainContext(coordinator: coordinator)
-        for (object, key) in chefs.map({ ($0, "name") }) + tags.map({ ($0, "label") }) {
+        for (object, entity, key, value) in expected {
             #expect(!object.objectID.isTemporary)
             let stored = try reader.existingObject(with: object.objectID)
-            #expect(stored.entity.name == object.entity.name && stored[key] as? String == object[key] as? String,
-                    "\(object.objectID) reads back as \(stored.entity.name) \(stored[key] ?? "nil")")
+            guard stored.entity.name == entity else {
+                Issue.record("the \(entity) '\(value)' got the ID \(object.objectID) of a \(stored.entity.name)")
+                continue
+            }
+            #expect(stored[key] as? String == value, "\(object.objectID) reads back as \(stored[key] ?? "nil")")
         }
     }
 

@@ -169,9 +169,10 @@ extension SQLiteStore {
     /// when no other connection has committed in between (`PRAGMA data_version`, read while
     /// this transaction holds the write lock), so consecutive saves read no key at all.
     /// Whatever else this connection does to keys (reserving, a batch insert) forgets them.
-    private func assignKeys(_ ids: [ObjectID], _ connection: SQLiteConnection, reserving: Bool = false) throws -> [ObjectID] {
+    private func assignKeys(_ ids: consuming [ObjectID], _ connection: SQLiteConnection, reserving: Bool = false) throws -> [ObjectID] {
+        // The IDs are replaced in place: a save's list is its own, so no copy is made.
         var result = ids
-        guard ids.contains(where: \.isTemporary) else { return result }
+        guard var first = result.firstIndex(where: \.isTemporary) else { return result }
         if reserving {
             connection.nextKeys.removeAll()
         } else {
@@ -181,17 +182,21 @@ extension SQLiteStore {
                 connection.nextKeysVersion = version
             }
         }
-        // The tables that get keys, by their root entity's index, in order of first use. A
-        // save inserts into one table or a few, so a search of this short list finds each,
-        // and a pass over `ids` finds its rows: no list of positions per table.
-        var roots: [Int] = []
-        for id in ids where id.isTemporary {
-            let root = rootIndexByEntity[Int(id.entityIndex)]
-            if !roots.contains(root) { roots.append(root) }
-        }
-        for root in roots {
-            func belongs(_ id: ObjectID) -> Bool { id.isTemporary && rootIndexByEntity[Int(id.entityIndex)] == root }
-            let count = Int64(ids.count(where: belongs)), table = layoutByEntity[root].table
+        // One table at a time, in order of first use: the table of the first ID still
+        // temporary, whose rows a pass counts (noting where another table's first row is) and
+        // a second pass gives keys. A save inserts into one table or a few, and needs no
+        // list of tables or of positions.
+        while true {
+            let root = rootIndexByEntity[Int(result[first].entityIndex)]
+            var count: Int64 = 0, nextFirst: Int?
+            for position in first..<result.count where result[position].isTemporary {
+                if rootIndexByEntity[Int(result[position].entityIndex)] == root {
+                    count += 1
+                } else if nextFirst == nil {
+                    nextFirst = position
+                }
+            }
+            let table = layoutByEntity[root].table
             var next: Int64 = 0
             if reserving {
                 let statement = try connection.cachedStatement(tableSQLByEntity[root].reserveKeys)
@@ -205,12 +210,14 @@ extension SQLiteStore {
                 try statement.forEachRow { row in next = row.int64(at: 0) + 1 }
             }
             if !reserving { connection.nextKeys[root] = next + count }
-            for position in ids.indices where belongs(ids[position]) {
-                result[position] = ObjectID(entityIndex: Int(ids[position].entityIndex), key: next)
+            for position in first..<result.count
+            where result[position].isTemporary && rootIndexByEntity[Int(result[position].entityIndex)] == root {
+                result[position] = ObjectID(entityIndex: Int(result[position].entityIndex), key: next)
                 next += 1
             }
+            guard let nextFirst else { return result }
+            first = nextFirst
         }
-        return result
     }
 
     /// Deletes the rows of `ids` and their many-to-many join rows: per entity, each run of

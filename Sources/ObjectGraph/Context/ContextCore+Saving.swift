@@ -25,7 +25,7 @@ extension ContextCore {
         guard !(insertedNow.isEmpty && updatedNow.isEmpty && deletedNow.isEmpty && pendingMetadata.isEmpty) else {
             return SaveResult()
         }
-        try coordinator.requireStores()
+        let stores = try coordinator.requiredHandlers()
         updateRelationshipDerivedAttributes(insertedNow)
         updateRelationshipDerivedAttributes(updatedNow)
         try validate(inserted: insertedNow, updated: updatedNow, deleted: deletedNow)
@@ -42,9 +42,8 @@ extension ContextCore {
         // it keeps both, as the other policies do.
         let written: StoreWrites
         do {
-            written = try writeAll(insertedNow, updatedNow, deletedStored)
+            written = try writeAll(stores, insertedNow, updatedNow, deletedStored)
         } catch let conflicts as SaveConflicts {
-            let stores = groupedByStore(insertedNow, updatedNow, deletedStored).map(\.0)
             (written, updatedNow) = try Self.holdingLocks(of: stores[...]) {
                 var pending = conflicts.ids, attempt = 1
                 while true {
@@ -52,7 +51,7 @@ extension ContextCore {
                     try resolveConflicts(pending)
                     let updatedNow = updated.filter { $0.state == .updated }
                     do {
-                        return (try writeAll(insertedNow, updatedNow, deletedStored), updatedNow)
+                        return (try writeAll(stores, insertedNow, updatedNow, deletedStored), updatedNow)
                     } catch let more as SaveConflicts {
                         // Only a store that cannot lock (another context of this process saved) gets here.
                         guard attempt < 5 else { throw try conflictError(more.ids) }
@@ -71,12 +70,10 @@ extension ContextCore {
             for object in updatedNow { changedKeys[object.objectID] = object.changedKeys }
         }
         let renamedBefore = renamed.count
-        for (objects, ids) in written.permanentIDs {
-            var index = 0
-            objects.forEachUnretained { object in
-                if object.objectID.isTemporary { adopt(ids[index], for: object) }
-                index += 1
-            }
+        var index = 0
+        written.insertedObjects.forEachUnretained { object in
+            if object.objectID.isTemporary { adopt(written.permanentIDs[index], for: object) }
+            index += 1
         }
         if renamed.count != renamedBefore { announceTemporaryIDRenames() }
         result.insertedIDs.reserveCapacity(insertedNow.count)
@@ -100,11 +97,15 @@ extension ContextCore {
         return result
     }
 
-    /// What a save wrote: each store's inserted objects with the IDs it gave them, in the
-    /// order they were written (two arrays, not an array of pairs, which Swift copies element
-    /// by element through generic code), and the rows of updated objects it rewrote.
+    /// What a save wrote: the inserted objects with the IDs their stores gave them, store
+    /// after store, and the rows of updated objects it rewrote. With one store the lists
+    /// are that store's own, not copied (a list of each store's pair of lists cost a save an
+    /// allocation).
     private struct StoreWrites {
-        var permanentIDs: [(objects: [ManagedObject], ids: [ObjectID])] = []
+        /// The inserted objects, in the order of ``permanentIDs``.
+        var insertedObjects: [ManagedObject] = []
+        /// The permanent ID of each of ``insertedObjects``.
+        var permanentIDs: [ObjectID] = []
         var rewritten = Set<ObjectID>()
     }
 
@@ -115,12 +116,18 @@ extension ContextCore {
     ///
     /// A method with its results in a value, not a nested function: local variables that
     /// nested functions capture are boxed, and each access to a box is checked for
-    /// exclusivity at run time.
+    /// exclusivity at run time. With one store (the usual case) the changes go to it as they
+    /// are, without the list of each store's share (an array of tuples built and destroyed
+    /// through generic code on every save).
     private func writeAll(
-        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]
+        _ stores: [any StoreRequestHandler], _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]
     ) throws -> StoreWrites {
         var written = StoreWrites()
-        try write(groupedByStore(inserted, updated, deleted)[...], into: &written)
+        if stores.count == 1 {
+            try write(inserted, updated, deleted, to: stores[0], withMetadata: true, into: &written) { _ in }
+        } else {
+            try write(groupedByStore(stores, inserted, updated, deleted)[...], into: &written)
+        }
         return written
     }
 
@@ -130,11 +137,28 @@ extension ContextCore {
         into written: inout StoreWrites
     ) throws {
         guard let (store, group) = groups.first else { return }
-        var changes = storeChanges(inserted: group.0, updated: group.1, deleted: group.2, store: store)
-        if groups.startIndex == 0 { changes.metadata = pendingMetadata }
-        let ids = try store.save(changes) { try write(groups.dropFirst(), into: &written) }
-        written.permanentIDs.append((group.0, ids))
-        written.rewritten.formUnion(changes.updates.map(\.id))
+        try write(group.0, group.1, group.2, to: store, withMetadata: groups.startIndex == 0, into: &written) {
+            try write(groups.dropFirst(), into: &$0)
+        }
+    }
+
+    /// Writes these changes to `store`, and runs `inside` (the other stores' writes) inside
+    /// its transaction.
+    private func write(
+        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject],
+        to store: any StoreRequestHandler, withMetadata: Bool, into written: inout StoreWrites,
+        inside: (inout StoreWrites) throws -> Void
+    ) throws {
+        var changes = storeChanges(inserted: inserted, updated: updated, deleted: deleted, store: store)
+        if withMetadata { changes.metadata = pendingMetadata }
+        let ids = try store.save(changes) { try inside(&written) }
+        if written.permanentIDs.isEmpty {
+            (written.insertedObjects, written.permanentIDs) = (inserted, ids)
+        } else {
+            written.insertedObjects += inserted
+            written.permanentIDs += ids
+        }
+        if !changes.updates.isEmpty { written.rewritten.formUnion(changes.updates.map(\.id)) }
     }
 
     /// Runs `body` holding the write lock of every store in `stores`, the first one first.
@@ -223,12 +247,11 @@ extension ContextCore {
         }
     }
 
+    /// Each of `stores` with the changes that go to it.
     private func groupedByStore(
-        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]
+        _ stores: [any StoreRequestHandler], _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]
     ) -> [(any StoreRequestHandler, ([ManagedObject], [ManagedObject], [ManagedObject]))] {
-        let stores = coordinator.handlers
-        if stores.count == 1 { return [(stores[0], (inserted, updated, deleted))] }
-        return stores.map { store in
+        stores.map { store in
             func mine(_ object: ManagedObject) -> Bool { coordinator.store(for: object.entity) === store }
             return (store, (inserted.filter(mine), updated.filter(mine), deleted.filter(mine)))
         }

@@ -54,8 +54,10 @@ final class ContextCore {
     /// loaded older values than this context holds: the loaded values of those properties,
     /// and this context's own row version, which the object's version was lowered from. The
     /// root's save checks the row against the lowered version, and compares these values
-    /// (not the snapshot's) with the store's (see ``inheritBase(_:of:before:)``).
-    var inheritedBases: [ObjectIdentifier: (ownVersion: Int64, slots: [Int: Slot])] = [:]
+    /// (not the snapshot's) with the store's (see ``inheritBase(_:of:before:)``). Emptied by
+    /// every save, so without dynamic exclusivity checks, like the change lists: a context is
+    /// confined to one queue, and no access to it calls out while it lasts.
+    @exclusivity(unchecked) var inheritedBases: [ObjectIdentifier: (ownVersion: Int64, slots: [Int: Slot])] = [:]
 
     /// Groups of faults that load together (``FetchRequest/fetchBatchSize``), by number, with
     /// how many of their members still wait in them; and the group of each fault still
@@ -78,7 +80,9 @@ final class ContextCore {
     /// faults were checked against (``checkPrefilledFaults()``).
     @exclusivity(unchecked) var checkedRowChange: UInt64
     /// Metadata changes (nil removes a key) that the next save writes in its transaction.
-    var pendingMetadata: [String: String?] = [:]
+    /// Read and emptied by every save, so without dynamic exclusivity checks, as
+    /// ``inheritedBases``.
+    @exclusivity(unchecked) var pendingMetadata: [String: String?] = [:]
     /// How a save resolves rows changed underneath it.
     var mergePolicy = MergePolicy.error
     /// The undo and redo stacks (see UndoHistory.swift). Read on every change, so without

@@ -28,12 +28,16 @@ public final class PersistentStoreCoordinator: Sendable {
         /// (empty while there is no store): resolved when the list changes, not on every
         /// lookup (every fault makes one).
         var byEntity: [(store: any StoreRequestHandler, layout: TableLayout)] = []
+        /// The stores of `entries`, in order: what every save reads, kept so that reading
+        /// it retains one array instead of building one.
+        var stores: [any StoreRequestHandler] = []
 
         /// Adds or replaces stores through `change`, then resolves each entity's store: the
         /// first whose configuration names the entity's root, else the first without a
         /// configuration, else the first.
         mutating func update(_ model: ObjectModel, _ change: (inout [(store: any StoreRequestHandler, configuration: Set<String>?)]) -> Void) {
             change(&entries)
+            stores = entries.map(\.store)
             guard let fallback = entries.first(where: { $0.configuration == nil }) ?? entries.first else { return }
             byEntity = model.entities.map { entity in
                 let store = entries.first { $0.configuration?.contains(entity.root.name) ?? false }?.store ?? fallback.store
@@ -88,12 +92,19 @@ public final class PersistentStoreCoordinator: Sendable {
     public var stores: [any PersistentStore] { handlers }
 
     /// The stores as contexts use them, in the order they were added.
-    var handlers: [any StoreRequestHandler] { storeList.withLock { $0.entries.map(\.store) } }
+    var handlers: [any StoreRequestHandler] { storeList.withLock { $0.stores } }
 
     /// Throws unless a store has been added: what every fetch, save and batch request
     /// checks first, so that none traps or (a save) reports success having written nothing.
     func requireStores() throws {
-        guard storeList.withLock({ $0.byEntity.isEmpty }) else { return }
+        _ = try requiredHandlers()
+    }
+
+    /// ``handlers``, or the error of ``requireStores()`` when there is none: a save's check
+    /// and its list of stores under one lock.
+    func requiredHandlers() throws -> [any StoreRequestHandler] {
+        let stores = storeList.withLock { $0.byEntity.isEmpty ? [] : $0.stores }
+        guard stores.isEmpty else { return stores }
         throw ObjectGraphError(.storeFailure,
             "the coordinator has no store: add one with addStore(at:) (or addStore(type:at:)) before fetching or saving")
     }

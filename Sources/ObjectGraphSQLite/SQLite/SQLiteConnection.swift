@@ -78,9 +78,31 @@ final class SQLiteConnection {
     /// of the table's root entity: valid only while ``dataVersion()`` still returns
     /// ``nextKeysVersion`` (no other connection has committed since). A save that inserts
     /// then reads no key from the file.
-    @exclusivity(unchecked) var nextKeys: [Int: Int64] = [:]
+    @exclusivity(unchecked) var nextKeys = NextKeys()
     @exclusivity(unchecked) var nextKeysVersion: Int64 = -1
-    private var dataVersionStatement: OpaquePointer?
+    /// Read on every save that inserts, so without dynamic exclusivity checks: only
+    /// ``dataVersion()`` and `close` touch it, on the connection's one thread at a time.
+    @exclusivity(unchecked) private var dataVersionStatement: OpaquePointer?
+
+    /// The next free key of each table by its root entity's index, nil where unknown: an
+    /// array rather than a dictionary, so a save's lookup and update hash nothing.
+    struct NextKeys {
+        private var keys: [Int64?] = []
+
+        /// The next free key of the table of the root entity at `root`, if known.
+        subscript(root: Int) -> Int64? {
+            get { root < keys.count ? keys[root] : nil }
+            set {
+                if keys.count <= root { keys += repeatElement(nil, count: root + 1 - keys.count) }
+                keys[root] = newValue
+            }
+        }
+
+        /// Forgets every table's next key.
+        mutating func removeAll() {
+            for index in keys.indices { keys[index] = nil }
+        }
+    }
 
     /// `PRAGMA data_version`: it changes whenever another connection commits to the file,
     /// and never for this connection's own commits. Bookkeeping, neither counted nor traced.

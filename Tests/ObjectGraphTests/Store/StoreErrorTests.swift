@@ -227,6 +227,37 @@ struct StoreErrorTests {
         #expect(try reader.count(for: FetchRequest(entityName: "Chef")) == 2)
     }
 
+    @Test("A save inserting into two stores gives each object the ID its own store assigned")
+    func aMultiStoreSaveGivesEachObjectItsOwnID() throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        try coordinator.addStore(at: path("tags.sqlite"), configuration: ["Tag"])
+        try coordinator.addStore(at: path("rest.sqlite"))
+        let context = MainContext(coordinator: coordinator)
+        var expected: [(object: ManagedObject, entity: String, key: String, value: String)] = []
+        for index in 0..<2 {
+            let chef = try context.insert("Chef")
+            chef["name"] = "Chef \(index)"
+            expected.append((chef, "Chef", "name", "Chef \(index)"))
+        }
+        for index in 0..<3 {
+            let tag = try context.insert("Tag")
+            tag["label"] = "tag \(index)"
+            expected.append((tag, "Tag", "label", "tag \(index)"))
+        }
+        try context.save()
+
+        let reader = MainContext(coordinator: coordinator)
+        for (object, entity, key, value) in expected {
+            #expect(!object.objectID.isTemporary)
+            let stored = try reader.existingObject(with: object.objectID)
+            guard stored.entity.name == entity else {
+                Issue.record("the \(entity) '\(value)' got the ID \(object.objectID) of a \(stored.entity.name)")
+                continue
+            }
+            #expect(stored[key] as? String == value, "\(object.objectID) reads back as \(stored[key] ?? "nil")")
+        }
+    }
+
     @Test func invalidModelsAreRejected() throws {
         let missingInverse = #expect(throws: ObjectGraphError.self) {
             try ObjectModel(entities: [

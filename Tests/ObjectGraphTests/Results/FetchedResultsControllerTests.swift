@@ -423,6 +423,35 @@ struct FetchedResultsControllerTests {
         #expect(try insertAndSave("Pie") == alone, "a released controller still refetched")
     }
 
+    @Test("After a refetch failed, the next event's change set reports what the failed one updated too")
+    func updatesOfAFailedRefetchAreReportedNext() throws {
+        let objects = try seed(["Ana": [("Soup", 5), ("Stew", 2)]])
+        let controller = try FetchedResultsController(fetchRequest: try request(nil, [SortKey("name")]), context: context)
+        let recorder = Recorder()
+        controller.delegate = recorder
+        try controller.performFetch()
+        let other = MainContext(coordinator: coordinator)
+        let notes = Locked<[DidSave]>([])
+        let observation = coordinator.addDidSaveObserver { note in notes.withLock { $0.append(note) } }
+        defer { observation.cancel() }
+        other.object(with: objects["Stew"]!.objectID)["rating"] = 4.0  // stays in place: an update
+        try other.save()
+        let store = coordinator.sqliteStore
+        try store.perform { connection in try connection.execute(#"ALTER TABLE "Recipe" RENAME TO "Gone""#) }
+        context.mergeChanges(fromContextDidSave: try #require(notes.withLock { $0.last }))
+        #expect(controller.refetchError != nil)
+        #expect(recorder.changeSets.isEmpty)
+        try store.perform { connection in try connection.execute(#"ALTER TABLE "Gone" RENAME TO "Recipe""#) }
+
+        other.object(with: objects["Ana"]!.objectID)["name"] = "Anna"  // changes no recipe
+        try other.save()
+        context.mergeChanges(fromContextDidSave: try #require(notes.withLock { $0.last }))
+        #expect(controller.refetchError == nil)
+        #expect(recorder.changeSets.map(\.objectChanges) == [
+            [.init(.update, objects["Stew"]!.objectID, old: .init(section: 0, item: 1), new: .init(section: 0, item: 1))],
+        ])
+    }
+
     @Test("In the nested stack, after the persist context saved, the main context's controller keeps the objects it shows: a refetch names them by their new IDs, as updates")
     func nestedStackControllerAfterPersistSave() async throws {
         let stack = NestedContextStack(coordinator: coordinator)

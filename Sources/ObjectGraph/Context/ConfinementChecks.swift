@@ -85,15 +85,18 @@ enum Confinement {
 }
 
 extension ManagedObject {
-    /// Stops the program when the object is used off its context's thread or queue.
+    /// Stops the program when the object is used off its context's thread or queue; `use`
+    /// names the access in the message (`setting 'name'`).
     @inline(never)
-    func checkConfinement() {
+    func checkConfinement(_ use: @autoclosure () -> String) {
         guard let context = contextCore, !context.confinement.holds else { return }
         let thread = Thread.current.name.flatMap { $0.isEmpty ? nil : $0 } ?? (Thread.isMainThread ? "main" : "\(Thread.current)")
+        let advice = context.confinement.isMainActor
+            ? "Pass its objectID instead, and use the object on the main actor (await MainActor.run)."
+            : "Pass its objectID instead, and use the object inside its context's perform or performAndWait."
         preconditionFailure("""
-            ObjectGraph concurrency violation: \(context.model.describe(objectID)) belongs to \
-            \(context.confinement.name) but was used on thread \(thread). Pass its objectID instead, \
-            and use the object inside its context's perform.
+            ObjectGraph concurrency violation: \(use()) of \(context.model.describe(objectID)) on thread \(thread), \
+            but the object belongs to \(context.confinement.name). \(advice)
             """)
     }
 }

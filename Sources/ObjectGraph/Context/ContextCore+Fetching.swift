@@ -377,8 +377,12 @@ extension ContextCore {
             default: return rechecked.contains(ObjectIdentifier(object)) ? matcher(object) : true
             }
         }
-        for object in pending where object.state != .deleted {
-            if !seen.contains(ObjectIdentifier(object)) && matcher(object) {
+        for object in pending where object.state != .deleted && !seen.contains(ObjectIdentifier(object)) {
+            // The store did not return it: its row may be gone (a count-only batch delete
+            // elsewhere leaves such objects registered). Its fault then finds no row, and a
+            // gone object matches nothing, whatever its unsaved changes say.
+            if object.state != .inserted { object.fireFaultIfNeeded() }
+            if !object.isInaccessible && matcher(object) {
                 result.append(object)
                 seen.insert(ObjectIdentifier(object))
             }

@@ -49,7 +49,7 @@ extension ManagedObject {
 
     /// The destination of a to-one relationship, realizing it (and keeping it) on first access.
     func object(of relationship: RelationshipDescription) -> ManagedObject? {
-        fireFaultIfNeeded()
+        fireFaultIfNeeded("reading '\(relationship.name)'")
         switch slots[relationship.slot].value {
         case .object(let object): return object
         case .objectID(let id):
@@ -63,6 +63,7 @@ extension ManagedObject {
 
     /// Sets a to-one relationship and keeps the inverse on the old and new destinations.
     func setObject(_ newValue: ManagedObject?, of relationship: RelationshipDescription) {
+        if ConfinementChecks.isOn { checkConfinement("setting '\(relationship.name)'") }
         let old = object(of: relationship)
         if old === newValue { return }
         primitiveSetObject(newValue, of: relationship)
@@ -115,6 +116,7 @@ extension ManagedObject {
 
     /// The objects of a to-many relationship, firing its fault on first access.
     func objects(of relationship: RelationshipDescription) -> [ManagedObject] {
+        if ConfinementChecks.isOn { checkConfinement("reading '\(relationship.name)'") }
         let storage = storage(of: relationship)
         if let objects = storage.objects { return objects }
         guard let context = contextCore else { return storage.added }
@@ -130,6 +132,7 @@ extension ManagedObject {
 
     /// Replaces the contents of a to-many relationship, maintaining every inverse.
     func replaceObjects(of relationship: RelationshipDescription, with newObjects: [ManagedObject]) {
+        if ConfinementChecks.isOn { checkConfinement("setting '\(relationship.name)'") }
         let current = objects(of: relationship)
         for object in current where !newObjects.contains(where: { $0 === object }) {
             removeObject(object, from: relationship)
@@ -141,6 +144,7 @@ extension ManagedObject {
 
     /// Adds one object to a to-many relationship (realized or not) and sets its inverse.
     func addObject(_ object: ManagedObject, to relationship: RelationshipDescription) {
+        if ConfinementChecks.isOn { checkConfinement("adding to '\(relationship.name)'") }
         let inverse = relationship.inverse!
         if inverse.isToMany {
             willChange(slot: relationship.slot)
@@ -154,6 +158,7 @@ extension ManagedObject {
 
     /// Removes one object from a to-many relationship and clears its inverse.
     func removeObject(_ object: ManagedObject, from relationship: RelationshipDescription) {
+        if ConfinementChecks.isOn { checkConfinement("removing from '\(relationship.name)'") }
         let inverse = relationship.inverse!
         if inverse.isToMany {
             willChange(slot: relationship.slot)

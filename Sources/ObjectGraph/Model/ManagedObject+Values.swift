@@ -80,6 +80,7 @@ extension ManagedObject {
 
     /// The changed properties and their new values since the last save.
     public func changedValues() -> [String: Any?] {
+        if ConfinementChecks.isOn { checkConfinement("changedValues()") }
         var result: [String: Any?] = [:]
         for attribute in entity.attributes where hasChangedSlot(attribute.slot) {
             result[attribute.name] = attribute.type.swiftValue(from: slots[attribute.slot].value.storedValue)
@@ -92,6 +93,7 @@ extension ManagedObject {
 
     /// The values of the given attributes as last saved or fetched (the current ones when unchanged).
     public func committedValues(forKeys keys: [String]) -> [String: Any?] {
+        if ConfinementChecks.isOn { checkConfinement("committedValues(forKeys:)") }
         var result: [String: Any?] = [:]
         loadShadows()
         let snapshot = contextCore?.snapshot(of: self)
@@ -278,14 +280,14 @@ extension ManagedObject {
     /// its canonical shadows if it is one).
     @inline(__always)
     func storedValue(of attribute: AttributeDescription) -> StoredValue {
-        fireFaultIfNeeded()
+        fireFaultIfNeeded("reading '\(attribute.name)'")
         if attribute.isDerived { loadShadows() }
         return slots[attribute.slot].value.storedValue
     }
 
     /// Sets an attribute's stored value, records the change and updates derived attributes.
     func setStoredValue(_ value: StoredValue, of attribute: AttributeDescription) {
-        fireFaultIfNeeded()
+        fireFaultIfNeeded("setting '\(attribute.name)'")
         // A transient change is a change (Core Data's hasChanges); saving writes no column for it.
         willChange(slot: attribute.slot)
         if attribute.hasDerivedTargets {

@@ -152,6 +152,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// - Throws: ``ObjectGraphError`` `objectNotFound` when the object's row is gone (also on
     ///   later calls), or the store's error when it could not be read.
     public func fulfill() throws {
+        if ConfinementChecks.isOn { checkConfinement("fulfill()") }
         if headerPointer.pointee.isInaccessible, let context = contextCore {
             throw ContextCore.inaccessible(objectID, model: context.model)
         }
@@ -159,9 +160,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         try context.loadFault(self)
     }
 
-    /// Loads the object's values if it is a fault.
-    @inline(__always) func fireFaultIfNeeded() {
-        if ConfinementChecks.isOn { checkConfinement() }
+    /// Loads the object's values if it is a fault; `use` names the access for the
+    /// confinement check's message (``ConfinementChecks``).
+    @inline(__always) func fireFaultIfNeeded(_ use: @autoclosure () -> String = "a property access") {
+        if ConfinementChecks.isOn { checkConfinement(use()) }
         // The context without a retain and release, as `willChange(slot:)` reaches it: it
         // outlives the call (a context detaches its objects before it goes), and reading a
         // strong reference cost an atomic retain and release on every fault fired.

@@ -40,7 +40,8 @@ public final class FetchedResultsController {
     /// in the order of the first sort key (a nil value names the section `""`).
     public private(set) var sections: [ResultsSection] = []
     /// The error of the last refetch, if it failed; the results then stay as they were
-    /// and the next event tries again.
+    /// and the next event tries again (its change set then also reports what the failed
+    /// events updated).
     public private(set) var refetchError: (any Error)?
 
     private let sectionAttribute: AttributeDescription?
@@ -49,6 +50,8 @@ public final class FetchedResultsController {
     /// Each section's object IDs as last fetched (an unsaved object's ID changes when it is saved).
     private var fetchedIDs: [[ObjectID]] = []
     private var isFetched = false
+    /// What events whose refetch failed updated: the next change set reports those still in place.
+    private var unreportedUpdates = Set<ObjectID>()
     private let subscribers = ChangeSetSubscribers()
 
     /// Creates a controller; nothing is fetched until ``performFetch()``.
@@ -94,6 +97,7 @@ public final class FetchedResultsController {
         let objects = try context.fetch(request)
         (sections, fetchedIDs) = group(objects)
         refetchError = nil
+        unreportedUpdates = []
         if !isFetched {
             isFetched = true
             context.resultsControllers.add(self)
@@ -133,6 +137,7 @@ public final class FetchedResultsController {
             objects = try context.fetch(request)
         } catch {
             refetchError = error
+            unreportedUpdates.formUnion(change.updatedIDs)
             return
         }
         refetchError = nil
@@ -140,7 +145,8 @@ public final class FetchedResultsController {
         // ID changed). Not what it inserted: a refetch can already have shown those, when
         // the store was ahead of the merges (a background import saves its next batch
         // while the main actor merges the last).
-        var changed = Set(change.updatedIDs)
+        var changed = unreportedUpdates.union(change.updatedIDs)
+        unreportedUpdates = []
         var old: ResultsDiff.Sections = []
         for (section, ids) in zip(sections, fetchedIDs) {
             let now = section.objects.map(\.objectID)

@@ -78,6 +78,111 @@ struct ConfinementTests {
         }
     }
 
+    /// A saved chef, its recipe and a tag of the recipe, carried out of the private context
+    /// that fetched them (the chef a fault again); the context comes too, so they stay registered.
+    static func smuggledObjects() async -> (chef: Smuggled, recipe: Smuggled, tag: Smuggled, context: PrivateContext) {
+        ConfinementChecks.isEnabled = true
+        let context = PrivateContext(coordinator: try! TestModel.coordinator())
+        let (chef, recipe, tag) = try! await context.perform { context in
+            let chef = try context.insert("Chef")
+            chef["name"] = "Ana"
+            let recipe = try context.insert("Recipe")
+            recipe["name"] = "Soup"
+            recipe["chef"] = chef
+            let tag = try context.insert("Tag")
+            tag["label"] = "quick"
+            try context.save()
+            context.refresh(chef, mergeChanges: false)
+            return (Smuggled(object: chef), Smuggled(object: recipe), Smuggled(object: tag))
+        }
+        return (chef, recipe, tag, context)
+    }
+
+    /// What an exit test wrote to standard error.
+    static func standardError(_ result: ExitTest.Result?) -> String {
+        result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+    }
+
+    @Test("Each kind of access to a private context's object outside perform stops the program, naming the use, the object and the context")
+    func everyAccessIsChecked() async {
+        let toMany = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let smuggled = await ConfinementTests.smuggledObjects()
+            _ = smuggled.chef.object["recipes"]
+        }
+        let message = Self.standardError(toMany)
+        #expect(message.contains("ObjectGraph concurrency violation: reading 'recipes' of Chef/p1 on thread"), "\(message)")
+        #expect(message.contains("belongs to a PrivateContext"), "\(message)")
+        #expect(message.contains("inside its context's perform"), "\(message)")
+
+        let setting = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let smuggled = await ConfinementTests.smuggledObjects()
+            smuggled.recipe.object["name"] = "Stew"
+        }
+        #expect(Self.standardError(setting).contains("setting 'name' of Recipe/p1"), "\(Self.standardError(setting))")
+
+        let adding = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let smuggled = await ConfinementTests.smuggledObjects()
+            try? smuggled.recipe.object.add(smuggled.tag.object, toKey: "tags")  // many-to-many: no to-one on the way
+        }
+        #expect(Self.standardError(adding).contains("adding to 'tags' of Recipe/p1"), "\(Self.standardError(adding))")
+
+        let fulfilling = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let smuggled = await ConfinementTests.smuggledObjects()
+            try? smuggled.chef.object.fulfill()
+        }
+        #expect(Self.standardError(fulfilling).contains("fulfill() of Chef/p1"), "\(Self.standardError(fulfilling))")
+
+        let changes = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let smuggled = await ConfinementTests.smuggledObjects()
+            _ = smuggled.recipe.object.changedValues()
+        }
+        #expect(Self.standardError(changes).contains("changedValues() of Recipe/p1"), "\(Self.standardError(changes))")
+    }
+
+    @Test("A main context called off the main actor through MainActor.assumeIsolated is stopped by Swift")
+    func mainContextForcedOntoAnotherThread() async {
+        await #expect(processExitsWith: .failure) {
+            let context = await MainActor.run { MainContext(coordinator: try! TestModel.coordinator()) }
+            let thread = Thread { MainActor.assumeIsolated { _ = try? context.count(for: FetchRequest(entityName: "Chef")) } }
+            thread.start()
+            while true { sleep(1) }
+        }
+    }
+
+    @Test("With the checks on, IDs cross between contexts and performAndWait nests in perform, in itself and across contexts")
+    func idsAndReentrancyPassTheChecks() async {
+        await #expect(processExitsWith: .success) {
+            alarm(60)  // a deadlock ends the process (a failure) instead of the test run
+            ConfinementChecks.isEnabled = true
+            let coordinator = try! TestModel.coordinator()
+            let importer = PrivateContext(coordinator: coordinator)
+            let reader = PrivateContext(coordinator: coordinator)
+            let id = try! await importer.perform { context in
+                let chef = try context.insert("Chef")
+                chef["name"] = "Ana"
+                try context.save()
+                return chef.objectID
+            }
+            let onMain = await MainActor.run {
+                let main = MainContext(coordinator: coordinator)
+                return main.object(with: id)["name"] as? String
+            }
+            let nested = await reader.perform { context in
+                context.performAndWait { again in
+                    let own = again.object(with: id)["name"] as? String
+                    // Across contexts on one thread: the importer's work calls back into the reader.
+                    let across = importer.performAndWait { importer in
+                        (importer.object(with: id)["name"] as? String).map { name in
+                            name + (reader.performAndWait { $0.object(with: id)["name"] as? String } ?? "?")
+                        }
+                    }
+                    return [own, across]
+                }
+            }
+            exit(onMain == "Ana" && nested == ["Ana", "AnaAna"] ? 0 : 1)
+        }
+    }
+
     @Test("performAndWait from the main actor on a private child of the main context stops with a message instead of deadlocking")
     func performAndWaitThatWouldDeadlockTraps() async {
         await #expect(processExitsWith: .failure) {

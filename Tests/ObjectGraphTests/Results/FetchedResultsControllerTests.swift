@@ -423,6 +423,85 @@ struct FetchedResultsControllerTests {
         #expect(try insertAndSave("Pie") == alone, "a released controller still refetched")
     }
 
+    @Test("After a refetch failed, the next event's change set reports what the failed one updated too")
+    func updatesOfAFailedRefetchAreReportedNext() throws {
+        let objects = try seed(["Ana": [("Soup", 5), ("Stew", 2)]])
+        let controller = try FetchedResultsController(fetchRequest: try request(nil, [SortKey("name")]), context: context)
+        let recorder = Recorder()
+        controller.delegate = recorder
+        try controller.performFetch()
+        let other = MainContext(coordinator: coordinator)
+        let notes = Locked<[DidSave]>([])
+        let observation = coordinator.addDidSaveObserver { note in notes.withLock { $0.append(note) } }
+        defer { observation.cancel() }
+        other.object(with: objects["Stew"]!.objectID)["rating"] = 4.0  // stays in place: an update
+        try other.save()
+        let store = coordinator.sqliteStore
+        try store.perform { connection in try connection.execute(#"ALTER TABLE "Recipe" RENAME TO "Gone""#) }
+        context.mergeChanges(fromContextDidSave: try #require(notes.withLock { $0.last }))
+        #expect(controller.refetchError != nil)
+        #expect(recorder.changeSets.isEmpty)
+        try store.perform { connection in try connection.execute(#"ALTER TABLE "Gone" RENAME TO "Recipe""#) }
+
+        other.object(with: objects["Ana"]!.objectID)["name"] = "Anna"  // changes no recipe
+        try other.save()
+        context.mergeChanges(fromContextDidSave: try #require(notes.withLock { $0.last }))
+        #expect(controller.refetchError == nil)
+        #expect(recorder.changeSets.map(\.objectChanges) == [
+            [.init(.update, objects["Stew"]!.objectID, old: .init(section: 0, item: 1), new: .init(section: 0, item: 1))],
+        ])
+    }
+
+    @Test("An object with unsaved changes whose row a count-only batch delete elsewhere removed leaves the results")
+    func unsavedObjectWhoseRowIsGone() throws {
+        let objects = try seed(["Ana": [("Soup", 5), ("Stew", 2)]])
+        let controller = try FetchedResultsController(fetchRequest: try request("rating >= 1", [SortKey("name")]), context: context)
+        let recorder = Recorder()
+        controller.delegate = recorder
+        try controller.performFetch()
+        objects["Soup"]!["rating"] = 4.0  // unsaved: the in-memory pass rechecks it
+        let other = MainContext(coordinator: coordinator)
+        let result = try other.execute(BatchDeleteRequest(entityName: "Recipe", predicate: try FetchPredicate("name == 'Soup'"),
+                                                          resultType: .count))
+        context.mergeChanges(from: result)
+        #expect(try context.fetch(controller.fetchRequest).map(\.objectID) == [objects["Stew"]!.objectID])
+        #expect(names(controller) == [": Stew"])
+        #expect(objects["Soup"]!.isInaccessible)
+        #expect(recorder.changeSets.map(\.objectChanges) == [
+            [.init(.delete, objects["Soup"]!.objectID, old: .init(section: 0, item: 0), new: nil)],
+        ])
+    }
+
+    @Test("refreshAllObjects and reset are no events; after a reset the next event shows the context's new objects")
+    func refreshAndResetWhileLive() throws {
+        let objects = try seed(["Ana": [("Soup", 5), ("Stew", 2)]])
+        let controller = try FetchedResultsController(
+            fetchRequest: try request(nil, [SortKey("chef.name"), SortKey("name")]),
+            context: context, sectionNameKeyPath: "chef.name")
+        let recorder = Recorder()
+        controller.delegate = recorder
+        try controller.performFetch()
+        context.refreshAllObjects()
+        #expect(names(controller) == ["Ana: Soup, Stew"], "the faults fire again")
+        let pie = try context.insert("Recipe")
+        pie["name"] = "Pie"
+        context.reset()
+        #expect(recorder.changeSets.isEmpty)
+
+        let other = MainContext(coordinator: coordinator)
+        let note = Locked<DidSave?>(nil)
+        let observation = coordinator.addDidSaveObserver { saved in note.withLock { $0 = saved } }
+        let tart = try other.insert("Recipe")
+        tart["name"] = "Tart"
+        tart["chef"] = other.object(with: objects["Ana"]!.objectID)
+        try other.save()
+        observation.cancel()
+        context.mergeChanges(fromContextDidSave: try #require(note.withLock { $0 }))
+        #expect(names(controller) == ["Ana: Soup, Stew, Tart"])
+        #expect(controller.fetchedObjects.allSatisfy { $0.isRegistered }, "the objects the reset detached are replaced")
+        #expect(recorder.changeSets.map { $0.objectChanges.map(\.type) } == [[.insert]])
+    }
+
     @Test("In the nested stack, after the persist context saved, the main context's controller keeps the objects it shows: a refetch names them by their new IDs, as updates")
     func nestedStackControllerAfterPersistSave() async throws {
         let stack = NestedContextStack(coordinator: coordinator)

@@ -428,7 +428,6 @@ final class ContextCore {
         }
     }
 
-    /// The error for an object whose row is no longer in the store.
     /// Marks a fault whose row is gone: no values to load, properties read as nil (Core
     /// Data's inaccessible fault).
     func markInaccessible(_ object: ManagedObject) {
@@ -437,6 +436,7 @@ final class ContextCore {
         if object.state == .fault { object.state = .clean }
     }
 
+    /// The error for an object whose row is no longer in the store.
     static func inaccessible(_ id: ObjectID, model: ObjectModel) -> ObjectGraphError {
         ObjectGraphError(.objectNotFound,
             "could not fulfill a fault for \(model.describe(id)): its row is no longer in the store (deleted by another context or process)")

@@ -152,7 +152,7 @@ struct ConfinementTests {
     @Test("With the checks on, IDs cross between contexts and performAndWait nests in perform, in itself and across contexts")
     func idsAndReentrancyPassTheChecks() async {
         await #expect(processExitsWith: .success) {
-            alarm(60)  // a deadlock ends the process (a failure) instead of the test run
+            alarm(600)  // a deadlock ends the process (a failure) instead of the test run
             ConfinementChecks.isEnabled = true
             let coordinator = try! TestModel.coordinator()
             let importer = PrivateContext(coordinator: coordinator)

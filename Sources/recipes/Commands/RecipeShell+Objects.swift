@@ -45,6 +45,9 @@ extension RecipeShell {
     /// - Parameter command: the command the text follows, which decides the clauses it takes.
     func fetchCommand(from text: String, command: String) throws -> FetchCommand {
         let parts = CommandWords.clauses(text, keywords: FetchCommand.keywords)
+        guard !parts.head.isEmpty else {
+            throw CommandError("\(command) needs an entity first, one of: \(entityList) (.help \(command) shows the rest)")
+        }
         let head = parts.head.split(maxSplits: 1, whereSeparator: \.isWhitespace).map(String.init)
         if head.count == 2, context.model.entity(named: head[0]) != nil {
             throw FetchCommand.unexpected(head[1], after: head[0], command: command)

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// `recipes exercise list | check N | hint N`: works through the teaching exercises.
 ///
@@ -137,8 +138,16 @@ struct ExerciseCommand {
                                + "'git checkout -- \(entry.url.path)/' brings back the starter")
         }
         output.write("Building \(product): swift build --package-path \(folder.url.path) --product \(product)\n", to: .standardError)
+        let checker = folder.url.appendingPathComponent("Checkers/\(product)")
+        let messages = Locked(BuildMessages(checkers: checker.deletingLastPathComponent().path,
+                                            columns: output.standardErrorColumns))
         let build = try await ChildProgram.run(swift + ["build", "--package-path", folder.url.path, "--product", product],
-                                             capturingOutput: false)
+                                               capturingOutput: false) { [output] line in
+            let text = messages.withLock { $0.text(for: line) }
+            if !text.isEmpty { output.write(text, to: .standardError) }
+        }
+        let (cleared, blamesChecker) = messages.withLock { ($0.finish(), $0.blamesChecker) }
+        if !cleared.isEmpty { output.write(cleared, to: .standardError) }
         guard build.status == 0 else {
             // `env` exits 127 when it finds no `swift`: nothing was compiled, so the learner's
             // file is not to blame and the record stays as it was.
@@ -146,6 +155,15 @@ struct ExerciseCommand {
                 throw CommandError("cannot run 'swift build': no swift on PATH; add the Swift toolchain's usr/bin to PATH and check again")
             }
             try record(number, state: .failing, figures: [], reason: "did not build")
+            if blamesChecker {
+                // The checker's code names the learner's type: the learner renamed or changed it.
+                let file = files.filter { $0.hasSuffix(".swift") }.sorted().first.map { entry.url.appendingPathComponent($0).path }
+                    ?? entry.url.path
+                let starter = Self.starterName(inChecker: checker.appendingPathComponent("main.swift"))
+                throw CommandError("exercise \(number) did not build: the checker expects "
+                                   + (starter.map { "the type '\($0)' (public, with a public init())" } ?? "the names the starter had")
+                                   + " in \(file); the error above is where the checker uses it")
+            }
             throw CommandError("exercise \(number) did not build (swift build: \(build.outcome)); the compiler's messages are above")
         }
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-\(product)-\(UUID().uuidString).json")
@@ -175,6 +193,15 @@ struct ExerciseCommand {
             output.printLine("Edit the file named above and check again; 'recipes exercise hint \(number)' gives a hint.")
         }
         return passed
+    }
+
+    /// The type a checker runs on the learner's file: `BatchSaver` in its `main.swift`'s
+    /// `starter: BatchSave.BatchSaver()`; `nil` when the file says otherwise.
+    static func starterName(inChecker file: URL) -> String? {
+        guard let text = try? String(contentsOf: file, encoding: .utf8),
+              let match = text.firstMatch(of: /starter:\s*(?:\w+\.)?(\w+)\(/)
+        else { return nil }
+        return String(match.1)
     }
 
     private func record(_ number: Int, state: ExerciseProgress.State, figures: [ExerciseProgress.Figure],

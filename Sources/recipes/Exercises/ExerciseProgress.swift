@@ -39,10 +39,31 @@ struct ExerciseProgress: Codable, Equatable {
         /// Why the last check failed when no figure says it: `did not build`, `stopped (signal 4)`
         /// or `incorrect: ` and the checker's first problem; `nil` otherwise.
         var reason: String?
+
+        init() {}
+
+        /// Reads a record; a field the file leaves out (an older or hand-edited file) takes
+        /// its default, as synthesized decoding would not.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            state = try container.decodeIfPresent(State.self, forKey: .state)
+            checked = try container.decodeIfPresent(Date.self, forKey: .checked)
+            hintsShown = try container.decodeIfPresent(Int.self, forKey: .hintsShown) ?? 0
+            figures = try container.decodeIfPresent([Figure].self, forKey: .figures) ?? []
+            reason = try container.decodeIfPresent(String.self, forKey: .reason)
+        }
     }
 
     /// The records by exercise number (as text: JSON keys are strings).
     var exercises: [String: Entry] = [:]
+
+    init() {}
+
+    /// Reads the file's object; without `exercises` it holds no records.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        exercises = try container.decodeIfPresent([String: Entry].self, forKey: .exercises) ?? [:]
+    }
 
     /// The record of exercise `number`.
     subscript(number: Int) -> Entry {
@@ -66,8 +87,53 @@ struct ExerciseProgress: Codable, Equatable {
             decoder.dateDecodingStrategy = .iso8601
             return try decoder.decode(ExerciseProgress.self, from: data)
         } catch {
-            throw CommandError("\(url.path) is not a progress file (\(error)); remove it to start the record over")
+            throw CommandError("\(url.path) is not a progress file (\(describe(error, in: data))); remove it to start the record over")
         }
+    }
+
+    /// What is wrong with `data`, the file that `error` refused, in a few words: where (a
+    /// JSON path such as `exercises.1.hintsShown`) and what was expected there.
+    private static func describe(_ error: any Error, in data: Data) -> String {
+        guard let error = error as? DecodingError else { return error.localizedDescription }
+        func place(_ path: [any CodingKey]) -> String {
+            path.isEmpty ? "at the top" : "at " + path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
+        /// `, found a string` from `Expected to decode Int but found a string instead.`
+        func found(_ context: DecodingError.Context) -> String {
+            guard let range = context.debugDescription.range(of: "but found ") else { return "" }
+            let rest = context.debugDescription[range.upperBound...]
+            return ", found " + (rest.range(of: " instead").map { rest[..<$0.lowerBound] } ?? rest)
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "\(place(context.codingPath)): expected \(expectation(type))\(found(context))"
+        case .valueNotFound(let type, let context):
+            return "\(place(context.codingPath)): expected \(expectation(type)), found null"
+        case .keyNotFound(let key, let context):
+            return "\(place(context.codingPath)): '\(key.stringValue)' is missing"
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            // Not JSON: the decoder does not say where, the parser does ("around character 21").
+            do {
+                _ = try JSONSerialization.jsonObject(with: data)
+            } catch {
+                if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String { return "not JSON: \(detail)" }
+            }
+            return "not JSON"
+        case .dataCorrupted(let context):
+            return "\(place(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return String(describing: error)
+        }
+    }
+
+    /// `an object`, `a whole number`, … for the type a decoder expected.
+    private static func expectation(_ type: Any.Type) -> String {
+        if type == Int.self { return "a whole number" }
+        if type == String.self { return "a string" }
+        if type == Date.self { return "a date such as \"2026-11-25T16:20:00Z\"" }
+        if type == [Any].self { return "an array" }
+        if type == [String: Any].self { return "an object" }
+        return "\(type)"
     }
 
     /// Writes the file, creating its folder.

@@ -29,6 +29,10 @@ struct ArgumentReader {
             case "-c": "a COMMAND"
             case "-f": "a SCRIPT path"
             case "--output": "a FILE"
+            case "--tutorial": "a tutorial FILE (Markdown)"
+            case "--count", "--seed": "a whole number"
+            case "--plot": "a FILE.svg path"
+            case "--only": "a stack's numeral (I, II, III or IV)"
             default: "a value"
             }
             throw InvocationError(message: "option '\(option)' needs \(what)")

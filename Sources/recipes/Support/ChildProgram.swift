@@ -31,12 +31,16 @@ enum ChildProgram {
     /// Runs `arguments[0]` (a path, or a name looked up in `PATH`) with the rest as its
     /// arguments and waits for it; `environment` adds variables the shell's environment does
     /// not set. With `capturingOutput` the child's standard output is collected and returned;
-    /// without, it goes to standard error, where the child's messages stream as they come.
+    /// without, it goes to standard error, where the child's messages stream as they come, or,
+    /// given `lines`, each of its lines (without the newline) is handed to `lines` as it comes,
+    /// on a thread of its own.
     /// - Throws: ``CommandError`` when it cannot start; `CancellationError` when cancelled.
-    static func run(_ arguments: [String], capturingOutput: Bool, environment extra: [String: String] = [:]) async throws -> Outcome {
+    static func run(_ arguments: [String], capturingOutput: Bool, environment extra: [String: String] = [:],
+                    lines: (@Sendable (String) -> Void)? = nil) async throws -> Outcome {
         let environment = ProcessInfo.processInfo.environment.merging(extra) { current, _ in current }
+        let readsOutput = capturingOutput || lines != nil
         var pipe: [Int32] = [-1, -1]
-        if capturingOutput {
+        if readsOutput {
             guard Glibc.pipe(&pipe) == 0 else {
                 throw CommandError("cannot start \(arguments[0]): no pipe for its output (\(String(cString: strerror(errno))))")
             }
@@ -46,17 +50,22 @@ enum ChildProgram {
         }
         let child: Child
         do {
-            child = Child(pid: try spawn(arguments, environment: environment, output: capturingOutput ? pipe[1] : 2))
+            child = Child(pid: try spawn(arguments, environment: environment, output: readsOutput ? pipe[1] : 2))
         } catch {
-            if capturingOutput { close(pipe[0]); close(pipe[1]) }
+            if readsOutput { close(pipe[0]); close(pipe[1]) }
             throw error
         }
-        if capturingOutput { close(pipe[1]) }
+        if readsOutput { close(pipe[1]) }
         let reader = pipe[0]
         let (status, output) = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 Thread.detachNewThread {
-                    let output = capturingOutput ? readToEnd(reader) : Data()
+                    var output = Data()
+                    if capturingOutput {
+                        output = readToEnd(reader)
+                    } else if let lines {
+                        forEachLine(reader, lines)
+                    }
                     continuation.resume(returning: (child.waitForExit(), output))
                 }
             }
@@ -115,6 +124,26 @@ enum ChildProgram {
                 data.append(contentsOf: buffer[..<count])
             } else if count == 0 || errno != EINTR {
                 return data
+            }
+        }
+    }
+
+    /// Hands each line written to `descriptor` to `body` until its last writer closes it
+    /// (the last line even without a newline); closes it.
+    private static func forEachLine(_ descriptor: Int32, _ body: (String) -> Void) {
+        defer { close(descriptor) }
+        var pending = [UInt8](), buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                pending.append(contentsOf: buffer[..<count])
+                while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    body(String(decoding: pending[..<end], as: UTF8.self))
+                    pending.removeSubrange(...end)
+                }
+            } else if count == 0 || errno != EINTR {
+                if !pending.isEmpty { body(String(decoding: pending, as: UTF8.self)) }
+                return
             }
         }
     }

@@ -57,6 +57,7 @@ final class EditLineEditor: LineEditor {
         self.completions = completions
         self.promptText = strdup("") ?? UnsafeMutablePointer<CChar>.allocate(capacity: 1)
         Suspension.install()  // before libedit first changes the terminal: its settings are the shell's
+        TerminationSignal.install()  // likewise: SIGTERM and SIGHUP put them back before the program ends
 
         _ = clibedit_history_int(history, H_SETSIZE, Self.historySize)
         _ = clibedit_history_int(history, H_SETUNIQUE, 1)

@@ -15,11 +15,17 @@ protocol ShellOutput: Sendable {
     /// The width of the terminal that standard output shows on, read now (so a resize is
     /// honoured), or `nil` when standard output is not a terminal.
     var standardOutputColumns: Int? { get }
+
+    /// The same for standard error, where progress is redrawn in place.
+    var standardErrorColumns: Int? { get }
 }
 
 extension ShellOutput {
     /// Not a terminal: sinks that capture output (tests, the tutorial checker) say so.
     var standardOutputColumns: Int? { nil }
+
+    /// Not a terminal either.
+    var standardErrorColumns: Int? { nil }
 
     /// Writes `line` and a newline to standard output.
     func printLine(_ line: String) { write(line + "\n", to: .standardOutput) }

@@ -20,6 +20,8 @@ struct StandardStreams: ShellOutput {
 
     var standardOutputColumns: Int? { TerminalSize.columns(of: STDOUT_FILENO) }
 
+    var standardErrorColumns: Int? { TerminalSize.columns(of: STDERR_FILENO) }
+
     /// Writes all of `text` to `descriptor`, retrying after `EINTR` (Ctrl-C does not
     /// restart system calls in this process). A write to standard output that fails (a full
     /// disk, an I/O error) is remembered for ``exitStatus(after:)``.

@@ -6,7 +6,12 @@ import Synchronization
 /// SIGTERM and SIGHUP (`kill`, a closed terminal window): removes what was registered with
 /// ``removeOnTermination(_:)``, puts the terminal back as the program found it, then ends
 /// the program by the same signal, as it would have ended without a handler (so a parent
-/// still sees "terminated by SIGTERM").
+/// still sees "terminated by SIGTERM"). The line editor installs it when it starts, so a
+/// shell killed at its prompt does not leave the terminal in the editor's mode.
+///
+/// Nothing else is done on the way out: a save under way stops where it is, as it would
+/// by the default action, and the store's own journal undoes it (SQLite's rollback
+/// journal; an atomic store's file is replaced only by a rename of a complete copy).
 ///
 /// The handler only records the signal and posts a semaphore (both async-signal-safe); a
 /// watcher thread of its own does the rest, outside any signal context and off Swift's
@@ -39,7 +44,9 @@ enum TerminationSignal {
         install()
     }
 
-    private static func install() {
+    /// Records the terminal's settings, to be restored, and installs the handlers; later
+    /// calls do nothing. Call it before anything changes the terminal.
+    static func install() {
         guard isInstalled.compareExchange(expected: false, desired: true,
                                           ordering: .sequentiallyConsistent).exchanged else { return }
         // Initialise every global the handler reads, now, outside any signal context.

@@ -25,6 +25,19 @@ struct CommandMistakeTests {
         ], "\(run.standardError)")
     }
 
+    @Test("A command without its entity says so and names the entities, as insert does")
+    func missingEntity() async throws {
+        let run = try await run(["fetch", "count where rating > 4", "show", "delete where rating < 1", "update set rating=5"])
+        let entities = "Recipe, Chef, Cuisine, Ingredient, RecipeIngredient, RecipePhoto"
+        #expect(run.standardError.split(separator: "\n").map(String.init) == [
+            "-c:1: error: fetch needs an entity first, one of: \(entities) (.help fetch shows the rest)",
+            "-c:2: error: count needs an entity first, one of: \(entities) (.help count shows the rest)",
+            "-c:3: error: show needs an entity first, one of: \(entities) (.help show shows the rest)",
+            "-c:4: error: delete needs an entity first, one of: \(entities) (.help delete shows the rest)",
+            "-c:5: error: update needs an entity first, one of: \(entities) (.help update shows the rest)",
+        ], "\(run.standardError)")
+    }
+
     @Test("An apostrophe inside a word is a letter: names like O'Brien and l'Oignon need no quotes")
     func apostrophes() async throws {
         let run = try await run([

@@ -88,6 +88,33 @@ struct ExerciseCommandTests {
         #expect(unknown.status == 1 && unknown.standardError.contains("there is no exercise 2"), "\(unknown.standardError)")
     }
 
+    @Test("A type renamed in the learner's file: the checker's error is shown once, and what the checker expects is said")
+    func checkOfARenamedType() async throws {
+        let sandbox = try StandInExercises()
+        let main = sandbox.exercises.appendingPathComponent("Checkers/check-01/main.swift").path
+        // As swift build prints it: the same error when emitting the module and when compiling.
+        let error = """
+            \(main):3:57: error: module 'Demo' has no member named 'DemoSaver'
+            1 | import Demo
+            2 |
+            3 | await CheckCommand.run(DemoCheck.self, starter: Demo.DemoSaver(), solution: DemoSolution.DemoSaver())
+              |                                                      `- error: module 'Demo' has no member named 'DemoSaver'
+            """
+        let messages = try sandbox.directory.write("[8/12] Emitting module check_01\n\(error)\n[9/12] Compiling check_01 main.swift\n\(error)\n",
+                                                   to: "messages")
+        let run = try await sandbox.run(["exercise", "check", "1"],
+                                        extra: ["STAND_IN_BUILD_STATUS": "1", "STAND_IN_BUILD_MESSAGES": messages])
+        #expect(run.status == 1, "\(run.standardError)")
+        #expect(run.standardError.components(separatedBy: "error: module 'Demo' has no member named 'DemoSaver'").count == 3,
+                "the message and its excerpt once: \(run.standardError)")
+        #expect(run.standardError.contains("[8/12] Emitting module check_01\n\(error)\n[9/12] Compiling check_01 main.swift\nerror: exercise 1"),
+                "\(run.standardError)")
+        #expect(run.standardError.hasSuffix("error: exercise 1 did not build: the checker expects the type 'DemoSaver' (public, with a public init()) in "
+                                            + "\(sandbox.exercises.path)/01-demo/Demo.swift; the error above is where the checker uses it\n"),
+                "\(run.standardError)")
+        #expect(Self.row(1, of: try await sandbox.run(["exercise", "list"])) == ["01", "Demo", "failing", "did", "not", "build"])
+    }
+
     @Test("check of code that threw reports a wrong result, not a checker that stopped, and list says why it fails")
     func checkOfCodeThatThrew() async throws {
         let sandbox = try StandInExercises()
@@ -182,9 +209,13 @@ private struct StandInExercises {
         try directory.write("# 01 · Demo\n\nA stand-in.\n", to: "Exercises/01-demo/README.md")
         try directory.write("## Hint 1\n\nOne.\n\n## Hint 2\n\nTwo.\n", to: "Exercises/01-demo/hint.md")
         try directory.write("// The learner's file.\n", to: "Exercises/01-demo/Demo.swift")
+        try manager.createDirectory(at: exercises.appendingPathComponent("Checkers/check-01"), withIntermediateDirectories: true)
+        try directory.write("import Demo\n\nawait CheckCommand.run(DemoCheck.self, starter: Demo.DemoSaver(), solution: DemoSolution.DemoSaver())\n",
+                            to: "Exercises/Checkers/check-01/main.swift")
         try script("bin/swift", """
             if [ -n "$STAND_IN_BUILD_PID" ]; then echo $$ > "$STAND_IN_BUILD_PID"; exec sleep 600; fi
             echo "stand-in swift: $*"
+            [ -n "$STAND_IN_BUILD_MESSAGES" ] && cat "$STAND_IN_BUILD_MESSAGES"
             exit "${STAND_IN_BUILD_STATUS:-0}"
             """)
         try script("Exercises/.build/debug/check-01", """

@@ -228,6 +228,19 @@ struct TerminalTests {
         #expect(!screen.contains("^["), "the edit mode came back: no key echoed as text\n\(screen)")
     }
 
+    @Test("SIGTERM or SIGHUP at the prompt ends the shell by that signal and gives the terminal back as it was",
+          arguments: [SIGTERM, SIGHUP])
+    func terminatedAtThePrompt(signal: Int32) async throws {
+        try await waitForPrompt()
+        let editing = try await terminal.terminalModes()
+        #expect(editing.contains("-icanon"), "the line editor reads key by key at the prompt: \(editing.sorted())")
+        let program = try #require(await terminal.programID())
+        kill(program, signal)
+        #expect(try await terminal.waitForExit() == 128 + signal)
+        let after = try await terminal.terminalModes()
+        #expect(after.contains("icanon") && after.contains("echo") && !after.contains("-icanon"), "\(after.sorted())")
+    }
+
     @Test("Ctrl-D on an empty line quits with status 0")
     func endOfInput() async throws {
         try await waitForPrompt()

@@ -163,6 +163,31 @@ final class TmuxTerminal {
         }
     }
 
+    /// The process ID of the program in the pane (the pane's shell wrapper's child), or `nil`
+    /// before it has started or after it has ended.
+    func programID() async -> pid_t? {
+        let socket = socket
+        return try? await ChildProcess.offPool {
+            let shell = try Self.tmuxNow(["list-panes", "-F", "#{pane_pid}"], socket: socket)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+            return children.split(separator: " ").first.flatMap { pid_t($0) }
+        }
+    }
+
+    /// The words of `stty -a` for the pane's terminal (`icanon`, `-echo`, …): the mode the
+    /// program left it in.
+    func terminalModes() async throws -> Set<String> {
+        let socket = socket
+        return try await ChildProcess.offPool {
+            let tty = try Self.tmuxNow(["list-panes", "-F", "#{pane_tty}"], socket: socket)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let result = try ChildProcess.run(["stty", "-a", "-F", tty])
+            guard result.status == 0 else { throw TestFailure("stty -a -F \(tty) failed: \(result.output)") }
+            return Set(result.output.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
+        }
+    }
+
     /// Polls until the program has exited, and returns its status.
     func waitForExit(timeout: Duration = .seconds(120)) async throws -> Int32 {
         let deadline = HangLimit.deadline(after: timeout)

@@ -22,8 +22,8 @@ import Foundation
 /// - Throws on open: ``ObjectGraph/ObjectGraphError`` with code `storeFailure` (server
 ///   unreachable, login refused, no such database), `notADatabase` (tables that are not a
 ///   store of this framework), `modelMismatch`, or `invalidModel` (before connecting) when a
-///   name the model makes is longer than PostgreSQL's 63-byte identifiers. A schema the
-///   failed open made is dropped.
+///   name the model makes is longer than PostgreSQL's 63-byte identifiers. What a failed
+///   open made (tables, a schema) is dropped.
 public final class PostgresStore: StoreRequestHandler {
     /// Where the store lives.
     public let location: PostgresLocation
@@ -259,8 +259,14 @@ extension PersistentStoreCoordinator {
         at location: PostgresLocation, configuration: [String]? = nil, options: PostgresStore.Options = .init()
     ) throws -> PostgresStore {
         let store = try PostgresStore(location: location, model: model, options: options)
-        try store.startListening { [weak self] note in self?.storeDidChangeElsewhere(note) }
-        try addOnce(store, at: location.description, configuration: configuration)
+        do {
+            try store.startListening { [weak self] note in self?.storeDidChangeElsewhere(note) }
+            try addOnce(store, at: location.description, configuration: configuration)
+        } catch {
+            // Not added: the tables (or schema) this open made go again, as after a failed init.
+            store.removeWhatOpeningMade()
+            throw error
+        }
         return store
     }
 }

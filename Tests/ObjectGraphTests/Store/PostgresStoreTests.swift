@@ -138,6 +138,53 @@ struct PostgresStoreTests {
         #expect(try MainContext(coordinator: coordinator).count(for: FetchRequest(entityName: long + "B")) == 1)
     }
 
+    @Test("An open whose listening connection the server refuses drops the tables, or the schema, it made",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func failedListeningDropsWhatOpeningMade() throws {
+        let database = PostgresTestServer.database!
+        let admin = try PostgresSession(database)
+        // A role with two connections: the store's writer and reader; its listener is refused.
+        let role = "og_two_" + UUID().uuidString.prefix(8).lowercased()
+        try admin.run("CREATE ROLE \"\(role)\" LOGIN PASSWORD 'two' CONNECTION LIMIT 2")
+        try admin.run("GRANT CREATE ON DATABASE \"\(database.database)\" TO \"\(role)\"")
+        defer {
+            _ = try? admin.run("DROP OWNED BY \"\(role)\" CASCADE")
+            _ = try? admin.run("DROP ROLE \"\(role)\"")
+        }
+        var location = PostgresTestServer.newLocation()
+        location.user = role
+        location.password = "two"
+        let schema = [StoredValue.text(location.schema)]
+        func schemas() throws -> Int { try admin.run("SELECT 1 FROM pg_namespace WHERE nspname = $1", schema).rows.count }
+        func tables() throws -> Int { try admin.run("SELECT 1 FROM pg_tables WHERE schemaname = $1", schema).rows.count }
+        /// Waits until the role's connections of the last try have closed (they close as the store is released).
+        func awaitNoConnections() throws {
+            var tries = 0
+            while try !admin.run("SELECT 1 FROM pg_stat_activity WHERE usename = $1", [.text(role)]).rows.isEmpty, tries < 600 {
+                usleep(50_000)
+                tries += 1
+            }
+        }
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+
+        var error = try #require(throws: ObjectGraphError.self) { try coordinator.addPostgresStore(at: location) }
+        #expect(error.message.contains("too many connections"), "\(error.message)")
+        #expect(try schemas() == 0, "the schema the failed open made is left behind")
+        #expect(coordinator.stores.isEmpty)
+
+        try admin.run("CREATE SCHEMA \"\(location.schema)\" AUTHORIZATION \"\(role)\"")
+        try awaitNoConnections()
+        error = try #require(throws: ObjectGraphError.self) { try coordinator.addPostgresStore(at: location) }
+        #expect(error.message.contains("too many connections"), "\(error.message)")
+        #expect(try schemas() == 1 && tables() == 0, "the schema made beforehand stays, without the tables the open made")
+
+        // Once the role may listen, the same location opens.
+        try admin.run("ALTER ROLE \"\(role)\" CONNECTION LIMIT 3")
+        try awaitNoConnections()
+        let store = try coordinator.addPostgresStore(at: location)
+        #expect(store.createdTables && store.listeners.withLock { $0.count } == 1)
+    }
+
     /// Two coordinators on one store, as two processes would have.
     private func twoCoordinators() throws -> (PersistentStoreCoordinator, PersistentStoreCoordinator) {
         let location = PostgresTestServer.newLocation()

@@ -45,9 +45,10 @@ extension PersistentStoreCoordinator {
 
 extension PostgresStore {
     /// Drops the tables opening the store made, or the schema when it made that, and stops
-    /// listening: a failed migration into the store leaves the location as it was. Nothing
-    /// is dropped when the store was there before. A failure here is ignored (the
-    /// migration's own error says what went wrong; the next try finds an empty store).
+    /// listening: a failed migration into the store, or a failed
+    /// ``PersistentStoreCoordinator/addPostgresStore(at:configuration:options:)``, leaves the
+    /// location as it was. Nothing is dropped when the store was there before. A failure here
+    /// is ignored (the caller's own error says what went wrong; the next try finds an empty store).
     func removeWhatOpeningMade() {
         stopListening()
         guard createdTables else { return }

@@ -21,7 +21,9 @@ import Foundation
 ///
 /// - Throws on open: ``ObjectGraph/ObjectGraphError`` with code `storeFailure` (server
 ///   unreachable, login refused, no such database), `notADatabase` (tables that are not a
-///   store of this framework) or `modelMismatch`. A schema the failed open made is dropped.
+///   store of this framework), `modelMismatch`, or `invalidModel` (before connecting) when a
+///   name the model makes is longer than PostgreSQL's 63-byte identifiers. What a failed
+///   open made (tables, a schema) is dropped.
 public final class PostgresStore: StoreRequestHandler {
     /// Where the store lives.
     public let location: PostgresLocation
@@ -53,10 +55,11 @@ public final class PostgresStore: StoreRequestHandler {
     public init(location: PostgresLocation, model: ObjectModel, creatingSchema: Bool = true, options: Options = Options()) throws {
         self.location = location
         self.model = model
-        writer = try PostgresSession(location)
-        reader = try PostgresSession(location)
         var layouts: [TableLayout] = []
         for entity in model.entities where entity.parent == nil { layouts.append(TableLayout(root: entity)) }
+        try Self.checkIdentifierLengths(model, layouts: layouts)
+        writer = try PostgresSession(location)
+        reader = try PostgresSession(location)
         self.layouts = layouts
         self.layoutByEntity = model.entities.map { entity in layouts.first { $0.root === entity.root }! }
         let tableSQL = layouts.map(TableSQL.init)
@@ -256,8 +259,14 @@ extension PersistentStoreCoordinator {
         at location: PostgresLocation, configuration: [String]? = nil, options: PostgresStore.Options = .init()
     ) throws -> PostgresStore {
         let store = try PostgresStore(location: location, model: model, options: options)
-        try store.startListening { [weak self] note in self?.storeDidChangeElsewhere(note) }
-        try addOnce(store, at: location.description, configuration: configuration)
+        do {
+            try store.startListening { [weak self] note in self?.storeDidChangeElsewhere(note) }
+            try addOnce(store, at: location.description, configuration: configuration)
+        } catch {
+            // Not added: the tables (or schema) this open made go again, as after a failed init.
+            store.removeWhatOpeningMade()
+            throw error
+        }
         return store
     }
 }

@@ -24,7 +24,17 @@ package enum SchemaSQL {
             CREATE TABLE \(join) ("_source" \(key) NOT NULL, "_destination" \(key) NOT NULL, \
             PRIMARY KEY ("_source", "_destination"))\(dialect.joinTableOptions)
             """,
-            "CREATE INDEX \(SQLIdentifier("_join_index_" + relationship.entity.name + "_" + relationship.name).quoted) ON \(join) (\"_destination\", \"_source\")"]
+            "CREATE INDEX \(SQLIdentifier(joinIndexName(relationship)).quoted) ON \(join) (\"_destination\", \"_source\")"]
+    }
+
+    /// The name of the index of a many-to-many relationship's join table.
+    package static func joinIndexName(_ relationship: RelationshipDescription) -> String {
+        "_join_index_" + relationship.entity.name + "_" + relationship.name
+    }
+
+    /// The name of the index of `table` on `keys`.
+    package static func indexName(table: String, keys: [String]) -> String {
+        "_index_\(table)_\(keys.joined(separator: "_"))"
     }
 
     /// The statements that create one tree's table (first) and its indexes, without join tables.
@@ -34,7 +44,6 @@ package enum SchemaSQL {
         let key = dialect.integerType
         var definitions = ["\"_pk\" \(key) PRIMARY KEY", "\"_ent\" \(key) NOT NULL", versionColumnDefinition(dialect)]
         var statements: [String] = []
-        var indexed: [[String]] = []
         // Sibling entities may declare a property of the same name; the model has checked
         // that they are stored alike, and they share one column.
         var columns: Set<String> = []
@@ -43,7 +52,6 @@ package enum SchemaSQL {
                 if columns.insert(attribute.name).inserted {
                     definitions.append("\(SQLIdentifier(attribute.name).quoted) \(dialect.columnType(attribute.type))")
                 }
-                if attribute.isIndexed { indexed.append([attribute.name]) }
             }
         }
         for entity in tree {
@@ -54,10 +62,7 @@ package enum SchemaSQL {
                         definitions.append("\(SQLIdentifier(entityColumn).quoted) \(key)")
                     }
                 }
-                // Every foreign key is indexed: to-many faults and deletes search by it.
-                indexed.append([relationship.name])
             }
-            indexed += entity.indexes
         }
         for entity in tree {
             for keys in entity.uniquenessConstraints {
@@ -65,15 +70,33 @@ package enum SchemaSQL {
                 definitions.append("UNIQUE (\(keys.map { SQLIdentifier($0).quoted }.joined(separator: ", ")))")
             }
         }
-        if tree.count > 1 { indexed.append(["_ent"]) }
         let table = SQLIdentifier(layout.table).quoted
         statements.append("CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))")
-        var seen: Set<[String]> = []
-        for keys in indexed where seen.insert(keys).inserted {
-            let name = SQLIdentifier("_index_\(layout.table)_\(keys.joined(separator: "_"))").quoted
+        for keys in indexedKeys(layout) {
+            let name = SQLIdentifier(indexName(table: layout.table, keys: keys)).quoted
             statements.append("CREATE INDEX \(name) ON \(table) (\(keys.map { SQLIdentifier($0).quoted }.joined(separator: ", ")))")
         }
         return statements
+    }
+
+    /// The column lists of one tree's table that get an index, each once: indexed attributes,
+    /// every foreign key (to-many faults and deletes search by it), the entities' declared
+    /// indexes, and `_ent` when the tree has several entities.
+    package static func indexedKeys(_ layout: TableLayout) -> [[String]] {
+        let tree = layout.root.selfAndDescendants
+        var indexed: [[String]] = []
+        for entity in tree {
+            for attribute in entity.declaredAttributes where !attribute.isTransient && attribute.isIndexed {
+                indexed.append([attribute.name])
+            }
+        }
+        for entity in tree {
+            for relationship in entity.declaredRelationships where !relationship.isToMany { indexed.append([relationship.name]) }
+            indexed += entity.indexes
+        }
+        if tree.count > 1 { indexed.append(["_ent"]) }
+        var seen: Set<[String]> = []
+        return indexed.filter { seen.insert($0).inserted }
     }
 
     /// The version column's definition.

@@ -1,4 +1,5 @@
 import ObjectGraph
+import Foundation
 
 /// A live view of a fetch (`.watch`): a results controller on the shell's context whose
 /// change sets print one line per object, `+` inserted, `-` deleted, `~` updated, `>` moved,
@@ -13,6 +14,10 @@ import ObjectGraph
 /// `save`, or a merge while it waits) prints after that command's output; one that arrives
 /// between commands prints at once in scripts and piped input, and after the next
 /// command's output at a terminal, where the prompt owns the line (as job notes do).
+///
+/// When the store may have changed in ways no one listed (a PostgreSQL catalogue listens
+/// again after its connection to the server dropped, and saves announced meanwhile are
+/// lost), one line says so, and the changes the fresh fetch found follow.
 @MainActor final class ResultsWatch: FetchedResultsControllerDelegate {
     /// The command as typed after `.watch`.
     let command: String
@@ -29,6 +34,12 @@ import ObjectGraph
     private var unsaved: [ObjectID: ManagedObject] = [:]
     /// Lines waiting for the running command to end.
     private var pending: [String] = []
+    /// Hears of notes that changes went unlisted (``DidSave/changesUnknown``).
+    private var unknownChanges: DidSaveObservation?
+
+    /// The line printed when the store's changes went unlisted.
+    static let changesUnknownLine =
+        "(the connection to the database server was made again: saves made meanwhile are unknown, so the watch fetched afresh)"
 
     /// Fetches `request` and starts watching it.
     /// - Throws: what the fetch throws.
@@ -43,6 +54,11 @@ import ObjectGraph
         try controller.performFetch()
         controller.delegate = self
         for object in controller.fetchedObjects { remember(object, label: Self.label(of: object)) }
+        // Queued on the main queue, as the context's automatic merge of the same note is.
+        unknownChanges = context.coordinator.addDidSaveObserver { [weak self] note in
+            guard note.changesUnknown else { return }
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.show([Self.changesUnknownLine]) } }
+        }
     }
 
     /// Keeps `label` for `object`, under its ID now.
@@ -79,6 +95,11 @@ import ObjectGraph
             }
             lines.append("\(mark) \(describedID) \(label)")
         }
+        show(lines)
+    }
+
+    /// Prints `lines` now, or after the running command (see the type's comment).
+    private func show(_ lines: [String]) {
         if isBusy() {
             pending += lines
         } else if isInteractive {

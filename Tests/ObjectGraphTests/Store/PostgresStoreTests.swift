@@ -75,24 +75,114 @@ struct PostgresStoreTests {
     @Test("An open that made a schema and then failed before its tables existed drops the schema; one made beforehand stays",
           .enabled(if: PostgresTestServer.isAvailable))
     func failedOpenDropsItsSchema() throws {
-        // Two entity names PostgreSQL cuts to the same 63 bytes: the second CREATE TABLE fails.
-        let long = "Long" + String(repeating: "x", count: 70)
-        let model = try ObjectModel(entities: [EntityDescription(long + "A", attributes: [AttributeDescription("name", .string)]),
-                                               EntityDescription(long + "B", attributes: [AttributeDescription("name", .string)])])
         let location = PostgresTestServer.newLocation()
         let admin = try PostgresSession(PostgresTestServer.database!)
         func schemas() throws -> Int {
             try admin.run("SELECT 1 FROM pg_namespace WHERE nspname = $1", [.text(location.schema)]).rows.count
         }
+        // The server refuses every CREATE TABLE in this store's schema (and only there).
+        let refuse = "og_refuse_" + location.schema
+        try admin.run("""
+            CREATE FUNCTION "\(refuse)"() RETURNS event_trigger LANGUAGE plpgsql AS $$ BEGIN
+            IF current_schema() = '\(location.schema)' THEN RAISE EXCEPTION 'no tables here'; END IF; END $$
+            """)
+        try admin.run("CREATE EVENT TRIGGER \"\(refuse)\" ON ddl_command_start WHEN TAG IN ('CREATE TABLE') EXECUTE FUNCTION \"\(refuse)\"()")
+        defer {
+            _ = try? admin.run("DROP EVENT TRIGGER \"\(refuse)\"")
+            _ = try? admin.run("DROP FUNCTION \"\(refuse)\"()")
+        }
+        let model = try TestModel.make()
         let error = try #require(throws: ObjectGraphError.self) {
             try PersistentStoreCoordinator(model: model).addPostgresStore(at: location)
         }
-        #expect(error.code == .storeFailure && error.message.contains("already exists"), "\(error.message)")
+        #expect(error.code == .storeFailure && error.message.contains("no tables here"), "\(error.message)")
         #expect(try schemas() == 0, "the schema the failed open made is left behind")
 
         try admin.run("CREATE SCHEMA \"\(location.schema)\"")
         #expect(throws: ObjectGraphError.self) { try PersistentStoreCoordinator(model: model).addPostgresStore(at: location) }
         #expect(try schemas() == 1, "the schema made beforehand is dropped")
+    }
+
+    @Test("A model with a name PostgreSQL would cut to 63 bytes is refused before connecting, naming it and the identifier; SQLite takes it")
+    func longIdentifiers() throws {
+        // Two entity names that agree in their first 63 bytes: PostgreSQL would make them one table.
+        let long = "Long" + String(repeating: "x", count: 70)
+        let entities = try ObjectModel(entities: [EntityDescription(long + "A", attributes: [AttributeDescription("name", .string)]),
+                                                  EntityDescription(long + "B", attributes: [AttributeDescription("name", .string)])])
+        // Nothing listens on port 1: an error about connecting would mean the model was not checked first.
+        let nowhere = try PostgresLocation(url: "postgres://og@127.0.0.1:1/catalogue", environment: [:])
+        var error = try #require(throws: ObjectGraphError.self) { try PostgresStore(location: nowhere, model: entities) }
+        #expect(error.code == .invalidModel, "\(error.message)")
+        #expect(error.message.contains("entity '\(long)A' makes the table name '\(long)A' (75 bytes)")
+                && error.message.contains("entity '\(long)B'") && error.message.contains("63 bytes"), "\(error.message)")
+
+        // A name under the limit whose index name is over it.
+        let attribute = "a" + String(repeating: "b", count: 55)
+        let indexed = try ObjectModel(entities: [EntityDescription("Chef", attributes: [AttributeDescription(attribute, .string, isIndexed: true)])])
+        error = try #require(throws: ObjectGraphError.self) { try PostgresStore(location: nowhere, model: indexed) }
+        #expect(error.message.contains("attribute 'Chef.\(attribute)' makes the index name '_index_Chef_\(attribute)' (68 bytes)"),
+                "\(error.message)")
+        #expect(!error.message.contains("column name"), "\(error.message)")
+        let moving = PersistentStoreCoordinator(model: indexed)
+        let sqlite = try moving.addStore(at: ":memory:")
+        error = try #require(throws: ObjectGraphError.self) { try moving.migrateStore(sqlite, to: nowhere) }
+        #expect(error.code == .invalidModel && moving.stores[0] === sqlite, "\(error.message)")
+
+        // SQLite has no such limit.
+        let coordinator = PersistentStoreCoordinator(model: entities)
+        try coordinator.addStore(at: ":memory:")
+        let context = MainContext(coordinator: coordinator)
+        try context.insert(long + "A")["name"] = "a"
+        try context.insert(long + "B")["name"] = "b"
+        try context.save()
+        #expect(try MainContext(coordinator: coordinator).count(for: FetchRequest(entityName: long + "B")) == 1)
+    }
+
+    @Test("An open whose listening connection the server refuses drops the tables, or the schema, it made",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func failedListeningDropsWhatOpeningMade() throws {
+        let database = PostgresTestServer.database!
+        let admin = try PostgresSession(database)
+        // A role with two connections: the store's writer and reader; its listener is refused.
+        let role = "og_two_" + UUID().uuidString.prefix(8).lowercased()
+        try admin.run("CREATE ROLE \"\(role)\" LOGIN PASSWORD 'two' CONNECTION LIMIT 2")
+        try admin.run("GRANT CREATE ON DATABASE \"\(database.database)\" TO \"\(role)\"")
+        defer {
+            _ = try? admin.run("DROP OWNED BY \"\(role)\" CASCADE")
+            _ = try? admin.run("DROP ROLE \"\(role)\"")
+        }
+        var location = PostgresTestServer.newLocation()
+        location.user = role
+        location.password = "two"
+        let schema = [StoredValue.text(location.schema)]
+        func schemas() throws -> Int { try admin.run("SELECT 1 FROM pg_namespace WHERE nspname = $1", schema).rows.count }
+        func tables() throws -> Int { try admin.run("SELECT 1 FROM pg_tables WHERE schemaname = $1", schema).rows.count }
+        /// Waits until the role's connections of the last try have closed (they close as the store is released).
+        func awaitNoConnections() throws {
+            var tries = 0
+            while try !admin.run("SELECT 1 FROM pg_stat_activity WHERE usename = $1", [.text(role)]).rows.isEmpty, tries < 600 {
+                usleep(50_000)
+                tries += 1
+            }
+        }
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+
+        var error = try #require(throws: ObjectGraphError.self) { try coordinator.addPostgresStore(at: location) }
+        #expect(error.message.contains("too many connections"), "\(error.message)")
+        #expect(try schemas() == 0, "the schema the failed open made is left behind")
+        #expect(coordinator.stores.isEmpty)
+
+        try admin.run("CREATE SCHEMA \"\(location.schema)\" AUTHORIZATION \"\(role)\"")
+        try awaitNoConnections()
+        error = try #require(throws: ObjectGraphError.self) { try coordinator.addPostgresStore(at: location) }
+        #expect(error.message.contains("too many connections"), "\(error.message)")
+        #expect(try schemas() == 1 && tables() == 0, "the schema made beforehand stays, without the tables the open made")
+
+        // Once the role may listen, the same location opens.
+        try admin.run("ALTER ROLE \"\(role)\" CONNECTION LIMIT 3")
+        try awaitNoConnections()
+        let store = try coordinator.addPostgresStore(at: location)
+        #expect(store.createdTables && store.listeners.withLock { $0.count } == 1)
     }
 
     /// Two coordinators on one store, as two processes would have.

@@ -22,12 +22,12 @@ struct PostgresMultiProcessTests {
     /// The prefix of the databases these tests make: `objectgraph_mp_<pid>_<n>`.
     static let databasePrefix = "objectgraph_mp_"
 
-    /// Runs `sql` with psql in the server's `postgres` database; returns its exit status
-    /// and its unaligned, header-less output.
-    static func psql(_ server: String, _ sql: String) async throws -> (status: Int32, output: String) {
+    /// Runs `sql` with psql in the server's `postgres` database (or `database`); returns its
+    /// exit status and its unaligned, header-less output.
+    static func psql(_ server: String, _ sql: String, database: String = "postgres") async throws -> (status: Int32, output: String) {
         let url = URL(string: server)!
         return try await ChildProcess.run(["/usr/bin/psql", "-h", url.host!, "-p", String(url.port ?? 5432), "-U", url.user!,
-                                           "-d", "postgres", "-qAtc", sql])
+                                           "-d", database, "-qAtc", sql])
     }
 
     /// Runs `body` with the URL of a catalogue in a new, empty database, and drops the
@@ -180,6 +180,52 @@ struct PostgresMultiProcessTests {
             let lines = watcher.output.split(separator: "\n").map(String.init)
             for (prefix, name) in stride(from: 0, to: expected.count, by: 2).map({ (expected[$0], expected[$0 + 1]) }) {
                 #expect(lines.contains { $0.hasPrefix(prefix) && $0.hasSuffix(name) }, "no line '\(prefix)… \(name)':\n\(watcher.output)")
+            }
+            watcher.send(".quit")
+            #expect(try await watcher.waitForExit().status == 0)
+        }
+    }
+
+    @Test("A shell's .watch says when its listening connection was made again, and shows what changed meanwhile")
+    func watchAfterReconnect() async throws {
+        guard let server = Self.server else { return }
+        try await Self.withCatalogue(server) { catalogue in
+            let home = try TemporaryDirectory()
+            let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleData/recipes.jsonl").path
+            let imported = try await RecipesBinary.run([catalogue, "-c", "import \(sample)"])
+            if imported.standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
+            #expect(imported.status == 0, "\(imported.standardError)")
+
+            let watcher = try ShellProcess([catalogue], home: home.url)
+            watcher.send(".watch fetch Recipe where cuisine.name == 'Thai' sort name")
+            try await watcher.waitFor("the watch") { $0.contains("watching 7 Recipe objects") }
+            // A change no notification announces, then the end of the shell's listening connection.
+            let database = String(catalogue.split(separator: "/").last!)
+            let deleted = try await Self.psql(server, #"DELETE FROM "Recipe" WHERE "name" = 'Pad Thai'"#, database: database)
+            #expect(deleted.status == 0)
+            let ended = try await Self.psql(server,
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND query LIKE 'LISTEN%'")
+            #expect(ended.output.split(separator: "\n") == ["t"], "\(ended.output)")
+
+            // The line prints after the next command at a terminal: ask until it is there.
+            func sawReconnect(_ output: String) -> Bool {
+                let lines = output.split(separator: "\n")
+                return lines.contains { $0.contains("the connection to the database server was made again") }
+                    && lines.contains { $0.hasPrefix("- Recipe/") && $0.hasSuffix("Pad Thai") }
+            }
+            var asked = 0
+            let deadline = HangLimit.deadline(after: .seconds(120))
+            while !sawReconnect(watcher.output) {
+                guard ContinuousClock.now < deadline else {
+                    throw TestFailure("the watch never said it listened again; output:\n\(watcher.output)")
+                }
+                asked += 1
+                watcher.send("count Recipe")
+                try await watcher.waitFor("answer \(asked) to count, then the watch's lines", timeout: .seconds(60)) { output in
+                    output.split(separator: "\n").count { $0 == "168" } >= asked || sawReconnect(output)
+                }
+                if !sawReconnect(watcher.output) { try await Task.sleep(for: .milliseconds(200)) }
             }
             watcher.send(".quit")
             #expect(try await watcher.waitForExit().status == 0)

@@ -18,49 +18,7 @@ extension SQLiteStore {
         var values = changes.values
         do {
             let ids = try pool.write { connection in
-                try connection.inTransaction {
-                    let ids = try assignKeys(changes.inserts.map(\.id), connection)
-                    let keys = StoreChanges.Keys(changes, ids: ids, model: model)
-                    values = try changes.resolvedValues(keys)
-                    current = changes.deletes.first
-                    try delete(changes.deletes, connection)
-                    try insertRows(changes.inserts, ids: ids, values: values, connection, current: &current)
-                    var conflicts: [ObjectID] = []
-                    for update in changes.updates {
-                        current = update.id
-                        let layout = layout(for: model.entities[Int(update.id.entityIndex)])
-                        let statement = try connection.cachedStatement(SchemaSQL.update(
-                            layout, columns: update.columns.map { layout.columns[$0 - 2] }, checksVersion: update.version != nil))
-                        try statement.bind(Array(values[update.start..<update.start + update.columns.count])
-                                           + [.integer(update.id.key)] + (update.version.map { [.integer($0)] } ?? []))
-                        guard try statement.run() == 0 else { continue }
-                        let exists = try connection.cachedStatement(SchemaSQL.selectVersion(table: layout.table))
-                        try exists.bind(.integer(update.id.key), at: 1)
-                        var found = false
-                        try exists.forEachRow { _ in found = true }
-                        guard found else {
-                            throw ObjectGraphError(.objectNotFound,
-                                "cannot save the changes to \(model.describe(update.id)): its row is no longer in the store (deleted by another context or process); nothing was saved")
-                        }
-                        conflicts.append(update.id)
-                    }
-                    if !conflicts.isEmpty { throw SaveConflicts(ids: conflicts) }
-                    for join in changes.joins {
-                        current = join.source
-                        let table = SchemaNaming.joinTable(for: join.relationship)
-                        // Both sides record the change; the side that names the join table writes it.
-                        guard table.sourceColumn == "_source" else { continue }
-                        let statement = try connection.cachedStatement(
-                            join.isInsertion ? SchemaSQL.insertJoin(table.table) : SchemaSQL.deleteJoin(table.table))
-                        try statement.bind([.integer(try keys.key(of: join.source)), .integer(try keys.key(of: join.destination))])
-                        try statement.run()
-                    }
-                    try checkReferencedRowsExist(changes, connection)
-                    try writeMetadata(changes.metadata, connection)
-                    current = nil  // errors from here on belong to the other stores
-                    try beforeCommit()
-                    return ids
-                }
+                try writeInTransaction(changes, connection, values: &values, current: &current, beforeCommit: beforeCommit)
             }
             didCommitMetadata(changes.metadata)
             return ids
@@ -70,6 +28,67 @@ extension SQLiteStore {
             }
             throw translate(error)
         }
+    }
+
+    /// Writes `changes` in one transaction on `connection` (see ``save(_:beforeCommit:)``):
+    /// `values` receives the values with their references resolved, and `current` the row
+    /// being written when an error is thrown.
+    ///
+    /// A method, not a closure inside `pool.write`: a closure nested in that one that used
+    /// `changes` captured a copy of it (seven references retained and released every save).
+    private func writeInTransaction(
+        _ changes: StoreChanges, _ connection: SQLiteConnection, values: inout [StoredValue], current: inout ObjectID?,
+        beforeCommit: () throws -> Void
+    ) throws -> [ObjectID] {
+        let ids = try connection.inTransaction {
+            let ids = try assignKeys(changes.inserts.map(\.id), connection)
+            let keys = StoreChanges.Keys(changes, ids: ids, model: model)
+            values = try changes.resolvedValues(keys)
+            current = changes.deletes.first
+            try delete(changes.deletes, connection)
+            try insertRows(changes.inserts, ids: ids, values: values, connection, current: &current)
+            var conflicts: [ObjectID] = []
+            for update in changes.updates {
+                current = update.id
+                let layout = layout(for: model.entities[Int(update.id.entityIndex)])
+                let statement = try connection.cachedStatement(SchemaSQL.update(
+                    layout, columns: update.columns.map { layout.columns[$0 - 2] }, checksVersion: update.version != nil))
+                try statement.bind(Array(values[update.start..<update.start + update.columns.count])
+                                   + [.integer(update.id.key)] + (update.version.map { [.integer($0)] } ?? []))
+                guard try statement.run() == 0 else { continue }
+                let exists = try connection.cachedStatement(SchemaSQL.selectVersion(table: layout.table))
+                try exists.bind(.integer(update.id.key), at: 1)
+                var found = false
+                try exists.forEachRow { _ in found = true }
+                guard found else {
+                    throw ObjectGraphError(.objectNotFound,
+                        "cannot save the changes to \(model.describe(update.id)): its row is no longer in the store (deleted by another context or process); nothing was saved")
+                }
+                conflicts.append(update.id)
+            }
+            if !conflicts.isEmpty { throw SaveConflicts(ids: conflicts) }
+            for join in changes.joins {
+                current = join.source
+                let table = SchemaNaming.joinTable(for: join.relationship)
+                // Both sides record the change; the side that names the join table writes it.
+                guard table.sourceColumn == "_source" else { continue }
+                let statement = try connection.cachedStatement(
+                    join.isInsertion ? SchemaSQL.insertJoin(table.table) : SchemaSQL.deleteJoin(table.table))
+                try statement.bind([.integer(try keys.key(of: join.source)), .integer(try keys.key(of: join.destination))])
+                try statement.run()
+            }
+            try checkReferencedRowsExist(changes, connection)
+            try writeMetadata(changes.metadata, connection)
+            current = nil  // errors from here on belong to the other stores
+            try beforeCommit()
+            return ids
+        }
+        // The keys assignKeys checked or read are current after this commit: a later save
+        // uses them while nothing else has committed to the file. (Inside an outer
+        // transaction this is the version before that one commits, which its commit then
+        // changes.)
+        connection.nextKeysVersion = connection.fileVersion()
+        return ids
     }
 
     /// Throws `objectNotFound` when a saved row this save points at (``StoreChanges/referencedSavedKeys(model:)``)
@@ -166,22 +185,21 @@ extension SQLiteStore {
     /// at once.
     ///
     /// The writer remembers each table's next key after a save and uses it at the next save
-    /// when no other connection has committed in between (`PRAGMA data_version`, read while
-    /// this transaction holds the write lock), so consecutive saves read no key at all.
+    /// when nothing else has committed to the file in between (``SQLiteConnection/fileVersion()``,
+    /// read while this transaction holds the write lock, against its value after the last
+    /// save's commit), so consecutive saves read no key at all.
     /// Whatever else this connection does to keys (reserving, a batch insert) forgets them.
     private func assignKeys(_ ids: consuming [ObjectID], _ connection: SQLiteConnection, reserving: Bool = false) throws -> [ObjectID] {
         // The IDs are replaced in place: a save's list is its own, so no copy is made.
         var result = ids
-        guard var first = result.firstIndex(where: \.isTemporary) else { return result }
+        // Checked even when every ID is permanent: the save's commit makes the keys current.
         if reserving {
             connection.nextKeys.removeAll()
-        } else {
-            let version = try connection.dataVersion()
-            if version != connection.nextKeysVersion {
-                connection.nextKeys.removeAll()
-                connection.nextKeysVersion = version
-            }
+        } else if connection.fileVersion() != connection.nextKeysVersion {
+            connection.nextKeys.removeAll()
+            connection.nextKeysVersion = -1  // until this save commits
         }
+        guard var first = result.firstIndex(where: \.isTemporary) else { return result }
         // One table at a time, in order of first use: the table of the first ID still
         // temporary, whose rows a pass counts (noting where another table's first row is) and
         // a second pass gives keys. A save inserts into one table or a few, and needs no

@@ -199,6 +199,7 @@ public final class SQLiteStore: StoreRequestHandler {
 
     /// Writes metadata changes (nil removes a key) on `connection`, inside the caller's transaction.
     func writeMetadata(_ changes: [String: String?], _ connection: SQLiteConnection) throws {
+        guard !changes.isEmpty else { return }  // most saves: sorting nothing still cost an allocation
         for (key, value) in changes.sorted(by: { $0.key < $1.key }) {
             if let value {
                 let statement = try connection.cachedStatement(SchemaSQL.upsertMetadata)
@@ -214,6 +215,7 @@ public final class SQLiteStore: StoreRequestHandler {
 
     /// Updates the store's copy of its metadata after a transaction that changed it committed.
     func didCommitMetadata(_ changes: [String: String?]) {
+        guard !changes.isEmpty else { return }  // most saves: no lock taken for nothing
         metadataCache.withLock { cache in
             for (key, value) in changes { cache[key] = value }
         }

@@ -81,22 +81,25 @@ extension ContextCore {
                     id: object.objectID, columns: columns, start: start, version: version >= 0 ? version : nil))
             }
         }
-        func addJoins(of object: ManagedObject) {
+        // Takes the list of pairs inout rather than capturing `changes`: a local function
+        // passed as a closure boxes what it captures, and the box cost a dynamic exclusivity
+        // check on every save.
+        func addJoins(of object: ManagedObject, to joins: inout [StoreChanges.JoinChange]) {
             guard object.needsSaveWork(.hasToMany) else { return }
             for relationship in object.entity.toManyRelationships where relationship.isManyToMany && object.hasChangedSlot(relationship.slot) {
                 guard case .toMany(let storage) = object.slots[relationship.slot].value else { continue }
                 for destination in storage.added {
-                    changes.joins.append(StoreChanges.JoinChange(
+                    joins.append(StoreChanges.JoinChange(
                         relationship: relationship, source: object.objectID, destination: destination.objectID, isInsertion: true))
                 }
                 for destination in storage.removed where !destination.isTemporary {
-                    changes.joins.append(StoreChanges.JoinChange(
+                    joins.append(StoreChanges.JoinChange(
                         relationship: relationship, source: object.objectID, destination: destination, isInsertion: false))
                 }
             }
         }
-        inserted.forEachUnretained(addJoins)
-        updated.forEachUnretained(addJoins)
+        inserted.forEachUnretained { addJoins(of: $0, to: &changes.joins) }
+        updated.forEachUnretained { addJoins(of: $0, to: &changes.joins) }
         return changes
     }
 }

@@ -434,11 +434,14 @@ extension ContextCore {
     /// size again (regrowing the snapshots rehashed every entry about a dozen times a batch).
     private func forgetChanges() {
         let keeps = inserted.count + updated.count + deleted.count <= 16_384
-        inserted.removeAll(keepingCapacity: keeps)
-        updated.removeAll(keepingCapacity: keeps)
-        deleted.removeAll(keepingCapacity: keeps)
-        snapshots.removeAll(keepingCapacity: keeps && snapshots.count <= 16_384)
-        inheritedBases.removeAll()
+        // An empty list that keeps its memory is left as it is: emptying it still checked
+        // its buffer and, shared as a save's lists are, made a new one (a save that only
+        // inserts has two empty lists, no snapshots and no inherited bases).
+        if !(keeps && inserted.isEmpty) { inserted.removeAll(keepingCapacity: keeps) }
+        if !(keeps && updated.isEmpty) { updated.removeAll(keepingCapacity: keeps) }
+        if !(keeps && deleted.isEmpty) { deleted.removeAll(keepingCapacity: keeps) }
+        if !(keeps && snapshots.isEmpty) { snapshots.removeAll(keepingCapacity: keeps && snapshots.count <= 16_384) }
+        if !inheritedBases.isEmpty { inheritedBases.removeAll() }
         undo.removeAll()
     }
 

@@ -96,8 +96,9 @@ final class ContextCore {
     /// unregister in `deinit` like the others).
     @exclusivity(unchecked) var adopted: [ObjectID: Unmanaged<ManagedObject>] = [:]
     /// The permanent IDs that saving gave adopted objects, for children that still use
-    /// the temporary ones.
-    var renamed: [ObjectID: ObjectID] = [:]
+    /// the temporary ones. Counted by every save, so without dynamic exclusivity checks, as
+    /// ``pendingMetadata``: no access to it overlaps another.
+    @exclusivity(unchecked) var renamed: [ObjectID: ObjectID] = [:]
     /// The coordinator's ``PersistentStoreCoordinator/temporaryIDRenames`` when this context
     /// last asked its parents for permanent IDs (``adoptPermanentIDsFromParents(madeBy:)``).
     var seenTemporaryIDRenames: UInt64 = 0

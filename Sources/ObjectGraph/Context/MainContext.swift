@@ -120,8 +120,10 @@ public final class MainContext {
         }
     }
     private var automaticMerge: DidSaveObservation?
-    /// The results controllers that refetch after each save, merge and batch request.
-    var resultsControllers = ResultsControllers()
+    /// The results controllers that refetch after each save, merge and batch request. Read
+    /// by every save, so without dynamic exclusivity checks: the context is confined to the
+    /// main actor, and events go to a copy of the list, so no access overlaps another.
+    @exclusivity(unchecked) var resultsControllers = ResultsControllers()
 
     /// Brings this context up to date with what another context saved: updated objects
     /// reload their saved values when next read (keeping this context's unsaved changes),

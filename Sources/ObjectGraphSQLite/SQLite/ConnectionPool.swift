@@ -50,7 +50,9 @@ final class ConnectionPool: @unchecked Sendable {
     /// One permit per reader that may be in use.
     private let readerPermits: DispatchSemaphore
     private let readerLock = Lock()
-    private var idleReaders: [Reader] = []
+    /// Touched only inside `readerLock`, so without dynamic exclusivity checks (every write
+    /// walks it to end idle read transactions, and nothing there reaches the pool).
+    @exclusivity(unchecked) private var idleReaders: [Reader] = []
     /// How long a reader may keep one read transaction for ``Freshness/recent`` reads, in
     /// nanoseconds; 0 ends each read's transaction with it.
     private let snapshotLifetime: UInt64

@@ -207,7 +207,10 @@ extension ContextCore {
                 var unique = Set<ObjectIdentifier>()
                 var saved: [ObjectID] = []
                 for object in pending where unique.insert(ObjectIdentifier(object)).inserted {
-                    if object.state != .deleted && matcher(object) { count += 1 }
+                    // As in a fetch, an object whose row is gone (a count-only batch delete
+                    // elsewhere leaves it registered) matches nothing; its fault tells.
+                    if object.state != .inserted && object.state != .deleted { object.fireFaultIfNeeded() }
+                    if object.state != .deleted && !object.isInaccessible && matcher(object) { count += 1 }
                     let wasSaved = object.state == .deleted
                         ? object.headerPointer.pointee.stateBeforeDelete != .inserted : object.state != .inserted
                     if wasSaved { saved.append(object.objectID) }

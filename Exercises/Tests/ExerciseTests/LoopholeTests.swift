@@ -72,6 +72,13 @@ extension CheckerTests {
         #expect(!result.isPassing)
     }
 
+    @Test("Exercise 6 refuses counts read with a dictionary fetch after making a throwaway fault of every line")
+    func refreshCyclesWithThrowawayFaults() async throws {
+        let result = try await RefreshCyclesCheck.check(ThrowawayFaultsCounter(), subject: "a cheat")
+        #expect(result.problems.contains { $0.contains("without the walk") }, "\(result.rendered())")
+        #expect(!result.isPassing)
+    }
+
     @Test("Exercise 5 refuses a delete that takes the cuisines with the recipes")
     func largeDeleteOfCuisines() async throws {
         let result = try await LargeDeleteCheck.check(CuisineDeleter(), subject: "a cheat")
@@ -183,5 +190,16 @@ private struct DictionaryCounter: IngredientCounting {
             if let name = row["ingredient.name"] as? String { counts[name, default: 0] += 1 }
         }
         return counts
+    }
+}
+
+/// Exercise 6 answered by the store, after making a fault of every line with `object(with:)`
+/// and dropping it at once: as many objects made as there are lines, none ever read.
+private struct ThrowawayFaultsCounter: IngredientCounting {
+    func linesPerIngredient(in context: isolated PrivateContext) throws -> [String: Int] {
+        for id in try context.fetchObjectIDs(FetchRequest(entityName: CatalogModel.recipeIngredient)) {
+            _ = context.object(with: id)
+        }
+        return try DictionaryCounter().linesPerIngredient(in: context)
     }
 }

@@ -54,8 +54,8 @@ enum Confinement {
     case unchecked
     /// The main queue, where the main actor runs (a ``MainContext``).
     case mainThread
-    /// The serial queue of a ``PrivateContext``.
-    case executor(ContextExecutor, label: String)
+    /// The serial queue of a ``PrivateContext``, which `context` describes.
+    case executor(ContextExecutor, context: String)
 
     /// Whether the calling thread is the one this confinement allows.
     var holds: Bool {
@@ -79,7 +79,7 @@ enum Confinement {
         switch self {
         case .unchecked: "a context"
         case .mainThread: "a MainContext (the main actor)"
-        case .executor(_, let label): "a PrivateContext (queue \(label))"
+        case .executor(let executor, let context): "\(context) (queue \(executor.label))"
         }
     }
 }

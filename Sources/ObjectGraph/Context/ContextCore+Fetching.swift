@@ -91,16 +91,19 @@ extension ContextCore {
     }
 
     /// The registered objects for the rows that `run` hands over (new faults for rows not
-    /// registered yet), filled or cached as `handling` says. The new objects are counted in
-    /// ``ContextStatistics`` once, after the last row.
+    /// registered yet), filled or cached as `handling` says. The new and the populated
+    /// objects are counted in ``ContextStatistics`` once, after the last row.
     func objects(
         _ handling: RowHandling, layout: TableLayout,
         from run: ((ObjectID, any StoreRow) throws -> Void) throws -> Void
     ) throws -> [ManagedObject] {
         var objects: [ManagedObject] = []
         var cachedRows = RowCache.Batch(width: layout.rowWidth)
-        var created = 0
-        defer { countCreated(created) }
+        var created = 0, populated = 0
+        defer {
+            countCreated(created)
+            objectsRealized += populated
+        }
         // A fault of a context without parents keeps its fetched values in its own slots
         // (prefilled); rows for other objects go to the row cache. A nested context's faults
         // load through their parents, whose unsaved changes come first.
@@ -116,7 +119,10 @@ extension ContextCore {
             var filled: ValueState?
             switch handling {
             case .populate:
-                if needsValues { filled = .loaded }
+                if needsValues {
+                    filled = .loaded
+                    populated += 1
+                }
             case .cache:
                 if prefills, needsValues, object.state == .fault {
                     filled = .prefilled
@@ -207,7 +213,10 @@ extension ContextCore {
                 var unique = Set<ObjectIdentifier>()
                 var saved: [ObjectID] = []
                 for object in pending where unique.insert(ObjectIdentifier(object)).inserted {
-                    if object.state != .deleted && matcher(object) { count += 1 }
+                    // As in a fetch, an object whose row is gone (a count-only batch delete
+                    // elsewhere leaves it registered) matches nothing; its fault tells.
+                    if object.state != .inserted && object.state != .deleted { object.fireFaultIfNeeded() }
+                    if object.state != .deleted && !object.isInaccessible && matcher(object) { count += 1 }
                     let wasSaved = object.state == .deleted
                         ? object.headerPointer.pointee.stateBeforeDelete != .inserted : object.state != .inserted
                     if wasSaved { saved.append(object.objectID) }

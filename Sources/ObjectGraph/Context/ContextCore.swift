@@ -103,6 +103,8 @@ final class ContextCore {
     /// last asked its parents for permanent IDs (``adoptPermanentIDsFromParents(madeBy:)``).
     var seenTemporaryIDRenames: UInt64 = 0
     @exclusivity(unchecked) var objectsCreated = 0
+    /// Objects whose values were loaded: faults fired, and objects a fetch populated.
+    @exclusivity(unchecked) var objectsRealized = 0
     /// The first store error met while firing a fault since the last save; the next save throws it.
     var faultError: ObjectGraphError?
     @exclusivity(unchecked) var relationshipFaultsFired = 0
@@ -354,6 +356,7 @@ final class ContextCore {
     ///   object becomes inaccessible), or the store's error (the object stays a fault).
     func loadFault(_ object: ManagedObject) throws {
         if firePrefilled(object) { return }
+        defer { if !object.isFault && !object.isInaccessible { objectsRealized += 1 } }
         faultsFired += 1
         var id = object.objectID
         let loadedID = id
@@ -403,6 +406,7 @@ final class ContextCore {
         checkPrefilledFaultsIfStale()
         guard object.headerPointer.pointee.values == .prefilled else { return false }
         faultsFired += 1
+        objectsRealized += 1
         object.headerPointer.pointee.values = .loaded
         if object.state == .fault { object.state = .clean }
         linkToOnes(object)
@@ -550,7 +554,10 @@ extension ContextCore {
             throw ObjectGraphError(.objectNotFound, "the store has no object \(model.describe(id)); it may have been deleted")
         }
         let object = self.object(for: id)
-        if object.isFault { fill(object, from: row, layout: store.layout(for: entity)) }
+        if object.isFault {
+            fill(object, from: row, layout: store.layout(for: entity))
+            objectsRealized += 1
+        }
         return object
     }
 

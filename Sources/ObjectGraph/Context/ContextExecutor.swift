@@ -16,6 +16,9 @@ import Musl
 final class ContextExecutor: SerialExecutor {
     private let queue: DispatchQueue
 
+    /// The label of the executor's queue.
+    var label: String { queue.label }
+
     /// Creates an executor whose queue carries `label` (shown by debuggers and `top -H`).
     init(label: String) {
         queue = DispatchQueue(label: label)

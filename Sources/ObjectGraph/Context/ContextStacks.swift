@@ -16,14 +16,14 @@
 /// ```
 @MainActor
 public final class NestedContextStack {
-    /// The private context that writes to the store.
+    /// The private context that writes to the store, named "persist" in messages.
     public let persist: PrivateContext
     /// The main context, a child of ``persist``.
     public let main: MainContext
 
     /// Builds the stack on `coordinator`'s stores.
     public init(coordinator: PersistentStoreCoordinator) {
-        persist = PrivateContext(coordinator: coordinator)
+        persist = PrivateContext(coordinator: coordinator, name: "persist")
         main = MainContext(parent: persist)
     }
 

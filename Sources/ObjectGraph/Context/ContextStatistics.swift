@@ -18,6 +18,13 @@ public struct ContextStatistics: Sendable, Equatable {
     public var relationshipFaultsFired = 0
     /// Managed objects the context created: inserted, fetched, or made as faults.
     public var objectsCreated = 0
+    /// Objects whose values the context loaded: faults fired (``faultsFired``, counted once
+    /// each however they load) and objects a fetch, a prefetch or a batch filled at once.
+    ///
+    /// An object made and never read (a fault from `object(with:)`, or a fetch with
+    /// ``FetchRequest/returnsObjectsAsFaults`` whose objects are never read) counts in
+    /// ``objectsCreated`` but not here: this is how much of the graph was really read.
+    public var objectsRealized = 0
     /// Objects registered in the context now.
     public var registeredObjects = 0
     /// Managed objects alive in the process now, in any context or none.
@@ -50,6 +57,7 @@ public struct ContextStatistics: Sendable, Equatable {
         result.faultsFired -= rhs.faultsFired
         result.relationshipFaultsFired -= rhs.relationshipFaultsFired
         result.objectsCreated -= rhs.objectsCreated
+        result.objectsRealized -= rhs.objectsRealized
         return result
     }
 
@@ -86,6 +94,7 @@ extension ContextCore {
         result.faultsFired = faultsFired
         result.relationshipFaultsFired = relationshipFaultsFired
         result.objectsCreated = objectsCreated
+        result.objectsRealized = objectsRealized
         result.registeredObjects = registeredObjectCount
         result.liveObjects = ContextStatistics.live.load(ordering: .relaxed)
         result.peakLiveObjects = ContextStatistics.peakLive.load(ordering: .relaxed)

@@ -12,6 +12,10 @@
 /// ```
 /// Only Sendable values (IDs, counts) leave a `perform`; objects stay inside.
 ///
+/// Each context is numbered in the order contexts are made, and may be given a ``name``
+/// (Core Data's `name`): its ``description``, its queue's label and the messages of
+/// ``ConfinementChecks`` show both, as in `PrivateContext #4 "importer"`.
+///
 /// The context's work runs on a serial queue of its own, not on Swift's cooperative
 /// thread pool, so a long import cannot starve other tasks. Cancelling the task that
 /// awaits a fetch or count stops the statement and throws `CancellationError`; a save
@@ -20,17 +24,24 @@ public actor PrivateContext {
     let core: ContextCore
     /// The coordinator whose stores this context reads and writes.
     public nonisolated let coordinator: PersistentStoreCoordinator
-    nonisolated let executor = ContextExecutor(label: "ObjectGraph.PrivateContext")
+    nonisolated let executor: ContextExecutor
+    /// The name given when the context was made, if any: a debugging aid, shown in the
+    /// context's ``description``, its queue's label and confinement messages.
+    public nonisolated let name: String?
+    /// The context's number and ``name``, as in `PrivateContext #4 "importer"`: contexts are
+    /// numbered in the order they are made, main contexts included.
+    public nonisolated let description: String
     /// Whether a main context is among this context's parents (its reads and saves then
     /// wait for the main actor).
     nonisolated let readsThroughMainActor: Bool
 
-    /// Creates a context on `coordinator`'s stores.
-    public init(coordinator: PersistentStoreCoordinator) {
+    /// Creates a context on `coordinator`'s stores, called `name` in messages (see ``name``).
+    public init(coordinator: PersistentStoreCoordinator, name: String? = nil) {
         self.coordinator = coordinator
         readsThroughMainActor = false
         core = ContextCore(coordinator: coordinator)
-        core.confinement = .executor(executor, label: "ObjectGraph.PrivateContext")
+        self.name = name
+        (description, executor) = Self.confine(core, name: name)
         // With undo switched on, a change made with no group open starts one that ends
         // after the current job of this context's queue.
         core.undo.scheduleImplicitEnd = { [weak self] in Task { await self?.endImplicitUndoGroup() } }
@@ -40,26 +51,39 @@ public actor PrivateContext {
     /// a stack of contexts writes to the store. Fetches and faults here see the parents'
     /// unsaved changes; objects inserted here keep their temporary IDs until the root saves.
     /// Reading through a main-context parent waits on the main queue: do not let the main
-    /// actor wait for this context at the same time (see <doc:Concurrency>).
-    public init(parent: MainContext) {
+    /// actor wait for this context at the same time (see <doc:Concurrency>). `name` is
+    /// shown in messages (see ``name``).
+    public init(parent: MainContext, name: String? = nil) {
         coordinator = parent.coordinator
         readsThroughMainActor = true
         core = ContextCore(coordinator: parent.coordinator, parent: .main(parent))
-        core.confinement = .executor(executor, label: "ObjectGraph.PrivateContext")
+        self.name = name
+        (description, executor) = Self.confine(core, name: name)
         // With undo switched on, a change made with no group open starts one that ends
         // after the current job of this context's queue.
         core.undo.scheduleImplicitEnd = { [weak self] in Task { await self?.endImplicitUndoGroup() } }
     }
 
     /// Creates a nested context whose saves go into another private context, in memory.
-    public init(parent: PrivateContext) {
+    /// `name` is shown in messages (see ``name``).
+    public init(parent: PrivateContext, name: String? = nil) {
         coordinator = parent.coordinator
         readsThroughMainActor = parent.readsThroughMainActor
         core = ContextCore(coordinator: parent.coordinator, parent: .private(parent))
-        core.confinement = .executor(executor, label: "ObjectGraph.PrivateContext")
+        self.name = name
+        (description, executor) = Self.confine(core, name: name)
         // With undo switched on, a change made with no group open starts one that ends
         // after the current job of this context's queue.
         core.undo.scheduleImplicitEnd = { [weak self] in Task { await self?.endImplicitUndoGroup() } }
+    }
+
+    /// The description of `core`'s context and its serial executor, whose queue is labelled
+    /// after it; sets the confinement that checks objects are used on that queue.
+    private static func confine(_ core: ContextCore, name: String?) -> (String, ContextExecutor) {
+        let description = "PrivateContext #\(core.serial)" + (name.map { " \"\($0)\"" } ?? "")
+        let executor = ContextExecutor(label: "ObjectGraph." + description)
+        core.confinement = .executor(executor, context: description)
+        return (description, executor)
     }
 
     /// The context's own serial queue (a serial executor of its own).
@@ -208,3 +232,5 @@ public actor PrivateContext {
     /// Counters of the work done so far.
     public var statistics: ContextStatistics { core.statistics }
 }
+
+extension PrivateContext: CustomStringConvertible {}

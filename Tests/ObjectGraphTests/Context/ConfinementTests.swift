@@ -111,7 +111,7 @@ struct ConfinementTests {
         }
         let message = Self.standardError(toMany)
         #expect(message.contains("ObjectGraph concurrency violation: reading 'recipes' of Chef/p1 on thread"), "\(message)")
-        #expect(message.contains("belongs to a PrivateContext"), "\(message)")
+        #expect(message.contains("belongs to PrivateContext #"), "\(message)")
         #expect(message.contains("inside its context's perform"), "\(message)")
 
         let setting = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -137,6 +137,40 @@ struct ConfinementTests {
             _ = smuggled.recipe.object.changedValues()
         }
         #expect(Self.standardError(changes).contains("changedValues() of Recipe/p1"), "\(Self.standardError(changes))")
+    }
+
+    @Test("The message tells two private contexts apart: it names the context by number and name, and its queue")
+    func messageNamesTheContext() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            ConfinementChecks.isEnabled = true
+            let coordinator = try! TestModel.coordinator()
+            let reader = PrivateContext(coordinator: coordinator)
+            let importer = PrivateContext(coordinator: coordinator, name: "importer")
+            FileHandle.standardError.write(Data("importer: \(importer)\n".utf8))
+            let smuggled = try! await importer.perform { context in Smuggled(object: try context.insert("Chef")) }
+            await reader.perform { _ in smuggled.object["name"] = "Ana" }  // on another context's queue
+        }
+        let message = Self.standardError(result)
+        let importer = try #require(message.firstMatch(of: /importer: (PrivateContext #\d+ "importer")\n/)?.output.1)
+        #expect(message.contains("belongs to \(importer) (queue ObjectGraph.\(importer))."), "\(message)")
+    }
+
+    @Test("Each private context has its own number, and its name if given, in its description and queue label")
+    func descriptions() async throws {
+        let coordinator = try TestModel.coordinator()
+        let plain = PrivateContext(coordinator: coordinator)
+        let importer = PrivateContext(coordinator: coordinator, name: "importer")
+        let child = PrivateContext(parent: importer, name: "child")
+        let main = await MainContext(coordinator: coordinator)
+        let underMain = PrivateContext(parent: main)
+        let descriptions = [plain, importer, child, underMain].map(\.description)
+        #expect(descriptions.allSatisfy { $0.wholeMatch(of: /PrivateContext #\d+( "\w+")?/) != nil }, "\(descriptions)")
+        #expect(Set(descriptions).count == 4, "\(descriptions)")
+        #expect(importer.description.hasSuffix(" \"importer\"") && child.description.hasSuffix(" \"child\""))
+        #expect(plain.name == nil && importer.name == "importer")
+        #expect(importer.executor.label == "ObjectGraph.\(importer)")
+        let persist = await MainActor.run { NestedContextStack(coordinator: coordinator).persist }
+        #expect(persist.description.hasSuffix(" \"persist\""))
     }
 
     @Test("A main context called off the main actor through MainActor.assumeIsolated is stopped by Swift")

@@ -145,6 +145,50 @@ struct ContextTests {
         #expect((reader.statistics - before).faultsFired == 0)
     }
 
+    @Test("objectsRealized counts each object whose values loaded once: fired faults, populated fetches, prefetched and existing objects; not faults never read")
+    func realizedObjects() throws {
+        let chef = try context.insert("Chef")
+        chef["name"] = "Ana"
+        for name in ["A", "B", "C"] { try makeRecipe(name, chef: chef, lines: 2) }
+        try context.save()
+        let reader = MainContext(coordinator: coordinator)
+        func realized(_ work: () throws -> Void) rethrows -> (realized: Int, created: Int) {
+            let before = reader.statistics
+            try work()
+            let cost = reader.statistics - before
+            return (cost.objectsRealized, cost.objectsCreated)
+        }
+        // Faults made and never read, and the IDs and count they came from: nothing realized.
+        let unread = try realized {
+            for id in try reader.fetchObjectIDs(FetchRequest(entityName: "Line")) { _ = reader.object(with: id) }
+            _ = try reader.fetch(FetchRequest(entityName: "Recipe"))
+            _ = try reader.count(for: FetchRequest(entityName: "Line"))
+        }
+        #expect(unread.realized == 0 && unread.created == 9)
+        // Each of those faults read, once, however it loads (prefilled, row cache, store).
+        let fired = try realized {
+            for recipe in try reader.fetch(FetchRequest(entityName: "Recipe")) { _ = recipe["name"]; _ = recipe["name"] }
+            coordinator.rowCache.removeAll()
+            for line in try reader.fetch(FetchRequest(entityName: "Line")) { _ = line["text"] }
+        }
+        #expect(fired.realized == 9)
+        // A populated fetch and a prefetch realize what they fill; objects already loaded do not count again.
+        let other = MainContext(coordinator: coordinator)
+        var populated = FetchRequest(entityName: "Recipe")
+        populated.returnsObjectsAsFaults = false
+        populated.relationshipKeyPathsForPrefetching = ["lines"]
+        let start = other.statistics
+        let recipes = try other.fetch(populated)
+        _ = try other.fetch(populated)
+        #expect((other.statistics - start).objectsRealized == 9)
+        withExtendedLifetime(recipes) {}
+        // existingObject(with:) loads a fault at once.
+        let third = MainContext(coordinator: coordinator)
+        let before = third.statistics
+        _ = try third.existingObject(with: chef.objectID)
+        #expect((third.statistics - before).objectsRealized == 1)
+    }
+
     @Test func temporaryIDsBecomePermanentOnSave() throws {
         let recipe = try makeRecipe("A")
         let temporary = recipe.objectID

@@ -80,3 +80,61 @@ struct CountTests {
         #expect(try context.count(for: request) == 4)
     }
 }
+
+/// Every way to read matches agrees with `fetch` about an object whose row went while it
+/// held unsaved changes (a count-only batch delete elsewhere, merged here).
+@MainActor
+struct GoneRowTests {
+    let coordinator: PersistentStoreCoordinator
+    let context: MainContext
+    let changed: ManagedObject
+    let kept: ManagedObject
+
+    init() throws {
+        coordinator = try TestModel.coordinator()
+        context = MainContext(coordinator: coordinator)
+        for (name, rating) in [("Soup", 5.0), ("Stew", 2.0)] {
+            let recipe = try context.insert("Recipe")
+            recipe["name"] = name
+            recipe["rating"] = rating
+        }
+        try context.save()
+        let recipes = try context.fetch(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")]))
+        changed = recipes[0]
+        kept = recipes[1]
+        changed["rating"] = 4.0  // unsaved, and still matching
+        let other = MainContext(coordinator: coordinator)
+        let result = try other.execute(BatchDeleteRequest(entityName: "Recipe", predicate: try FetchPredicate("name == 'Soup'"),
+                                                          resultType: .count))
+        context.mergeChanges(from: result)
+    }
+
+    var request: FetchRequest {
+        get throws { FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("rating >= 1"), sortKeys: [SortKey("name")]) }
+    }
+
+    @Test("count(for:) does not count it")
+    func count() throws {
+        #expect(try context.count(for: request) == 1)
+        #expect(changed.isInaccessible)
+        #expect(try context.fetch(request).map(\.objectID) == [kept.objectID])
+    }
+
+    @Test("count(for:) without a predicate does not count it either")
+    func countAll() throws {
+        #expect(try context.count(for: FetchRequest(entityName: "Recipe")) == 1)
+    }
+
+    @Test("fetchObjectIDs and fetchLazily do not list it")
+    func objectIDs() throws {
+        #expect(try context.fetchObjectIDs(request) == [kept.objectID])
+        #expect(try context.fetchLazily(request).map(\.objectID) == [kept.objectID])
+    }
+
+    @Test("fetchDictionaries does not list it")
+    func dictionaries() throws {
+        var request = try request
+        request.propertiesToFetch = ["name"]
+        #expect(try context.fetchDictionaries(request).map { $0["name"] as? String } == ["Stew"])
+    }
+}

@@ -41,10 +41,11 @@ public enum RefreshCyclesCheck: ExerciseCheck {
             let wrong = expected.keys.sorted().first { counts[$0] != expected[$0] } ?? counts.keys.sorted().first { expected[$0] == nil } ?? "?"
             result.problems.append("\(counts.count) ingredients counted, expected \(expected.count); '\(wrong)' has \(counts[wrong] ?? 0) lines, expected \(expected[wrong] ?? 0)")
         }
-        if figures.statistics.objectsCreated < recipes.lineCount {
-            // Walking every recipe's lines makes an object of each line at least once; a
-            // dictionary or count fetch makes none and so never meets the cycles.
-            result.problems.append("the counts are right, but only \(figures.statistics.objectsCreated.grouped) objects were made for "
+        if figures.statistics.objectsRealized < recipes.lineCount {
+            // Walking every recipe's lines loads each line at least once (a fault fired, or a
+            // prefetch); a dictionary or count fetch loads none, and neither do faults made
+            // with `object(with:)` and never read.
+            result.problems.append("the counts are right, but only \(figures.statistics.objectsRealized.grouped) objects were loaded for "
                                    + "\(recipes.lineCount.grouped) lines: they came from the store without the walk (a dictionary or count fetch?). "
                                    + "That is a fine way to count in an app, but this exercise is the walk: go through every recipe's "
                                    + "`ingredients` and each line's `ingredient`, and refresh what you have walked")
@@ -57,7 +58,8 @@ public enum RefreshCyclesCheck: ExerciseCheck {
                         budget: leftoverBudget,
                         advice: "recipes and lines hold each other in cycles: refresh them (refresh(_:mergeChanges: false) or refreshAllObjects())"),
         ]
-        result.details = ["faults fired: \(figures.allFaultsFired.grouped); statements: \(figures.statistics.statements.grouped)"]
+        result.details = ["faults fired: \(figures.allFaultsFired.grouped); objects loaded: \(figures.statistics.objectsRealized.grouped); "
+                          + "statements: \(figures.statistics.statements.grouped)"]
         result.seconds = figures.seconds
         return result
     }

@@ -22,9 +22,10 @@ enum ShellHelp {
         "  demo [NAME] [--size N]                           the performance lessons, measured",
         "  refresh                                          turn every object back into a fault, breaking cycles",
         "Dot-commands:",
-        "  .help [COMMAND]  .schema [ENTITY]  .mode table|json|csv|line  .width auto|N|off",
-        "  .timer on|off  .stats [reset]  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE  .open [--migrate] STORE",
-        "  .migrate TYPE PATH  .echo on|off  .jobs  .cancel [N]  .watch fetch ...|off  .quit",
+        "  .help [COMMAND]  .schema [ENTITY ...]  .mode table|json|csv|line  .width [auto|N|off]",
+        "  .timer on|off  .stats [reset]  .sqldebug 0|1|2|3  .explain COMMAND  .read FILE",
+        "  .open [--migrate] STORE [--copy-to NEW]  .migrate TYPE PATH  .echo on|off  .jobs",
+        "  .cancel [N]  .watch fetch ...|off  .quit",
     ]
 
     /// Help for one command, or nil when there is none.

@@ -143,9 +143,15 @@ struct TableWidthSettingTests {
     @Test(".width is completed with Tab and has help")
     func listed() throws {
         #expect(ShellHelp.dotCommands.contains(".width"))
-        #expect(ShellHelp.overview.contains { $0.contains(".width auto|N|off") })
+        #expect(ShellHelp.overview.contains { $0.contains(".width [auto|N|off]") })
         let help = try #require(ShellHelp.detail(for: ".width"))
         #expect(help.first == ".width [auto|N|off]")
+    }
+
+    @Test("The overview spells a dot-command's arguments as its own help does", arguments: [".width", ".schema", ".open"])
+    func overviewAgreesWithDetail(command: String) throws {
+        let usage = try #require(ShellHelp.detail(for: command)?.first)
+        #expect(ShellHelp.overview.contains { $0.contains("  \(usage)  ") || $0.hasSuffix("  \(usage)") }, "\(usage)")
     }
 
     @Test("Without a size from the terminal, $COLUMNS is used, then 80")

@@ -34,8 +34,12 @@ extension PostgresStore {
         let queue = DispatchQueue(label: "ObjectGraphPostgres.notifications")
         let listener = try PostgresSession(location)
         let listeners = self.listeners
-        // A notification already on its way when listening stopped is dropped.
-        let handOver: @Sendable (DidSave) -> Void = { note in
+        // A notification already on its way when listening stopped is dropped. Weakly: the
+        // list holds the listening session, whose connection holds this closure, and a
+        // strong capture kept every store's listening connection open for the life of the
+        // process, long after the store was gone.
+        let handOver: @Sendable (DidSave) -> Void = { [weak listeners] note in
+            guard let listeners else { return }
             queue.async { if !listeners.withLock({ $0.isEmpty }) { deliver(note) } }
         }
         try listener.listen(channel, on: queue, { payload in

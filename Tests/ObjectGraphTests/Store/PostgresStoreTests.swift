@@ -282,6 +282,24 @@ struct PostgresStoreTests {
         while waiting && !session.isClosed { Thread.sleep(forTimeInterval: 0.01) }  // the main thread, not the pool
     }
 
+    @Test("A store's listening session goes with the store: what it hands its connection does not keep it alive",
+          .enabled(if: PostgresTestServer.isAvailable))
+    func listenerGoesWithTheStore() throws {
+        weak var store: PostgresStore?
+        weak var listener: PostgresSession?
+        do {
+            let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+            let added = try coordinator.addPostgresStore(at: PostgresTestServer.newLocation())
+            store = added
+            listener = added.listeners.withLock { $0.first }
+            #expect(listener != nil)
+        }
+        #expect(store == nil, "the store outlived its coordinator")
+        // Kept alive, its connection stayed open for the life of the process: a test run
+        // that opened a few hundred stores ran out of the server's connections.
+        #expect(listener == nil, "the listening session outlived its store")
+    }
+
     @Test("A fetch or save on a connection the server ended fails saying so; the next one connects again",
           .enabled(if: PostgresTestServer.isAvailable))
     func terminatedConnections() throws {

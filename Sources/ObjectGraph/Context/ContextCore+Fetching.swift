@@ -90,6 +90,14 @@ extension ContextCore {
         case keysOnly
     }
 
+    /// Whether a changed object (not deleted) that a fetch or count checks in memory has lost
+    /// its row: a count-only batch delete elsewhere leaves such objects registered. Its fault
+    /// then finds no row, and a gone object matches nothing, whatever its unsaved changes say.
+    static func rowIsGone(_ object: ManagedObject) -> Bool {
+        if object.state != .inserted { object.fireFaultIfNeeded() }
+        return object.isInaccessible
+    }
+
     /// The registered objects for the rows that `run` hands over (new faults for rows not
     /// registered yet), filled or cached as `handling` says. The new and the populated
     /// objects are counted in ``ContextStatistics`` once, after the last row.
@@ -213,10 +221,7 @@ extension ContextCore {
                 var unique = Set<ObjectIdentifier>()
                 var saved: [ObjectID] = []
                 for object in pending where unique.insert(ObjectIdentifier(object)).inserted {
-                    // As in a fetch, an object whose row is gone (a count-only batch delete
-                    // elsewhere leaves it registered) matches nothing; its fault tells.
-                    if object.state != .inserted && object.state != .deleted { object.fireFaultIfNeeded() }
-                    if object.state != .deleted && !object.isInaccessible && matcher(object) { count += 1 }
+                    if object.state != .deleted && !Self.rowIsGone(object) && matcher(object) { count += 1 }
                     let wasSaved = object.state == .deleted
                         ? object.headerPointer.pointee.stateBeforeDelete != .inserted : object.state != .inserted
                     if wasSaved { saved.append(object.objectID) }
@@ -387,11 +392,8 @@ extension ContextCore {
             }
         }
         for object in pending where object.state != .deleted && !seen.contains(ObjectIdentifier(object)) {
-            // The store did not return it: its row may be gone (a count-only batch delete
-            // elsewhere leaves such objects registered). Its fault then finds no row, and a
-            // gone object matches nothing, whatever its unsaved changes say.
-            if object.state != .inserted { object.fireFaultIfNeeded() }
-            if !object.isInaccessible && matcher(object) {
+            // The store did not return it: its row may be gone.
+            if !Self.rowIsGone(object) && matcher(object) {
                 result.append(object)
                 seen.insert(ObjectIdentifier(object))
             }

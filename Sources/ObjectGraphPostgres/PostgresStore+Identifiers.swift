@@ -33,7 +33,7 @@ extension PostgresStore {
                 }
             }
             check(layout.table, of: entity, as: "table name")
-            check("_migrating_" + layout.table, of: entity, as: "table name a migration uses")
+            check(MigrationSQL.asideName(layout.table), of: entity, as: "table name a migration uses")
             for column in layout.columns { check(column, of: owners[column] ?? entity, as: "column name") }
             for keys in SchemaSQL.indexedKeys(layout) {
                 let owner = keys.count == 1 ? owners[keys[0]] ?? entity : "the index of \(entity) on \(keys.joined(separator: ", "))"
@@ -43,7 +43,7 @@ extension PostgresStore {
                 let owner = "relationship '\(relationship.entity.name).\(relationship.name)'"
                 let table = SchemaNaming.joinTable(for: relationship).table
                 check(table, of: owner, as: "join table name")
-                check("_migrating_" + table, of: owner, as: "join table name a migration uses")
+                check(MigrationSQL.asideName(table), of: owner, as: "join table name a migration uses")
                 check(SchemaSQL.joinIndexName(relationship), of: owner, as: "index name")
             }
         }

@@ -16,6 +16,10 @@ package import ObjectGraph
 /// canonical search columns, which SQLite computes with `og_canonical` and PostgreSQL
 /// leaves to the store (``Step/canonicalize(table:column:from:entities:)``).
 package struct MigrationSQL {
+    /// The name a table has while a migration rebuilds it: the old table is renamed aside,
+    /// read from, and dropped at the end.
+    package static func asideName(_ table: String) -> String { "_migrating_" + table }
+
     /// One thing to run.
     package enum Step {
         /// A statement.
@@ -71,7 +75,7 @@ package struct MigrationSQL {
 
     /// The table a source tree's rows are read from during the migration.
     private func oldTable(_ root: EntityDescription) -> String {
-        renamedAside.contains(root.name) ? "_migrating_" + root.name : root.name
+        renamedAside.contains(root.name) ? Self.asideName(root.name) : root.name
     }
 
     /// `CASE o."_ent" WHEN 0 THEN 3 … END`, or the column itself when indexes stay.
@@ -162,10 +166,10 @@ package struct MigrationSQL {
     }
 
     private mutating func setAside(_ table: String) {
-        add(.run("ALTER TABLE \(table: table) RENAME TO \(table: "_migrating_" + table)"))
-        add(.dropIndexes("_migrating_" + table))
+        add(.run("ALTER TABLE \(table: table) RENAME TO \(table: Self.asideName(table))"))
+        add(.dropIndexes(Self.asideName(table)))
         renamedAside.insert(table)
-        dropAtEnd.append("_migrating_" + table)
+        dropAtEnd.append(Self.asideName(table))
     }
 
     // MARK: Rows of a tree
@@ -428,7 +432,7 @@ package struct MigrationSQL {
         if old.isManyToMany {
             let join = SchemaNaming.joinTable(for: old)
             // Read from where it is set aside (unless it is kept as it is, and nothing is read).
-            let name = "_migrating_" + join.table
+            let name = Self.asideName(join.table)
             return ("SELECT j.\(raw: SQLIdentifier(join.sourceColumn).quoted) AS a, j.\(raw: SQLIdentifier(join.destinationColumn).quoted) AS b FROM \(table: name) AS j",
                     false, join.table)
         }

@@ -21,6 +21,9 @@ import Synchronization
     /// The pretend job: how it ends, its stop request, and whether it still runs.
     private var job: (task: Task<String, Never>, stop: StopRequest)?
     private var isJobRunning = false
+    private let jobStarted = Atomic<Bool>(false)
+    /// Whether `job` has started its pretend job; readable from any thread.
+    nonisolated var hasStartedJob: Bool { jobStarted.load(ordering: .sequentiallyConsistent) }
 
     /// Creates the handler; the invocation is ignored.
     init(invocation: Invocation = Invocation()) {}
@@ -65,6 +68,7 @@ import Synchronization
                 return done < ticks ? "job #1: cancelled after tick \(done)" : "job #1: finished"
             }
             job = (task, stop)
+            jobStarted.store(true, ordering: .sequentiallyConsistent)
         case ".read":
             guard !argument.isEmpty else { throw CommandError("usage: .read FILE") }
             return try await context.runScript(at: argument)

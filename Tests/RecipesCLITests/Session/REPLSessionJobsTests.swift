@@ -34,8 +34,12 @@ struct REPLSessionJobsTests {
 
     @Test("Ctrl-C while a script waits for a job cancels the job; the status is 130")
     func scriptEndInterrupted() async {
-        let presser = RepeatingInterrupt(interrupts)
-        let status = await makeSession().runBatch([.command("job 600")])
+        // Pressing only once the job runs: a press before `job 600` ran (a loaded machine can
+        // hold the main actor that long) stops the script before it, and no job ever starts.
+        let handler = EchoHandler()
+        let presser = RepeatingInterrupt(interrupts) { [handler] in handler.hasStartedJob }
+        let session = REPLSession(handler: handler, output: output, options: SessionOptions(), interrupts: interrupts)
+        let status = await session.runBatch([.command("job 600")])
         presser.stop()
         #expect(status == 130)
         #expect(output.text(of: .standardOutput).hasPrefix("job #1: cancelled after tick "))

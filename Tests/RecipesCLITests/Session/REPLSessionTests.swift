@@ -154,14 +154,15 @@ struct REPLSessionTests {
     func notComments(line: String) { #expect(!ScriptFile.isComment(line)) }
 }
 
-/// Raises an interrupt counter every 50 ms from a thread of its own until stopped.
+/// Raises an interrupt counter every 50 ms from a thread of its own until stopped, from the
+/// moment `isReady` first says so (at once by default).
 final class RepeatingInterrupt: Sendable {
     private let isStopped = Atomic<Bool>(false)
 
-    init(_ counter: InterruptCounter) {
+    init(_ counter: InterruptCounter, once isReady: @escaping @Sendable () -> Bool = { true }) {
         Thread { [self] in
             while !isStopped.load(ordering: .sequentiallyConsistent) {
-                counter.raise()
+                if isReady() { counter.raise() }
                 Thread.sleep(forTimeInterval: 0.05)
             }
         }.start()

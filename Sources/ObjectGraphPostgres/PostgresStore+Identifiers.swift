@@ -15,37 +15,10 @@ extension PostgresStore {
     /// - Throws: ``ObjectGraph/ObjectGraphError`` `invalidModel` naming each entity, attribute
     ///   or relationship at fault, the identifier it makes and its length.
     static func checkIdentifierLengths(_ model: ObjectModel, layouts: [TableLayout]) throws {
-        var problems: [String] = []
-        func check(_ identifier: String, of owner: String, as role: String) {
-            let length = identifier.utf8.count
-            guard length > identifierLimit else { return }
-            problems.append("\(owner) makes the \(role) '\(identifier)' (\(length) bytes)")
-        }
-        for layout in layouts {
-            let entity = "entity '\(layout.root.name)'"
-            var owners: [String: String] = [:]
-            for member in layout.root.selfAndDescendants {
-                for attribute in member.declaredAttributes { owners[attribute.name] = "attribute '\(member.name).\(attribute.name)'" }
-                for relationship in member.declaredRelationships where !relationship.isToMany {
-                    let owner = "relationship '\(member.name).\(relationship.name)'"
-                    owners[relationship.name] = owner
-                    if let column = SchemaNaming.entityColumn(for: relationship) { owners[column] = owner }
-                }
-            }
-            check(layout.table, of: entity, as: "table name")
-            check(MigrationSQL.asideName(layout.table), of: entity, as: "table name a migration uses")
-            for column in layout.columns { check(column, of: owners[column] ?? entity, as: "column name") }
-            for keys in SchemaSQL.indexedKeys(layout) {
-                let owner = keys.count == 1 ? owners[keys[0]] ?? entity : "the index of \(entity) on \(keys.joined(separator: ", "))"
-                check(SchemaSQL.indexName(table: layout.table, keys: keys), of: owner, as: "index name")
-            }
-            for relationship in SchemaSQL.joinTables(of: layout) {
-                let owner = "relationship '\(relationship.entity.name).\(relationship.name)'"
-                let table = SchemaNaming.joinTable(for: relationship).table
-                check(table, of: owner, as: "join table name")
-                check(MigrationSQL.asideName(table), of: owner, as: "join table name a migration uses")
-                check(SchemaSQL.joinIndexName(relationship), of: owner, as: "index name")
-            }
+        let problems = SchemaSQL.names(layouts).compactMap { name -> String? in
+            let length = name.name.utf8.count
+            guard length > identifierLimit else { return nil }
+            return "\(name.owner) makes the \(name.role) '\(name.name)' (\(length) bytes)"
         }
         guard !problems.isEmpty else { return }
         throw ObjectGraphError(.invalidModel,

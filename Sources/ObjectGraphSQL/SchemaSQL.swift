@@ -37,6 +37,78 @@ package enum SchemaSQL {
         "_index_\(table)_\(keys.joined(separator: "_"))"
     }
 
+    /// One name the schema of a model uses in the database, with what in the model makes it.
+    package struct SchemaName {
+        /// The identifier: `Recipe`, `_index_Recipe_name`, `_join_Recipe_tags`.
+        package let name: String
+        /// What makes it, for a message: `attribute 'Recipe.name'`.
+        package let owner: String
+        /// What it names, for a message: `index name`.
+        package let role: String
+        /// Whether it names a table or an index, which share one namespace in SQLite and in
+        /// PostgreSQL (a column's or a migration's name is not one).
+        package let isRelation: Bool
+    }
+
+    /// Every table, column and index name the schema of `layouts` uses, and the name a
+    /// migration gives each table while it rebuilds it.
+    package static func names(_ layouts: [TableLayout]) -> [SchemaName] {
+        var names: [SchemaName] = []
+        for layout in layouts {
+            let entity = "entity '\(layout.root.name)'"
+            var owners: [String: String] = [:]
+            for member in layout.root.selfAndDescendants {
+                for attribute in member.declaredAttributes { owners[attribute.name] = "attribute '\(member.name).\(attribute.name)'" }
+                for relationship in member.declaredRelationships where !relationship.isToMany {
+                    let owner = "relationship '\(member.name).\(relationship.name)'"
+                    owners[relationship.name] = owner
+                    if let column = SchemaNaming.entityColumn(for: relationship) { owners[column] = owner }
+                }
+            }
+            names.append(SchemaName(name: layout.table, owner: entity, role: "table name", isRelation: true))
+            names.append(SchemaName(name: MigrationSQL.asideName(layout.table), owner: entity,
+                                    role: "table name a migration uses", isRelation: false))
+            for column in layout.columns {
+                names.append(SchemaName(name: column, owner: owners[column] ?? entity, role: "column name", isRelation: false))
+            }
+            for keys in indexedKeys(layout) {
+                let owner = keys.count == 1 ? owners[keys[0]] ?? entity : "the index of \(entity) on \(keys.joined(separator: ", "))"
+                names.append(SchemaName(name: indexName(table: layout.table, keys: keys), owner: owner, role: "index name", isRelation: true))
+            }
+            for relationship in joinTables(of: layout) {
+                let owner = "relationship '\(relationship.entity.name).\(relationship.name)'"
+                let table = SchemaNaming.joinTable(for: relationship).table
+                names.append(SchemaName(name: table, owner: owner, role: "join table name", isRelation: true))
+                names.append(SchemaName(name: MigrationSQL.asideName(table), owner: owner,
+                                        role: "join table name a migration uses", isRelation: false))
+                names.append(SchemaName(name: joinIndexName(relationship), owner: owner, role: "index name", isRelation: true))
+            }
+        }
+        return names
+    }
+
+    /// Throws unless every table and index name the schema of `layouts` uses is used once.
+    ///
+    /// The names join model names with `_`, which a name may contain itself: an index on
+    /// `[chef, name]` and one on an attribute `chef_name` of the same entity would both be
+    /// `_index_Recipe_chef_name`, and the second `CREATE INDEX` would fail.
+    /// - Throws: ``ObjectGraph/ObjectGraphError`` `invalidModel` naming the name and both
+    ///   things in the model that make it.
+    package static func checkNamesAreDistinct(_ layouts: [TableLayout]) throws {
+        var firstOwner: [String: SchemaName] = [:], problems: [String] = []
+        for name in names(layouts) where name.isRelation {
+            if let first = firstOwner[name.name] {
+                problems.append("\(first.owner) and \(name.owner) both make the \(name.role) '\(name.name)'")
+            } else {
+                firstOwner[name.name] = name
+            }
+        }
+        guard !problems.isEmpty else { return }
+        throw ObjectGraphError(.invalidModel,
+            "the model's tables and indexes need distinct names in the database: " + problems.joined(separator: "; ")
+            + ". Rename one of each pair")
+    }
+
     /// The statements that create one tree's table (first) and its indexes, without join tables.
     package static func createTable(_ layout: TableLayout, dialect: SQLDialect) -> [String] {
         let root = layout.root

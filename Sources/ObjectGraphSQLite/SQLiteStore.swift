@@ -84,6 +84,9 @@ public final class SQLiteStore: StoreRequestHandler {
         self.path = path
         self.model = model
         self.options = options
+        var layouts: [TableLayout] = []
+        for entity in model.entities where entity.parent == nil { layouts.append(TableLayout(root: entity)) }
+        try SchemaSQL.checkNamesAreDistinct(layouts)
         if Self.isFile(path) { try StoreFile.checkBeforeOpening(path) }
         let opened: SQLiteConnection
         do {
@@ -93,8 +96,6 @@ public final class SQLiteStore: StoreRequestHandler {
                 "cannot open the store at '\(path)': \(error.message). Check that the directory exists and is writable.",
                 underlying: error)
         }
-        var layouts: [TableLayout] = []
-        for entity in model.entities where entity.parent == nil { layouts.append(TableLayout(root: entity)) }
         self.layouts = layouts
         self.layoutByEntity = model.entities.map { entity in layouts.first { $0.root === entity.root }! }
         let tableSQL = layouts.map(TableSQL.init)

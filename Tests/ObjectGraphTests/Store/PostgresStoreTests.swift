@@ -128,6 +128,15 @@ struct PostgresStoreTests {
         error = try #require(throws: ObjectGraphError.self) { try moving.migrateStore(sqlite, to: nowhere) }
         #expect(error.code == .invalidModel && moving.stores[0] === sqlite, "\(error.message)")
 
+        // Two parts of the model that make one index name are refused before connecting, too.
+        let colliding = try ObjectModel(entities: [EntityDescription("Recipe", attributes: [
+            AttributeDescription("chef", .string), AttributeDescription("name", .string),
+            AttributeDescription("chef_name", .string, isIndexed: true),
+        ], indexes: [["chef", "name"]])])
+        error = try #require(throws: ObjectGraphError.self) { try PostgresStore(location: nowhere, model: colliding) }
+        #expect(error.code == .invalidModel && error.message.contains("both make the index name '_index_Recipe_chef_name'"),
+                "\(error.message)")
+
         // SQLite has no such limit.
         let coordinator = PersistentStoreCoordinator(model: entities)
         try coordinator.addStore(at: ":memory:")

@@ -271,6 +271,35 @@ struct StoreErrorTests {
         }
     }
 
+    @Test("Two parts of a model that would make one table or index name are refused at open, naming both")
+    func collidingSchemaNames() throws {
+        // An index on [chef, name] and an indexed attribute chef_name: both `_index_Recipe_chef_name`.
+        let indexes = try ObjectModel(entities: [EntityDescription("Recipe", attributes: [
+            AttributeDescription("chef", .string), AttributeDescription("name", .string),
+            AttributeDescription("chef_name", .string, isIndexed: true),
+        ], indexes: [["chef", "name"]])])
+        let file = path("colliding.sqlite")
+        var error = try #require(throws: ObjectGraphError.self) {
+            try PersistentStoreCoordinator(model: indexes).addStore(at: file)
+        }
+        #expect(error.code == .invalidModel)
+        #expect(error.message.contains(
+            "attribute 'Recipe.chef_name' and the index of entity 'Recipe' on chef, name both make the index name '_index_Recipe_chef_name'"),
+            "\(error.message)")
+        #expect(!FileManager.default.fileExists(atPath: file), "nothing is written for a model that cannot be stored")
+
+        // Across entities: Tag_note.x and Tag.note_x make one index name; in memory too.
+        let entities = try ObjectModel(entities: [
+            EntityDescription("Tag", attributes: [AttributeDescription("note_x", .string, isIndexed: true)]),
+            EntityDescription("Tag_note", attributes: [AttributeDescription("x", .string, isIndexed: true)]),
+        ])
+        error = try #require(throws: ObjectGraphError.self) {
+            try PersistentStoreCoordinator(model: entities).addStore(at: ":memory:")
+        }
+        #expect(error.message.contains("attribute 'Tag.note_x' and attribute 'Tag_note.x' both make the index name '_index_Tag_note_x'"),
+                "\(error.message)")
+    }
+
     @Test func identifiersAreQuoted() {
         #expect(SQLIdentifier("plain").quoted == "\"plain\"")
         #expect(SQLIdentifier("say \"hi\"").quoted == "\"say \"\"hi\"\"\"")

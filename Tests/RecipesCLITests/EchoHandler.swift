@@ -14,12 +14,13 @@ import Synchronization
 /// | `dirty` | toggles fake unsaved changes (prompt `recipes*> `) |
 /// | `note TEXT` | posts a deferred note |
 /// | `job SECONDS` | starts a pretend background job that ticks every 20 ms |
+/// | `job held` | starts one that runs until the session waits for it (then it finishes) |
 /// | `.read FILE` | runs a script |
 /// | `.quit`, `.exit` | leaves |
 @MainActor final class EchoHandler: CommandHandler {
     private var isDirty = false
-    /// The pretend job: how it ends, its stop request, and whether it still runs.
-    private var job: (task: Task<String, Never>, stop: StopRequest)?
+    /// The pretend job: how it ends, its stop request, a held job's release, and whether it still runs.
+    private var job: (task: Task<String, Never>, stop: StopRequest, release: StopRequest?)?
     private var isJobRunning = false
     private let jobStarted = Atomic<Bool>(false)
     /// Whether `job` has started its pretend job; readable from any thread.
@@ -53,21 +54,25 @@ import Synchronization
         case "note":
             context.notes.post(argument)
         case "job":
-            guard let seconds = Double(argument), seconds >= 0, !isJobRunning else {
-                throw CommandError("usage: job SECONDS (one job at a time)")
+            // A held job has no length of its own: it ends when the session waits for it, so a
+            // test of that wait does not depend on how soon the session gets there.
+            let seconds = argument == "held" ? Double.infinity : Double(argument)
+            guard let seconds, seconds >= 0, !isJobRunning else {
+                throw CommandError("usage: job SECONDS|held (one job at a time)")
             }
-            let stop = StopRequest(), ticks = Int(seconds * 50)
+            let stop = StopRequest(), release = StopRequest()
+            let ticks = seconds.isFinite ? Int(seconds * 50) : Int.max
             isJobRunning = true
             let task = Task { @MainActor in
                 var done = 0
-                while done < ticks && !stop.isRequested {
+                while done < ticks && !stop.isRequested && !release.isRequested {
                     try? await Task.sleep(for: .milliseconds(20))
                     done += 1
                 }
                 self.isJobRunning = false
-                return done < ticks ? "job #1: cancelled after tick \(done)" : "job #1: finished"
+                return stop.isRequested && done < ticks ? "job #1: cancelled after tick \(done)" : "job #1: finished"
             }
-            job = (task, stop)
+            job = (task, stop, seconds.isFinite ? nil : release)
             jobStarted.store(true, ordering: .sequentiallyConsistent)
         case ".read":
             guard !argument.isEmpty else { throw CommandError("usage: .read FILE") }
@@ -97,7 +102,7 @@ import Synchronization
 
     func finishJobs(cancelling: Bool, output: any ShellOutput) async -> Int {
         guard let job, isJobRunning else { return 0 }
-        if cancelling { job.stop.request() }
+        if cancelling { job.stop.request() } else { job.release?.request() }
         let message = await withTaskCancellationHandler { await job.task.value } onCancel: { job.stop.request() }
         output.printLine(message)
         self.job = nil

@@ -26,9 +26,18 @@ func peakLiveObjectsFollowsObjectsHeldAtOnce() throws {
     let after = context.statistics
     #expect(after.peakLiveObjects >= 2_000, "the 2,000 tags were alive at once")
     #expect(after.peakLiveObjects >= after.liveObjects)
-    // A new peak starts from the objects alive now, not from the old high-water mark.
-    ContextStatistics.resetPeakLiveObjects()
-    #expect(context.statistics.peakLiveObjects < after.peakLiveObjects || after.liveObjects >= 2_000)
+    // A new peak starts from the objects alive now, not from the old high-water mark. Other
+    // suites' objects count too, and a fetch there makes thousands at once: one right after
+    // the reset raises the peak past the old one. So the reset is tried again until the peak
+    // reads below the old one, which is at once unless other work keeps that many alive.
+    var restarted = false
+    for _ in 0..<1_000 where !restarted {
+        ContextStatistics.resetPeakLiveObjects()
+        let now = context.statistics
+        restarted = now.peakLiveObjects < after.peakLiveObjects || now.liveObjects >= after.peakLiveObjects
+            || after.liveObjects >= 2_000
+    }
+    #expect(restarted, "after a reset the peak stayed at or above the old one, \(after.peakLiveObjects)")
 }
 
 /// A fetch counts the objects it makes once, after its last row: the context's

@@ -58,19 +58,18 @@ struct BackgroundScriptTests {
         let shell = try ShellProcess([store, "--deterministic"], home: directory.url)
         shell.send("import \(file) --background --batch 200")
         try await shell.waitFor("the job to start") { $0.contains("import #1: jobs.jsonl in the background") }
-        // Wait until a batch is saved, so that the cancel has a line to stop after.
-        var answers = 0, saved = 0
-        while saved == 0 {
-            shell.send(".jobs")
-            answers += 1
-            let text = try await shell.waitFor(".jobs answer \(answers)") { KillAndResumeTests.jobLines(in: $0).count >= answers }
-            let line = KillAndResumeTests.jobLines(in: text)[answers - 1]
-            try #require(line.contains(" running "), "the import ended before Ctrl-C: \(line)")
-            saved = KillAndResumeTests.savedCount(in: line) ?? 0
-            if saved == 0 { try await Task.sleep(for: .milliseconds(50)) }  // pacing, not a measurement
+        // Ctrl-C once `.jobs` shows a saved batch, so that the cancel has a line to stop after.
+        // Asked and pressed from a thread of its own: when the asking waited on the busy
+        // cooperative pool, the import could end before the test saw a batch saved.
+        let text = try await shell.send(signal: SIGINT, repeating: ".jobs",
+                                        answered: { KillAndResumeTests.jobLines(in: $0).count >= $1 }) { text in
+            guard let line = KillAndResumeTests.jobLines(in: text).last else { return false }
+            return !line.contains(" running ") || (KillAndResumeTests.savedCount(in: line) ?? 0) > 0
         }
+        let last = try #require(KillAndResumeTests.jobLines(in: text).last)
+        try #require(last.contains(" running "), "the import ended before Ctrl-C: \(last)")
+        let saved = try #require(KillAndResumeTests.savedCount(in: last))
         // Standard input stays open: the shell is waiting for a line that does not come.
-        kill(shell.processIdentifier, SIGINT)
         let exit = try await shell.waitForExit()
         let output = shell.output
         #expect(exit.status == 130 && !exit.wasSignalled, "\(output)")

@@ -89,6 +89,41 @@ final class ShellProcess {
         received.whenText(condition) { _ = Glibc.kill(pid, signal) }
     }
 
+    /// Types `line` again and again, each time once `answered` says the output holds its
+    /// answer (it is given the output and how many times the line was typed), until the
+    /// output satisfies `ready`; then sends `signal` at once and returns the output. All on
+    /// a thread of its own: a wait on Swift's cooperative pool, kept busy by the tests in
+    /// parallel, once did not run for 13 s, long enough for a background import to end
+    /// before the moment it waited for.
+    ///
+    /// - Throws: ``TestFailure`` with the output so far after `timeout`.
+    @discardableResult
+    func send(signal: Int32, repeating line: String, answered: @escaping @Sendable (String, Int) -> Bool,
+              until ready: @escaping @Sendable (String) -> Bool, timeout: Duration = .seconds(120)) async throws -> String {
+        let input = self.input, received = self.received, pid = processIdentifier
+        let deadline = HangLimit.deadline(after: timeout)
+        return try await ChildProcess.offPool {
+            var typed = 0
+            while true {
+                ChildProcess.write(line + "\n", to: input)
+                typed += 1
+                var text = received.text
+                while !answered(text, typed) {
+                    guard ContinuousClock.now < deadline else {
+                        throw TestFailure("timed out waiting for answer \(typed) to '\(line)'; output:\n\(text)")
+                    }
+                    usleep(2_000)
+                    text = received.text
+                }
+                if ready(text) {
+                    _ = Glibc.kill(pid, signal)
+                    return text
+                }
+                usleep(50_000)  // pacing, not a measurement
+            }
+        }
+    }
+
     /// Kills the process with SIGKILL: no handler runs, nothing is flushed or rolled back.
     func kill() {
         if ending == nil { Glibc.kill(processIdentifier, SIGKILL) }

@@ -60,12 +60,13 @@ extension REPLSession {
     func runInteractive(makeEditor: @escaping @Sendable () -> any LineEditor) async -> Int32 {
         mode = .interactive
         refreshCompletions()
-        var events = InputThread.start(prompt: handler.prompt, makeEditor: makeEditor).makeAsyncIterator()
+        var events = InputThread.start(prompt: handler.prompt, interrupts: interrupts, makeEditor: makeEditor)
+            .makeAsyncIterator()
         reading: while let event = await events.next(isolation: #isolation) {
             var ack = event.ack
             let wantsToQuit: Bool
             switch event.kind {
-            case .line(let text): wantsToQuit = await execute(text, at: nil) == .quit
+            case .line(let text): wantsToQuit = await execute(text, at: nil, interruptsAtRead: event.interruptsAtRead) == .quit
             case .interrupted:
                 await offerToCancelJobs(ack: &ack, events: &events)
                 wantsToQuit = false

@@ -33,7 +33,7 @@ extension REPLSession {
         // A tutorial that asks nothing (no command, a single prose section) reads no input.
         if !finished {
             var events = InputThread.start(prompt: prompt(for: next, isTerminal), prefill: prefill(for: next, isTerminal),
-                                           makeEditor: makeEditor).makeAsyncIterator()
+                                           interrupts: interrupts, makeEditor: makeEditor).makeAsyncIterator()
             reading: while !finished, let event = await events.next(isolation: #isolation) {
                 let ack = event.ack
                 switch event.kind {
@@ -46,7 +46,7 @@ extension REPLSession {
                     let command = if case .command(let offered) = next, !isTerminal, typed.isEmpty { offered } else { typed }
                     if !command.isEmpty {
                         if !isTerminal { output.printLine("recipes> " + command) }
-                        let outcome = await execute(command, at: nil)
+                        let outcome = await execute(command, at: nil, interruptsAtRead: event.interruptsAtRead)
                         if outcome == .quit || (!isTerminal && shouldStop(after: outcome)) {
                             ack.stop()
                             break reading

@@ -72,7 +72,10 @@ import ObjectGraph
     /// - Parameters:
     ///   - line: the raw input line.
     ///   - location: its script line or `-c` index, which prefixes its error message.
-    func execute(_ line: String, at location: SourceLocation?) async -> LineOutcome {
+    ///   - interruptsAtRead: the Ctrl-C count when the line was read at a terminal: a Ctrl-C
+    ///     pressed since (between Enter and now, while the session was busy) stops the
+    ///     command as one pressed while it runs does.
+    func execute(_ line: String, at location: SourceLocation?, interruptsAtRead: Int? = nil) async -> LineOutcome {
         defer { printNotes() }  // after blank lines too: Enter at the prompt shows job notes
         guard !ScriptFile.isComment(line) else { return .succeeded }
         let text = line.trimmingCharacters(in: .whitespaces)
@@ -80,13 +83,14 @@ import ObjectGraph
         // command too short to notice it ends normally (its output stands), and one pressed
         // between two commands cancels no task; the next command does not run.
         if mode != .interactive, interruptedSinceStart.isRaised { return stopInterrupted(at: location) }
-        let interrupt = interrupts.makeFlag()
+        let interrupt = interruptsAtRead.map { InterruptFlag(counter: interrupts, baseline: $0) } ?? interrupts.makeFlag()
         let context = CommandContext(
             output: output, interrupt: interrupt, notes: notes, location: location, mode: mode,
             isDeterministic: options.isDeterministic,
             scriptRunner: { [unowned self] path in try await self.runNestedScript(at: path) })
         let task = Task { try await self.handler.execute(text, context: context) }
         let registration = interrupts.whenInterrupted { task.cancel() }
+        if interrupt.isRaised { task.cancel() }  // pressed before the registration
         let result = await task.result
         registration.cancel()
 

@@ -23,20 +23,23 @@ enum InputThread {
     /// - Parameters:
     ///   - prompt: the first prompt.
     ///   - prefill: text already on the first edit line.
+    ///   - interrupts: the Ctrl-C counter whose count each event records as its read ends
+    ///     (``InputEvent/interruptsAtRead``).
     ///   - makeEditor: creates the editor *on the input thread* (it is not `Sendable`).
-    static func start(prompt: String, prefill: String = "",
+    static func start(prompt: String, prefill: String = "", interrupts: InterruptCounter? = nil,
                       makeEditor: @escaping @Sendable () -> any LineEditor) -> AsyncStream<InputEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: InputEvent.self)
         let thread = Thread {
             Thread.current.name = "input"  // cosmetic; pthread_setname_np is not imported
-            run(makeEditor(), first: .read(prompt: prompt, recordsHistory: true, prefill: prefill), into: continuation)
+            run(makeEditor(), first: .read(prompt: prompt, recordsHistory: true, prefill: prefill),
+                interrupts: interrupts, into: continuation)
             continuation.finish()
         }
         thread.start()
         return stream
     }
 
-    private static func run(_ editor: any LineEditor, first: InputAck.Request,
+    private static func run(_ editor: any LineEditor, first: InputAck.Request, interrupts: InterruptCounter?,
                             into continuation: AsyncStream<InputEvent>.Continuation) {
         if editor.isInterruptible {
             InterruptSignal.registerReadingThread()
@@ -47,9 +50,8 @@ enum InputThread {
         var request = first
         while case .read(let prompt, let recordsHistory, let prefill) = request {
             let ack = InputAck()
-            continuation.yield(InputEvent(kind: editor.readLine(prompt: prompt, recordsHistory: recordsHistory,
-                                                                prefill: prefill),
-                                          ack: ack))
+            let kind = editor.readLine(prompt: prompt, recordsHistory: recordsHistory, prefill: prefill)
+            continuation.yield(InputEvent(kind: kind, ack: ack, interruptsAtRead: interrupts?.count))
             request = ack.wait()
         }
         editor.close()

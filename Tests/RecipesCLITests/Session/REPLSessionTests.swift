@@ -129,6 +129,29 @@ struct REPLSessionTests {
         #expect(output.merged == "-c:1: error: interrupted\n")
     }
 
+    @Test("At a terminal, Ctrl-C pressed after Enter but before the command started still stops it")
+    func interruptBeforeTheCommandStarts() async {
+        let session = makeSession()
+        session.mode = .interactive
+        let atRead = interrupts.count
+        interrupts.raise()  // the session was busy between reading the line and running it
+        #expect(await session.execute("sleep 2", at: nil, interruptsAtRead: atRead) == .interrupted)
+        #expect(output.merged == "error: interrupted\n")
+    }
+
+    @Test("The input thread records the Ctrl-C count as each read ends")
+    func inputThreadRecordsInterrupts() async {
+        interrupts.raise()
+        interrupts.raise()
+        let events = InputThread.start(prompt: "> ", interrupts: interrupts) {
+            ScriptedEditor([.line("echo hi")], prompts: PromptLog())
+        }
+        for await event in events {
+            #expect(event.interruptsAtRead == 2)
+            event.ack.stop()
+        }
+    }
+
     @Test("Errors render their description; CancellationError reads as interrupted")
     func messages() {
         #expect(REPLSession<EchoHandler>.message(for: CommandError("boom")) == "boom")

@@ -31,16 +31,21 @@ extension ContextCore {
             plan.limit = 0
             plan.offset = 0
         }
-        let handling: RowHandling = Self.readsKeysOnly(request) ? .keysOnly
+        let handling: RowHandling? = Self.readsKeysOnly(request) ? nil
             : request.returnsObjectsAsFaults ? .cache : .populate
-        var objects = try objects(handling, layout: store.layout(for: entity)) { try store.forEachRow(plan, $0) }
+        var objects = if let handling {
+            try objects(handling, layout: store.layout(for: entity)) { try store.forEachRow(plan, $0) }
+        } else {
+            // Keys only: the store reads them in one tight loop, and no row is handed on.
+            faults(for: try store.fetchIDs(plan))
+        }
         if parent != nil {
             // The root may have saved while the store was read: rows of objects held here by
             // temporary IDs came back under permanent ones, as new objects.
             let replaced = adoptPermanentIDsFromParents(madeBy: objects)
             if !replaced.isEmpty { objects = objects.map { replaced[ObjectIdentifier($0)] ?? $0 } }
         }
-        if case .populate = handling, entity.root.selfAndDescendants.contains(where: { !$0.toOneRelationships.isEmpty }) {
+        if handling == .populate, entity.root.selfAndDescendants.contains(where: { !$0.toOneRelationships.isEmpty }) {
             for object in objects { linkToOnes(object) }
         }
         if !fromParents.isEmpty {
@@ -86,8 +91,6 @@ extension ContextCore {
         /// Return faults, each holding its row for when it fires (``ValueState/prefilled``);
         /// rows no fault can hold go into the row cache.
         case cache
-        /// Read only keys: objects are faults with no cached values.
-        case keysOnly
     }
 
     /// Whether a changed object (not deleted) that a fetch or count checks in memory has lost
@@ -137,8 +140,6 @@ extension ContextCore {
                 } else {
                     cachedRows.append(id) { row.value(at: $0) }
                 }
-            case .keysOnly:
-                break
             }
             if let filled {
                 if object.state == .fault {  // a new object is one too
@@ -160,6 +161,20 @@ extension ContextCore {
         }
         if case .cache = handling { coordinator.rowCache.store(cachedRows, readAfter: cacheSeen) }
         return objects
+    }
+
+    /// The registered objects for fetched `ids`, in order: new faults, without values, for
+    /// those not registered yet. The array is made at its full size and filled in place (no
+    /// append, no growth, per row); the new objects are counted once, at the end.
+    func faults(for ids: [ObjectID]) -> [ManagedObject] {
+        var created = 0
+        defer { countCreated(created) }
+        return [ManagedObject](unsafeUninitializedCapacity: ids.count) { buffer, initialized in
+            for id in ids {
+                buffer.initializeElement(at: initialized, to: registerFetched(id, created: &created).object)
+                initialized += 1
+            }
+        }
     }
 
     /// Counts `count` objects a fetch made uncounted.

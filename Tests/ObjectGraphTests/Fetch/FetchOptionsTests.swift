@@ -96,6 +96,23 @@ struct FetchOptionsTests {
         #expect(touched.statements == 10 && touched.faultsFired == 10)
     }
 
+    @Test("Without property values, objects already held come back as they are, values and all; only the others are new faults")
+    func withoutPropertyValuesRegisteredObjectsComeBackAsTheyAre() throws {
+        let byName = FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")])
+        var populated = byName
+        populated.returnsObjectsAsFaults = false
+        populated.fetchLimit = 3
+        let held = try context.fetch(populated)
+        var request = byName
+        request.includesPropertyValues = false
+        var recipes: [ManagedObject] = []
+        let fetched = try cost { recipes = try context.fetch(request) }
+        #expect(recipes.count == 100 && fetched.statements == 1 && fetched.objectsCreated == 97)
+        #expect(zip(recipes.prefix(3), held).allSatisfy { $0 === $1 && !$0.isFault })
+        #expect(recipes.dropFirst(3).allSatisfy { $0.isFault })
+        #expect(recipes.map { $0["name"] as? String } == (0..<100).map { "Recipe \(String(format: "%03d", $0))" })
+    }
+
     @Test func populatedObjectsNeedNoFaults() throws {
         var request = FetchRequest(entityName: "Recipe")
         request.returnsObjectsAsFaults = false

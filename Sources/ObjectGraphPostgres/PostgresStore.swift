@@ -58,7 +58,7 @@ public final class PostgresStore: StoreRequestHandler {
         var layouts: [TableLayout] = []
         for entity in model.entities where entity.parent == nil { layouts.append(TableLayout(root: entity)) }
         try Self.checkIdentifierLengths(model, layouts: layouts)
-        try SchemaSQL.checkNamesAreDistinct(layouts)
+        try SchemaSQL.checkNamesAreDistinct(layouts, ignoringASCIICase: false)
         writer = try PostgresSession(location)
         reader = try PostgresSession(location)
         self.layouts = layouts

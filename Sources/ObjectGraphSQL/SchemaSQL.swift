@@ -48,6 +48,8 @@ package enum SchemaSQL {
         /// Whether it names a table or an index, which share one namespace in SQLite and in
         /// PostgreSQL (a column's or a migration's name is not one).
         package let isRelation: Bool
+        /// The table of a column's name, whose other columns' names it must differ from.
+        package var table: String? = nil
     }
 
     /// Every table, column and index name the schema of `layouts` uses, and the name a
@@ -69,7 +71,8 @@ package enum SchemaSQL {
             names.append(SchemaName(name: MigrationSQL.asideName(layout.table), owner: entity,
                                     role: "table name a migration uses", isRelation: false))
             for column in layout.columns {
-                names.append(SchemaName(name: column, owner: owners[column] ?? entity, role: "column name", isRelation: false))
+                names.append(SchemaName(name: column, owner: owners[column] ?? entity, role: "column name", isRelation: false,
+                                        table: layout.table))
             }
             for keys in indexedKeys(layout) {
                 let owner = keys.count == 1 ? owners[keys[0]] ?? entity : "the index of \(entity) on \(keys.joined(separator: ", "))"
@@ -87,25 +90,37 @@ package enum SchemaSQL {
         return names
     }
 
-    /// Throws unless every table and index name the schema of `layouts` uses is used once.
+    /// Throws unless every table and index name the schema of `layouts` uses is used once,
+    /// and every column name once in its table.
     ///
     /// The names join model names with `_`, which a name may contain itself: an index on
     /// `[chef, name]` and one on an attribute `chef_name` of the same entity would both be
     /// `_index_Recipe_chef_name`, and the second `CREATE INDEX` would fail.
-    /// - Throws: ``ObjectGraph/ObjectGraphError`` `invalidModel` naming the name and both
-    ///   things in the model that make it.
-    package static func checkNamesAreDistinct(_ layouts: [TableLayout]) throws {
+    /// - Parameter ignoringASCIICase: whether the database takes names that differ only in
+    ///   the case of ASCII letters for one (SQLite does, even quoted: `Recipe` and `recipe`).
+    /// - Throws: ``ObjectGraph/ObjectGraphError`` `invalidModel` naming the names and the
+    ///   things in the model that make them.
+    package static func checkNamesAreDistinct(_ layouts: [TableLayout], ignoringASCIICase: Bool) throws {
+        func key(_ name: SchemaName) -> String {
+            let scoped = (name.table.map { $0 + "." } ?? "") + name.name
+            guard ignoringASCIICase else { return scoped }
+            return String(decoding: scoped.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+        }
         var firstOwner: [String: SchemaName] = [:], problems: [String] = []
-        for name in names(layouts) where name.isRelation {
-            if let first = firstOwner[name.name] {
-                problems.append("\(first.owner) and \(name.owner) both make the \(name.role) '\(name.name)'")
-            } else {
-                firstOwner[name.name] = name
+        for name in names(layouts) where name.isRelation || name.table != nil {
+            guard let first = firstOwner[key(name)] else {
+                firstOwner[key(name)] = name
+                continue
             }
+            let place = name.table.map { " of table '\($0)'" } ?? ""
+            problems.append(first.name == name.name
+                ? "\(first.owner) and \(name.owner) both make the \(name.role) '\(name.name)'\(place)"
+                : "\(first.owner) and \(name.owner) make the \(name.role)s '\(first.name)' and '\(name.name)'\(place), "
+                    + "which the database takes for one (it ignores the case of ASCII letters in names)")
         }
         guard !problems.isEmpty else { return }
         throw ObjectGraphError(.invalidModel,
-            "the model's tables and indexes need distinct names in the database: " + problems.joined(separator: "; ")
+            "the model's tables, indexes and columns need distinct names in the database: " + problems.joined(separator: "; ")
             + ". Rename one of each pair")
     }
 

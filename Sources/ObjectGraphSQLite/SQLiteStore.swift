@@ -86,7 +86,7 @@ public final class SQLiteStore: StoreRequestHandler {
         self.options = options
         var layouts: [TableLayout] = []
         for entity in model.entities where entity.parent == nil { layouts.append(TableLayout(root: entity)) }
-        try SchemaSQL.checkNamesAreDistinct(layouts)
+        try SchemaSQL.checkNamesAreDistinct(layouts, ignoringASCIICase: true)
         if Self.isFile(path) { try StoreFile.checkBeforeOpening(path) }
         let opened: SQLiteConnection
         do {

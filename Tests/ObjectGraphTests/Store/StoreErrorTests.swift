@@ -271,7 +271,7 @@ struct StoreErrorTests {
         }
     }
 
-    @Test("Two parts of a model that would make one table or index name are refused at open, naming both")
+    @Test("Two parts of a model that would make one table, index or column name are refused at open, naming both")
     func collidingSchemaNames() throws {
         // An index on [chef, name] and an indexed attribute chef_name: both `_index_Recipe_chef_name`.
         let indexes = try ObjectModel(entities: [EntityDescription("Recipe", attributes: [
@@ -297,6 +297,20 @@ struct StoreErrorTests {
             try PersistentStoreCoordinator(model: entities).addStore(at: ":memory:")
         }
         #expect(error.message.contains("attribute 'Tag.note_x' and attribute 'Tag_note.x' both make the index name '_index_Tag_note_x'"),
+                "\(error.message)")
+
+        // SQLite takes names that differ in the case of ASCII letters for one, quoted or not.
+        let cased = try ObjectModel(entities: [
+            EntityDescription("Recipe", attributes: [AttributeDescription("name", .string), AttributeDescription("Name", .string)]),
+            EntityDescription("recipe", attributes: [AttributeDescription("title", .string)]),
+        ])
+        error = try #require(throws: ObjectGraphError.self) {
+            try PersistentStoreCoordinator(model: cased).addStore(at: ":memory:")
+        }
+        #expect(error.message.contains("entity 'Recipe' and entity 'recipe' make the table names 'Recipe' and 'recipe', "
+                                       + "which the database takes for one (it ignores the case of ASCII letters in names)"),
+                "\(error.message)")
+        #expect(error.message.contains("attribute 'Recipe.name' and attribute 'Recipe.Name' make the column names 'name' and 'Name' of table 'Recipe'"),
                 "\(error.message)")
     }
 

@@ -6,7 +6,7 @@ extension PostgresStore {
     /// many bytes without an error.
     static let identifierLimit = 63
 
-    /// Throws unless every table, column and index name the store derives from `model` (and
+    /// Throws unless every table, column and index name the store derives from `layouts` (and
     /// every name a migration gives a table meanwhile) fits in ``identifierLimit`` bytes.
     ///
     /// The server would cut a longer name silently: two names that agree in their first 63
@@ -14,7 +14,7 @@ extension PostgresStore {
     /// catalogue no longer matches the model's. A SQLite store has no such limit.
     /// - Throws: ``ObjectGraph/ObjectGraphError`` `invalidModel` naming each entity, attribute
     ///   or relationship at fault, the identifier it makes and its length.
-    static func checkIdentifierLengths(_ model: ObjectModel, layouts: [TableLayout]) throws {
+    static func checkIdentifierLengths(_ layouts: [TableLayout]) throws {
         let problems = SchemaSQL.names(layouts).compactMap { name -> String? in
             let length = name.name.utf8.count
             guard length > identifierLimit else { return nil }

@@ -57,7 +57,7 @@ public final class PostgresStore: StoreRequestHandler {
         self.model = model
         var layouts: [TableLayout] = []
         for entity in model.entities where entity.parent == nil { layouts.append(TableLayout(root: entity)) }
-        try Self.checkIdentifierLengths(model, layouts: layouts)
+        try Self.checkIdentifierLengths(layouts)
         try SchemaSQL.checkNamesAreDistinct(layouts, ignoringASCIICase: false)
         writer = try PostgresSession(location)
         reader = try PostgresSession(location)

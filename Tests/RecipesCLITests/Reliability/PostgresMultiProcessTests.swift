@@ -145,15 +145,7 @@ struct PostgresMultiProcessTests {
         guard let server = Self.server else { return }
         try await Self.withCatalogue(server) { catalogue in
             let home = try TemporaryDirectory()
-            let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleData/recipes.jsonl").path
-            let imported = try await RecipesBinary.run([catalogue, "-c", "import \(sample)"])
-            if imported.standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
-            #expect(imported.status == 0, "\(imported.standardError)")
-
-            let watcher = try ShellProcess([catalogue], home: home.url)
-            watcher.send(".watch fetch Recipe where cuisine.name == 'Thai' sort name")
-            try await watcher.waitFor("the watch") { $0.contains("watching 7 Recipe objects") }
+            guard let watcher = try await Self.watchingThaiRecipes(catalogue, home: home) else { return }
             let editor = try await RecipesBinary.run([catalogue,
                 "-c", "insert Recipe name=\"Aaa Thai Test\" sourceID=x-1 cuisine=\"Thai\"",
                 "-c", "update Recipe where name == 'Larb Gai' set rating=1",
@@ -191,15 +183,7 @@ struct PostgresMultiProcessTests {
         guard let server = Self.server else { return }
         try await Self.withCatalogue(server) { catalogue in
             let home = try TemporaryDirectory()
-            let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleData/recipes.jsonl").path
-            let imported = try await RecipesBinary.run([catalogue, "-c", "import \(sample)"])
-            if imported.standardError.contains("built without PostgreSQL") { return }  // said by importAndEdits
-            #expect(imported.status == 0, "\(imported.standardError)")
-
-            let watcher = try ShellProcess([catalogue], home: home.url)
-            watcher.send(".watch fetch Recipe where cuisine.name == 'Thai' sort name")
-            try await watcher.waitFor("the watch") { $0.contains("watching 7 Recipe objects") }
+            guard let watcher = try await Self.watchingThaiRecipes(catalogue, home: home) else { return }
             // A change no notification announces, then the end of the shell's listening connection.
             let database = String(catalogue.split(separator: "/").last!)
             let deleted = try await Self.psql(server, #"DELETE FROM "Recipe" WHERE "name" = 'Pad Thai'"#, database: database)
@@ -375,6 +359,20 @@ struct PostgresMultiProcessTests {
     }
 
     /// Whether `output` shows all three changes the editor saved.
+    /// Imports the sample catalogue into `catalogue` and starts a shell that watches its seven
+    /// Thai recipes; nil when the binary was built without PostgreSQL (`importAndEdits` says so).
+    static func watchingThaiRecipes(_ catalogue: String, home: TemporaryDirectory) async throws -> ShellProcess? {
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleData/recipes.jsonl").path
+        let imported = try await RecipesBinary.run([catalogue, "-c", "import \(sample)"])
+        if imported.standardError.contains("built without PostgreSQL") { return nil }
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let watcher = try ShellProcess([catalogue], home: home.url)
+        watcher.send(".watch fetch Recipe where cuisine.name == 'Thai' sort name")
+        try await watcher.waitFor("the watch") { $0.contains("watching 7 Recipe objects") }
+        return watcher
+    }
+
     static func hasWatchLines(_ output: String) -> Bool {
         let lines = output.split(separator: "\n")
         return lines.contains { $0.hasPrefix("+ Recipe/") && $0.hasSuffix("Aaa Thai Test") }

@@ -168,9 +168,13 @@ import Glibc
     }
 
     /// Waits for `task`, cancelling it on Ctrl-C; returns 0, or 1 (130 when cancelled)
-    /// after `report` has shown the error.
-    private static func runInterruptibly(_ task: Task<Void, any Error>, report: (any Error) -> Void) async -> Int32 {
+    /// after `report` has shown the error. The task starts once Ctrl-C is caught, so an early
+    /// press cancels it rather than ending the process.
+    private static func runInterruptibly(
+        _ start: @autoclosure () -> Task<Void, any Error>, report: (any Error) -> Void
+    ) async -> Int32 {
         InterruptSignal.install()
+        let task = start()
         let registration = InterruptSignal.counter.whenInterrupted { task.cancel() }
         defer { registration.cancel() }
         switch await task.result {

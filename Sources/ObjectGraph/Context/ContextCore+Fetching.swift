@@ -413,7 +413,12 @@ extension ContextCore {
                 seen.insert(ObjectIdentifier(object))
             }
         }
-        result = try sortInMemory(result, by: request.sortKeys, entity: plan.entity)
+        // Faults the store returned unchanged keep its order: when they fire they show the
+        // values it sorted by. Objects with values are sorted by those, which may be unsaved,
+        // or older than the store's when another context's changes were not merged here.
+        result = sortedAsStored(result, by: request.sortKeys) { object in
+            !object.isFault || object.state == .inserted || rechecked.contains(ObjectIdentifier(object))
+        }
         if request.fetchOffset > 0 { result = Array(result.dropFirst(request.fetchOffset)) }
         if request.fetchLimit > 0 { result = Array(result.prefix(request.fetchLimit)) }
         return result

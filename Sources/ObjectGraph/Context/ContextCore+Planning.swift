@@ -44,11 +44,11 @@ extension ContextCore {
         return { predicate.evaluate($0) }
     }
 
-    /// Sorts objects as the store would: nil first, numbers by value, text by UTF-8 bytes.
-    func sortInMemory(_ objects: [ManagedObject], by keys: [SortKey], entity: EntityDescription) throws -> [ManagedObject] {
-        guard !keys.isEmpty else { return objects }
+    /// Orders objects as the store would (nil first, numbers by value, text by UTF-8 bytes,
+    /// ties by row), `keys` first to last.
+    private static func storeOrder(by keys: [SortKey]) -> (ManagedObject, ManagedObject) -> Bool {
         let paths = keys.map { $0.keyPath.split(separator: ".").map(String.init) }
-        return objects.sorted { lhs, rhs in
+        return { lhs, rhs in
             for (key, path) in zip(keys, paths) {
                 let order = StoredOrdering.compare(lhs.value(atKeyPath: path), rhs.value(atKeyPath: path))
                 if order != 0 { return key.ascending ? order < 0 : order > 0 }
@@ -58,5 +58,43 @@ extension ContextCore {
             let (left, right) = (lhs.objectID, rhs.objectID)
             return (left.temporaryTag, left.key) < (right.temporaryTag, right.key)
         }
+    }
+
+    /// `objects` sorted by `keys`, where the objects for which `mayHaveMoved` is false are
+    /// in that order already, as the store returned them.
+    ///
+    /// Each object that may have moved finds its place among the others by bisection, so
+    /// only the objects it is compared with need their values: a keys-only fetch of 500,000
+    /// faults with one unsaved insert fires about 19 of them, not all. When bisecting would
+    /// compare more than sorting everything, everything is sorted.
+    func sortedAsStored(
+        _ objects: [ManagedObject], by keys: [SortKey], mayHaveMoved: (ManagedObject) -> Bool
+    ) -> [ManagedObject] {
+        guard !keys.isEmpty else { return objects }
+        var settled: [ManagedObject] = [], moving: [ManagedObject] = []
+        settled.reserveCapacity(objects.count)
+        for object in objects {
+            if mayHaveMoved(object) { moving.append(object) } else { settled.append(object) }
+        }
+        let precedes = Self.storeOrder(by: keys)
+        let probes = Int.bitWidth - settled.count.leadingZeroBitCount + 1
+        guard moving.count.multipliedReportingOverflow(by: probes).partialValue < settled.count else {
+            return objects.sorted(by: precedes)
+        }
+        var result: [ManagedObject] = []
+        result.reserveCapacity(objects.count)
+        var start = 0
+        for object in moving.sorted(by: precedes) {
+            var low = start, high = settled.count
+            while low < high {
+                let middle = low + (high - low) / 2
+                if precedes(settled[middle], object) { low = middle + 1 } else { high = middle }
+            }
+            result += settled[start..<low]
+            result.append(object)
+            start = low
+        }
+        result += settled[start...]
+        return result
     }
 }

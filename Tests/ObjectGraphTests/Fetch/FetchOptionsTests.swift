@@ -113,6 +113,25 @@ struct FetchOptionsTests {
         #expect(recipes.map { $0["name"] as? String } == (0..<100).map { "Recipe \(String(format: "%03d", $0))" })
     }
 
+    @Test("Without property values and with unsaved changes, a sorted fetch places the changed objects among the faults by bisection: a few faults fire, not all")
+    func withoutPropertyValuesUnsavedChangesFireFewFaults() throws {
+        let renamed = try #require(try context.fetch(FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name == 'Recipe 042'"))).first)
+        renamed["name"] = "Recipe 0905"
+        let inserted = try context.insert("Recipe")
+        inserted["name"] = "Recipe 0505"
+        var request = FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")])
+        request.includesPropertyValues = false
+        var recipes: [ManagedObject] = []
+        let fetched = try cost { recipes = try context.fetch(request) }
+        // Two bisections over 99 unchanged recipes compare with at most 7 of them each.
+        #expect(fetched.faultsFired <= 14)
+        #expect(recipes.count == 101 && recipes.filter { !$0.isFault }.count <= 16)
+        var names = (0..<100).filter { $0 != 42 }.map { "Recipe \(String(format: "%03d", $0))" }
+        names += ["Recipe 0905", "Recipe 0505"]
+        #expect(recipes.map { $0["name"] as? String } == names.sorted { Array($0.utf8).lexicographicallyPrecedes($1.utf8) })
+        #expect(recipes[50] === inserted && recipes[91] === renamed)
+    }
+
     @Test func populatedObjectsNeedNoFaults() throws {
         var request = FetchRequest(entityName: "Recipe")
         request.returnsObjectsAsFaults = false

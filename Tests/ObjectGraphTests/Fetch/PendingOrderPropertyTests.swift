@@ -5,7 +5,8 @@ import Testing
 /// A fetch with unsaved changes sorts them in memory; the store sorts saved rows. Both must
 /// give one order: over random edits, each fetch before a save returns the same objects in
 /// the same order as after it, with ties, nils, sub-entities, keys through to-ones whose
-/// objects were renamed, text the store sorts by bytes, and a window.
+/// objects were renamed, text the store sorts by bytes, and a window; and a fetch without
+/// values, which places the changed objects among faults in the store's order, agrees.
 @MainActor
 struct PendingOrderPropertyTests {
     static let names = ["Soup", "Stew", "Pie", "\u{e9}clair", "e\u{301}clair", ""]
@@ -62,10 +63,20 @@ struct PendingOrderPropertyTests {
                 default: if let item = media.randomElement(using: &rng) { context.delete(item) }
                 }
             }
+            // Without values first, unchanged objects turned into faults: faults the store
+            // sorted stay put, and only the changed objects are placed among them.
+            context.refreshAllObjects()
+            let faults = try Self.requests.map { request in
+                var keysOnly = request
+                keysOnly.includesPropertyValues = false
+                return try context.fetch(keysOnly)
+            }
             // Objects, not their IDs: an unsaved object's ID changes when it is saved.
             let before = try Self.requests.map { try context.fetch($0) }
             try context.save()
             for (index, request) in Self.requests.enumerated() {
+                #expect(faults[index].map(ObjectIdentifier.init) == before[index].map(ObjectIdentifier.init),
+                        "seed \(seed), round \(round), request \(index): \(faults[index].map(\.objectID)) without values, \(before[index].map(\.objectID)) with")
                 let after = try context.fetch(request)
                 #expect(after.map(ObjectIdentifier.init) == before[index].map(ObjectIdentifier.init),
                         "seed \(seed), round \(round), request \(index): \(before[index].map(\.objectID)) before the save, \(after.map(\.objectID)) after")

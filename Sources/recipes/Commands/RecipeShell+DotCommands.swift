@@ -104,6 +104,7 @@ extension RecipeShell {
             ("faults fired", String(statistics.faultsFired)),
             ("relationship faults fired", String(statistics.relationshipFaultsFired)),
             ("objects created", String(statistics.objectsCreated)),
+            ("objects realized", String(statistics.objectsRealized)),
             ("registered objects", String(statistics.registeredObjects)),
             ("live objects", String(statistics.liveObjects)),
             ("peak memory", isDeterministic ? "(not shown with --deterministic)" : Self.peakMemory()),

@@ -128,6 +128,8 @@ struct FetchOptionsTests {
         // The recipe itself is the one extra fault; its chef and cuisine are faults either way.
         #expect(plain.standardOutput.contains("\nfaults fired               2\n"))
         #expect(faulted.standardOutput.contains("\nfaults fired               3\n"))
+        // Each object printed was realized, whether a fetch or a fault loaded its values.
+        for run in [plain, faulted] { #expect(run.standardOutput.contains("\nobjects realized           3\n")) }
     }
 
     @Test("nosub is accepted by fetch and count; the catalogue has no sub-entities, so nothing changes")

@@ -52,8 +52,8 @@ public enum ConfinementChecks {
 enum Confinement {
     /// Anywhere: the context does not say (used by tests of the core alone).
     case unchecked
-    /// The main queue, where the main actor runs (a ``MainContext``).
-    case mainThread
+    /// The main queue, where the main actor runs (a ``MainContext``, which `context` describes).
+    case mainThread(context: String)
     /// The serial queue of a ``PrivateContext``, which `context` describes.
     case executor(ContextExecutor, context: String)
 
@@ -78,7 +78,7 @@ enum Confinement {
     var name: String {
         switch self {
         case .unchecked: "a context"
-        case .mainThread: "a MainContext (the main actor)"
+        case .mainThread(let context): "\(context) (the main actor)"
         case .executor(let executor, let context): "\(context) (queue \(executor.label))"
         }
     }

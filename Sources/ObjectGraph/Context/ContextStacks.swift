@@ -18,13 +18,13 @@
 public final class NestedContextStack {
     /// The private context that writes to the store, named "persist" in messages.
     public let persist: PrivateContext
-    /// The main context, a child of ``persist``.
+    /// The main context, a child of ``persist``, named "main" in messages.
     public let main: MainContext
 
     /// Builds the stack on `coordinator`'s stores.
     public init(coordinator: PersistentStoreCoordinator) {
         persist = PrivateContext(coordinator: coordinator, name: "persist")
-        main = MainContext(parent: persist)
+        main = MainContext(parent: persist, name: "main")
     }
 
     /// A new private context for background edits, a child of ``main``: its saves go into
@@ -57,13 +57,14 @@ public final class NestedContextStack {
 public final class SiblingContextStack {
     /// The coordinator the contexts share.
     public let coordinator: PersistentStoreCoordinator
-    /// The main context; it merges every other context's saves as they happen.
+    /// The main context, named "main" in messages; it merges every other context's saves
+    /// as they happen.
     public let main: MainContext
 
     /// Builds the stack on `coordinator`'s stores.
     public init(coordinator: PersistentStoreCoordinator) {
         self.coordinator = coordinator
-        main = MainContext(coordinator: coordinator)
+        main = MainContext(coordinator: coordinator, name: "main")
         main.automaticallyMergesChanges = true
     }
 

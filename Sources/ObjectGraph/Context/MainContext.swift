@@ -10,35 +10,54 @@ import Foundation
 /// ```
 /// Objects fetched here stay on the main actor; hand their ``ObjectID``s to a
 /// ``PrivateContext`` for background work, and back.
+///
+/// Like a private context, each main context is numbered in the order contexts are made
+/// and may be given a ``name``: its ``description`` and the messages of
+/// ``ConfinementChecks`` show both, as in `MainContext #2 "editor"`.
 @MainActor
 public final class MainContext {
     let core: ContextCore
+    /// The name given when the context was made, if any: a debugging aid, shown in the
+    /// context's ``description`` and confinement messages.
+    public nonisolated let name: String?
+    /// The context's number and ``name``, as in `MainContext #2 "editor"`: contexts are
+    /// numbered in the order they are made, private contexts included.
+    public nonisolated let description: String
 
-    /// Creates a context on `coordinator`'s stores.
-    public init(coordinator: PersistentStoreCoordinator) {
+    /// Creates a context on `coordinator`'s stores, called `name` in messages (see ``name``).
+    public init(coordinator: PersistentStoreCoordinator, name: String? = nil) {
         self.coordinator = coordinator
         core = ContextCore(coordinator: coordinator)
-        core.confinement = .mainThread
+        (self.name, description) = Self.confine(core, name: name)
         prepareUndo()
     }
 
     /// Creates a nested context whose saves go into `parent`, in memory: only the root of
     /// a stack of contexts writes to the store. Fetches and faults here see the parents'
     /// unsaved changes; objects inserted here keep their temporary IDs until the root saves.
-    /// Reading through the parent waits on its queue (see <doc:Concurrency>).
-    public init(parent: PrivateContext) {
+    /// Reading through the parent waits on its queue (see <doc:Concurrency>). `name` is
+    /// shown in messages (see ``name``).
+    public init(parent: PrivateContext, name: String? = nil) {
         coordinator = parent.coordinator
         core = ContextCore(coordinator: parent.coordinator, parent: .private(parent))
-        core.confinement = .mainThread
+        (self.name, description) = Self.confine(core, name: name)
         prepareUndo()
     }
 
     /// Creates a nested context whose saves go into another main context, in memory.
-    public init(parent: MainContext) {
+    /// `name` is shown in messages (see ``name``).
+    public init(parent: MainContext, name: String? = nil) {
         coordinator = parent.coordinator
         core = ContextCore(coordinator: parent.coordinator, parent: .main(parent))
-        core.confinement = .mainThread
+        (self.name, description) = Self.confine(core, name: name)
         prepareUndo()
+    }
+
+    /// Confines `core` to the main actor; returns the name and the description.
+    private static func confine(_ core: ContextCore, name: String?) -> (String?, String) {
+        let description = "MainContext #\(core.serial)" + (name.map { " \"\($0)\"" } ?? "")
+        core.confinement = .mainThread(context: description)
+        return (name, description)
     }
 
     /// Undo starts off, as a Core Data or SwiftData context has no undo manager until it is
@@ -196,3 +215,5 @@ public final class MainContext {
     /// Counters of the work done so far.
     public var statistics: ContextStatistics { core.statistics }
 }
+
+extension MainContext: CustomStringConvertible {}

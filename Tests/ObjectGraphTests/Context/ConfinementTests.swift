@@ -173,6 +173,21 @@ struct ConfinementTests {
         #expect(persist.description.hasSuffix(" \"persist\""))
     }
 
+    @Test("A main context has a number, and its name if given, in its description and in the messages that name it")
+    @MainActor
+    func mainContextDescriptions() async throws {
+        let coordinator = try TestModel.coordinator()
+        let plain = MainContext(coordinator: coordinator)
+        let editor = MainContext(coordinator: coordinator, name: "editor")
+        let child = MainContext(parent: editor, name: "child")
+        #expect([plain, editor, child].allSatisfy { $0.description.wholeMatch(of: /MainContext #\d+( "\w+")?/) != nil })
+        #expect(plain.name == nil && editor.name == "editor" && "\(child)".hasSuffix(" \"child\""))
+        #expect(Set([plain, editor, child].map(\.description)).count == 3)
+        #expect(NestedContextStack(coordinator: coordinator).main.description.hasSuffix(" \"main\""))
+        #expect(SiblingContextStack(coordinator: coordinator).main.name == "main")
+        #expect(editor.core.confinement.name == "\(editor) (the main actor)")
+    }
+
     @Test("A main context called off the main actor through MainActor.assumeIsolated is stopped by Swift")
     func mainContextForcedOntoAnotherThread() async {
         await #expect(processExitsWith: .failure) {

@@ -125,6 +125,38 @@ public final class FetchedResultsController {
         return nil
     }
 
+    // MARK: Section index
+
+    /// The index title of the section named `name`, for a table view's index: the
+    /// delegate's choice (``FetchedResultsControllerDelegate/controller(_:sectionIndexTitleForSectionName:)``),
+    /// by default the first character of the name upper-cased, as Core Data's; nil for a
+    /// section named `""`.
+    public func sectionIndexTitle(forSectionName name: String) -> String? {
+        guard let delegate else { return Self.defaultSectionIndexTitle(forSectionName: name) }
+        return delegate.controller(self, sectionIndexTitleForSectionName: name)
+    }
+
+    /// The first character of `name`, upper-cased; nil when `name` is empty.
+    public nonisolated static func defaultSectionIndexTitle(forSectionName name: String) -> String? {
+        name.first.map { String($0).uppercased() }
+    }
+
+    /// The sections' index titles, each once, in the order of the sections: what a table
+    /// view's index shows (Core Data's `sectionIndexTitles`). Sections without a title
+    /// (named `""`) have no entry.
+    public var sectionIndexTitles: [String] {
+        var seen = Set<String>()
+        return sections.compactMap { sectionIndexTitle(forSectionName: $0.name) }.filter { seen.insert($0).inserted }
+    }
+
+    /// The section to show when the index title `title` is chosen: the first section with
+    /// that title, or nil when none has it. `index` is the title's place in
+    /// ``sectionIndexTitles``, as a table view passes it (Core Data's signature); the title
+    /// alone decides.
+    public func section(forSectionIndexTitle title: String, at index: Int) -> Int? {
+        sections.firstIndex { sectionIndexTitle(forSectionName: $0.name) == title }
+    }
+
     /// The change sets from now on, one per event that changed the results. Each use makes
     /// a new sequence; change sets wait in it until read, and it ends when the controller
     /// is released or the iterating task is cancelled.
@@ -210,4 +242,15 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     /// The results changed: `controller.sections` are already the new ones, and `changes`
     /// turns the previous ones into them.
     func controller(_ controller: FetchedResultsController, didChangeContentWith changes: ResultsChangeSet)
+
+    /// The index title of the section named `sectionName` (nil for none); by default
+    /// ``FetchedResultsController/defaultSectionIndexTitle(forSectionName:)``.
+    func controller(_ controller: FetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String?
+}
+
+extension FetchedResultsControllerDelegate {
+    /// The first character of `sectionName`, upper-cased, as Core Data's default.
+    public func controller(_ controller: FetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String? {
+        FetchedResultsController.defaultSectionIndexTitle(forSectionName: sectionName)
+    }
 }

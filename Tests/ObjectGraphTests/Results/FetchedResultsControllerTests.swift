@@ -101,6 +101,39 @@ struct FetchedResultsControllerTests {
         #expect(try before.applying(changes) == ResultsSnapshot(controller))
     }
 
+    /// Index titles of two letters, as a delegate may choose.
+    final class TwoLetterIndex: FetchedResultsControllerDelegate {
+        func controller(_ controller: FetchedResultsController, didChangeContentWith changes: ResultsChangeSet) {}
+        func controller(_ controller: FetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String? {
+            sectionName.isEmpty ? nil : String(sectionName.prefix(2))
+        }
+    }
+
+    @Test("Section index titles: each section's first letter upper-cased, each title once, none for the nil section; a title finds its first section; a delegate may choose others")
+    func sectionIndexTitles() throws {
+        try seed(["Ana": [("Soup", 3)], "Anouk": [("Pie", 5)], "Bo": [("Stew", 4)], "\u{e9}lodie": [("Tart", 1)]])
+        let loose = try context.insert("Recipe")
+        loose["name"] = "Bread"  // no chef: the section named ""
+        try context.save()
+        let controller = try FetchedResultsController(
+            fetchRequest: try request(nil, [SortKey("chef.name"), SortKey("name")]), context: context, sectionNameKeyPath: "chef.name")
+        try controller.performFetch()
+        #expect(controller.sections.map(\.name) == ["", "Ana", "Anouk", "Bo", "\u{e9}lodie"])
+        #expect(controller.sectionIndexTitles == ["A", "B", "\u{c9}"])
+        #expect(controller.sectionIndexTitle(forSectionName: "") == nil)
+        #expect(controller.section(forSectionIndexTitle: "A", at: 0) == 1)
+        #expect(controller.section(forSectionIndexTitle: "B", at: 1) == 3)
+        #expect(controller.section(forSectionIndexTitle: "\u{c9}", at: 2) == 4)
+        #expect(controller.section(forSectionIndexTitle: "Z", at: 0) == nil)
+        let delegate = TwoLetterIndex()
+        controller.delegate = delegate
+        #expect(controller.sectionIndexTitles == ["An", "Bo", "\u{e9}l"])
+        #expect(controller.section(forSectionIndexTitle: "Bo", at: 2) == 3)
+        let plain = try FetchedResultsController(fetchRequest: try request(nil, [SortKey("name")]), context: context)
+        try plain.performFetch()
+        #expect(plain.sectionIndexTitles.isEmpty)
+    }
+
     @Test("Without a section key path there is one section, even when empty")
     func oneSectionWithoutKeyPath() throws {
         let controller = try FetchedResultsController(fetchRequest: try request(nil, [SortKey("name")]), context: context)

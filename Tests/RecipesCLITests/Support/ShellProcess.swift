@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Glibc
+import Synchronization
 
 /// The built `recipes` running as a child process with its standard input and output on
 /// pipes: a test types commands one at a time, reads the answers as they arrive (standard
@@ -45,7 +46,10 @@ final class ShellProcess {
             input: .descriptor(input.read), output: .descriptor(output.write), error: nil)
         self.input = input.write
         let received = self.received, reading = output.read
-        Thread { ChildProcess.read(reading) { received.append($0) } }.start()
+        Thread {
+            ChildProcess.read(reading) { received.append($0) }  // until end of file
+            received.finish()
+        }.start()
     }
 
     deinit {
@@ -135,6 +139,10 @@ final class ShellProcess {
             ending = try await ChildProcess.termination(of: processIdentifier, before: HangLimit.deadline(after: timeout))
         }
         guard let ending else { throw TestFailure("recipes did not exit; output:\n\(output)") }
+        // The reading thread may not have read the last lines yet (on a loaded machine it
+        // lagged behind the exit): ``output`` is whole once it has read to the end.
+        let deadline = HangLimit.deadline(after: .seconds(60))
+        while !received.isFinished && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         return ending
     }
 }
@@ -165,4 +173,10 @@ private final class Received: Sendable {
 
     /// Everything so far, as UTF-8 text.
     var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
+
+    private let finished = Atomic<Bool>(false)
+    /// Whether the reading thread has read to the end: every process holding the pipe ended.
+    var isFinished: Bool { finished.load(ordering: .acquiring) }
+    /// Called by the reading thread at the end of the output.
+    func finish() { finished.store(true, ordering: .releasing) }
 }

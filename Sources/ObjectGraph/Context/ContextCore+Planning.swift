@@ -78,7 +78,7 @@ extension ContextCore {
         }
         let precedes = Self.storeOrder(by: keys)
         let probes = Int.bitWidth - settled.count.leadingZeroBitCount + 1
-        guard moving.count.multipliedReportingOverflow(by: probes).partialValue < settled.count else {
+        guard moving.count * probes < settled.count else {
             return objects.sorted(by: precedes)
         }
         var result: [ManagedObject] = []

@@ -193,7 +193,9 @@ struct ShellCommandTests {
         defer { fifo.finish() }
         let shell = try ShellProcess([store, "--deterministic"], home: directory.url)
         shell.send("import \(fifo.path) --batch 100")
+        let deadline = HangLimit.deadline(after: .seconds(120))
         while try await run([store, "-c", "count Recipe"]).standardOutput != "100\n" {
+            guard ContinuousClock.now < deadline else { throw TestFailure("no batch saved; output:\n\(shell.output)") }
             try await Task.sleep(for: .milliseconds(20))  // pacing, not a measurement
         }
         kill(shell.processIdentifier, SIGINT)

@@ -161,7 +161,9 @@ struct BackgroundScriptTests {
         shell.send("import \(fifo.path) --background --batch 100")
         try await shell.waitFor("the job to start") { $0.contains("import #1: pipe.jsonl in the background") }
         var answers = 0, line: Substring = ""
+        let deadline = HangLimit.deadline(after: .seconds(120))
         while !line.contains(" 100 recipes ") {
+            guard ContinuousClock.now < deadline else { throw TestFailure("no batch saved; output:\n\(shell.output)") }
             shell.send(".jobs")
             answers += 1
             let text = try await shell.waitFor(".jobs answer \(answers)") { KillAndResumeTests.jobLines(in: $0).count >= answers }

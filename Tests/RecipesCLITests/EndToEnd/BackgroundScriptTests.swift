@@ -42,6 +42,7 @@ struct BackgroundScriptTests {
         let fifo = try HeldFIFO(named: "jobs.jsonl", in: directory.url, head: lines[..<1_000].joined())
         let errors = directory.url.appendingPathComponent("stderr").path
         fifo.finish(writing: lines[1_000...].joined(), once: errors, contains: Self.waiting)
+        defer { fifo.finish() }  // keeps it until the run has ended: the job may open it after the script's end
         let run = try await RecipesBinary.run([store, "--deterministic", "-c", "import \(fifo.path) --background",
                                                "-c", ".jobs"], errorPath: errors)
         #expect(run.status == 0, "\(run.standardError)")

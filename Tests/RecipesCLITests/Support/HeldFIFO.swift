@@ -18,8 +18,9 @@ import ObjectGraph
 final class HeldFIFO: Sendable {
     /// The FIFO's path.
     let path: String
-    /// What to write after the head before closing, once ``finish(writing:)`` was called.
-    private let tail = Locked<String?>(nil)
+    /// What to write after the head before closing, once ``finish(writing:)`` was called, and
+    /// whether the test is over (so a writer still waiting for the shell gives up).
+    private let state = Locked<(tail: String?, isAbandoned: Bool)>((nil, false))
 
     /// Makes the FIFO `name` in `directory` and starts the thread that writes `head` to it
     /// once the shell opens it, then holds it open.
@@ -27,14 +28,23 @@ final class HeldFIFO: Sendable {
         path = directory.appendingPathComponent(name).path
         guard mkfifo(path, 0o600) == 0 else { throw TestFailure("mkfifo \(path): \(String(cString: strerror(errno)))") }
         signal(SIGPIPE, SIG_IGN)  // a write after the shell has gone must fail, not end the test runner
-        let path = self.path, tail = self.tail
+        let path = self.path, state = self.state
         Thread {
-            let descriptor = open(path, O_WRONLY)  // waits for the shell to open it for reading
-            guard descriptor >= 0 else { return }
+            // Waits for the shell to open the FIFO for reading, which a background job may do
+            // after the script has ended. A blocking open could be freed only by opening the
+            // FIFO to read, which could pair with this writer before the shell does.
+            var descriptor = Int32(-1)
+            while descriptor < 0 {
+                descriptor = open(path, O_WRONLY | O_NONBLOCK)
+                guard descriptor < 0 else { break }
+                guard errno == ENXIO || errno == EINTR, !state.withLock({ $0.isAbandoned }) else { return }
+                usleep(2_000)  // pacing, not a measurement
+            }
             defer { close(descriptor) }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
             ChildProcess.write(head, to: descriptor)
             while true {
-                if let rest = tail.withLock({ $0 }) {
+                if let rest = state.withLock({ $0.tail }) {
                     ChildProcess.write(rest, to: descriptor)
                     return
                 }
@@ -43,14 +53,18 @@ final class HeldFIFO: Sendable {
         }.start()
     }
 
-    deinit { finish() }
+    /// Ends the writing: closes the FIFO (the test is over), or lets the writer give up if
+    /// the shell never opened it.
+    deinit {
+        finish()
+        state.withLock { $0.isAbandoned = true }
+    }
 
     /// Writes `rest` after the head and closes the FIFO, so the import reads to its end; a
-    /// second call does nothing.
+    /// second call does nothing. Keep the ``HeldFIFO`` until the shell has ended: releasing
+    /// it earlier abandons a FIFO the shell has not opened yet.
     func finish(writing rest: String = "") {
-        guard tail.withLock({ tail in defer { tail = tail ?? rest }; return tail == nil }) else { return }
-        // Frees the writer if the shell never opened the FIFO: its open waits for a reader.
-        close(open(path, O_RDONLY | O_NONBLOCK))
+        state.withLock { state in state.tail = state.tail ?? rest }
     }
 
     /// Calls ``finish(writing:)`` once the file at `file` contains `text`, polled on a thread
@@ -58,12 +72,13 @@ final class HeldFIFO: Sendable {
     func finish(writing rest: String = "", once file: String, contains text: String,
                 timeout: Duration = .seconds(600)) {
         let deadline = HangLimit.deadline(after: timeout)
-        Thread { [self] in
+        let state = self.state
+        Thread {
             while ContinuousClock.now < deadline,
                   !((try? String(contentsOfFile: file, encoding: .utf8))?.contains(text) ?? false) {
                 usleep(2_000)  // pacing, not a measurement
             }
-            finish(writing: rest)
+            state.withLock { state in state.tail = state.tail ?? rest }
         }.start()
     }
 }

@@ -109,7 +109,8 @@ public struct RecipeImporter: Sendable {
     /// Imports a JSON Lines recipe file.
     ///
     /// The file may also be a pipe or FIFO (`/dev/stdin`), read once; such an import keeps no
-    /// resume marker, since the next one reads other lines.
+    /// resume marker, since the next one reads other lines. A cancel while it waits for the
+    /// writer to send more stops the wait: the lines of the unfinished batch are dropped.
     ///
     /// - Parameters:
     ///   - isCancelled: polled between batches; when it returns true, or the calling task is
@@ -159,12 +160,13 @@ public struct RecipeImporter: Sendable {
     private static func read(
         _ url: URL, resumingAfter resumeAfter: Int, markerOffset: Int?, key: String?, options: Options,
         totalBytes: Int, into context: isolated PrivateContext, uniquing: inout UniquingCache,
-        report: inout Report, isCancelled: () -> Bool, progress: (Progress) -> Void
+        report: inout Report, isCancelled: @escaping () -> Bool, progress: (Progress) -> Void
     ) throws -> Bool {
         report.resumedAfterLine = resumeAfter
         report.savedThroughLine = resumeAfter
         report.lines = 0
-        let reader = try RecipeFileReader(url: url, batchSize: options.batchSize)
+        let reader = try RecipeFileReader(url: url, batchSize: options.batchSize,
+                                          isCancelled: { isCancelled() || Task.isCancelled })
         while let batch = try reader.nextBatch() {
             report.lines = batch.lastLineNumber
             if isCancelled() || Task.isCancelled {
@@ -196,6 +198,10 @@ public struct RecipeImporter: Sendable {
                               bytesRead: min(totalBytes, reader.bytesParsed), totalBytes: totalBytes,
                               registeredObjects: aliveAfterSave))
             if options.pauseAfterBatch > .zero { pause(options.pauseAfterBatch, isCancelled: isCancelled) }
+        }
+        if reader.wasCancelled {  // while a pipe kept it waiting for the rest of a batch
+            report.wasCancelled = true
+            return true
         }
         return report.lines >= resumeAfter
     }

@@ -21,6 +21,10 @@ import ObjectGraph
 /// }
 /// ```
 ///
+/// A pipe or FIFO (`/dev/stdin`, a process substitution) is read as its writer sends it;
+/// while the reader waits for more, it polls `isCancelled`, so that a cancel does not wait
+/// for a writer that may never write again (see ``wasCancelled``).
+///
 /// A reader is not `Sendable`: it owns a file handle and a position. Create it
 /// on the task that reads.
 ///
@@ -35,6 +39,9 @@ public final class RecipeFileReader {
     private let fileName: String
     private let handle: FileHandle
     private let chunkSize: Int
+    /// Whether reads can wait for a writer (a pipe, FIFO or device): not a regular file.
+    private let canWait: Bool
+    private let isCancelled: () -> Bool
     private var buffer: [UInt8] = []
     private var consumed = 0
     private var lineNumber = 0
@@ -42,6 +49,9 @@ public final class RecipeFileReader {
     private var finished = false
     /// Bytes read from the file so far; the reader reads ahead by up to one chunk.
     public private(set) var bytesRead = 0
+    /// Whether ``nextBatch()`` returned `nil` because `isCancelled` became true while it
+    /// waited for a pipe or FIFO to send more: the lines of the unfinished batch were dropped.
+    public private(set) var wasCancelled = false
     /// The number of the first line of the last batch returned.
     private var firstLineOfBatch = 1
     /// Where each line of the last batch returned ends in the file (the offset after its
@@ -58,12 +68,16 @@ public final class RecipeFileReader {
     ///   - url: a file URL.
     ///   - batchSize: the number of non-blank lines per batch; at least 1.
     ///   - chunkSize: the number of bytes read from disk at a time.
+    ///   - isCancelled: polled every 20 ms while a read waits for a pipe or FIFO to send more.
     /// - Throws: ``ImportFileError`` when the file cannot be opened.
-    public init(url: URL, batchSize: Int = 1_000, chunkSize: Int = 1 << 20) throws(ImportFileError) {
+    public init(url: URL, batchSize: Int = 1_000, chunkSize: Int = 1 << 20,
+                isCancelled: @escaping () -> Bool = { false }) throws(ImportFileError) {
         self.url = url
         self.batchSize = max(1, batchSize)
         self.chunkSize = max(1, chunkSize)
         self.fileName = url.lastPathComponent
+        self.canWait = !Self.isRegularFile(url)
+        self.isCancelled = isCancelled
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
@@ -75,7 +89,8 @@ public final class RecipeFileReader {
         try? handle.close()
     }
 
-    /// Returns the next batch, or `nil` once the whole file has been read.
+    /// Returns the next batch, or `nil` once the whole file has been read (or, for a pipe or
+    /// FIFO, once `isCancelled` stopped a wait for more: ``wasCancelled``).
     ///
     /// - Throws: ``ImportFileError`` when reading from disk fails. Problems with
     ///   the content are never thrown; they are in ``RecipeBatch/errors``.
@@ -99,6 +114,10 @@ public final class RecipeFileReader {
                     break
                 }
                 try readChunk()
+                if wasCancelled {
+                    finished = true
+                    return nil
+                }
             }
         }
         if finished && records.isEmpty && errors.isEmpty { return nil }
@@ -150,8 +169,9 @@ public final class RecipeFileReader {
     }
 
     /// Whether `url` names a regular file, following symbolic links: not a pipe, FIFO or
-    /// device, whose content can be read only once and may differ every time.
-    static func isRegularFile(_ url: URL) -> Bool {
+    /// device, whose content can be read only once and may differ every time, and whose
+    /// size is not known in advance (so an import of it shows no percentage and cannot resume).
+    public static func isRegularFile(_ url: URL) -> Bool {
         var info = stat()
         return stat(url.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
@@ -178,6 +198,10 @@ public final class RecipeFileReader {
             buffer.removeSubrange(0..<consumed)
             consumed = 0
         }
+        if canWait {
+            try readAvailableBytes()
+            return
+        }
         let data: Data?
         do {
             data = try handle.read(upToCount: chunkSize)
@@ -190,6 +214,40 @@ public final class RecipeFileReader {
         }
         bytesRead += data.count
         buffer.append(contentsOf: data)
+    }
+
+    /// Appends what a pipe or FIFO has to give, up to a chunk, once it has some (FileHandle's
+    /// read would wait for a whole chunk); sets ``wasCancelled`` instead when `isCancelled`
+    /// became true first.
+    private func readAvailableBytes() throws(ImportFileError) {
+        guard waitForBytes() else {
+            wasCancelled = true
+            return
+        }
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: chunkSize))
+        var count: Int
+        repeat {
+            count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress! + start, chunkSize) }
+        } while count < 0 && errno == EINTR
+        let failure = errno
+        buffer.removeLast(chunkSize - max(0, count))
+        guard count >= 0 else {
+            throw ImportFileError(path: url.path, message: "cannot read file: \(FileErrorReason.reason(errno: failure))")
+        }
+        if count == 0 { reachedEnd = true }
+        bytesRead += count
+    }
+
+    /// Waits until the pipe or FIFO has bytes to read, has ended, or reports an error (the
+    /// read that follows tells which); returns `false` when `isCancelled` became true first.
+    private func waitForBytes() -> Bool {
+        var descriptor = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&descriptor, 1, 20)
+            if ready != 0 && !(ready < 0 && errno == EINTR) { return true }
+            if isCancelled() { return false }
+        }
     }
 
     /// Parses complete lines from the buffer; returns how many non-blank lines it

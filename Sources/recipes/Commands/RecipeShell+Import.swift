@@ -75,7 +75,8 @@ extension RecipeShell {
             // The line of the last batch saved, where the import resumes: the batch read after
             // it (up to report.lines) was not saved.
             context.print("import stopped after line \(report.savedThroughLine): every saved batch is kept; "
-                          + "run the same import again to continue")
+                          + (RecipeFileReader.isRegularFile(url) ? "run the same import again to continue"
+                                                                 : "a pipe is read once: it cannot resume"))
             throw CancellationError()
         }
         if !report.errors.isEmpty {

@@ -92,8 +92,8 @@ extension RecipeShell {
 
     // MARK: CommandHandler
 
-    /// `import #1 (42%)` while a background import runs.
-    var runningJobs: String? { runningJob.map { "\($0.name) (\($0.progress.snapshot.percent)%)" } }
+    /// `import #1 (42%)` while a background import runs (`import #1 (1,000 recipes)` from a pipe).
+    var runningJobs: String? { runningJob.map { "\($0.name) (\($0.progressText))" } }
 
     /// Waits for the running import (asking it to stop first when `cancelling`, or when the
     /// waiting task is cancelled), prints how it ended, and counts the failed jobs not counted yet.

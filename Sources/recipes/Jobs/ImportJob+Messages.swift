@@ -9,7 +9,7 @@ extension ImportJob {
         let took = isDeterministic ? "" : " in " + Self.seconds(elapsed)
         switch state {
         case .running:
-            return "\(name): running, \(progress.snapshot.percent)% of \(fileName)"
+            return "\(name): running, \(progressText) of \(fileName)"
         case .done(let report):
             var text = "\(name): imported \(Self.recipes(report.imported, grouped: false)) from \(fileName)"
             if report.resumedAfterLine > 0 { text += ", resuming after line \(report.resumedAfterLine)" }
@@ -22,11 +22,11 @@ extension ImportJob {
         case .cancelled(let report):
             let line = max(progress.snapshot.savedThroughLine, report.resumedAfterLine)
             return "\(name): cancelled after line \(line) of \(fileName); \(Self.recipes(report.imported, grouped: false)) imported\(took);"
-                + " run the same import to resume"
+                + (readsPipe ? " a pipe is read once: it cannot resume" : " run the same import to resume")
         case .failed(let message):
             let line = progress.snapshot.savedThroughLine
             return "\(name): failed after line \(line) of \(fileName): \(message);"
-                + " every saved batch is kept, run the same import to resume"
+                + " every saved batch is kept" + (readsPipe ? "" : ", run the same import to resume")
         }
     }
 
@@ -37,9 +37,15 @@ extension ImportJob {
     }
 
     /// `import 42%`, for the prompt.
-    var promptTag: String { "import \(progress.snapshot.percent)%" }
+    var promptTag: String { "import \(progressText)" }
 
-    /// The columns of the job's line in `.jobs`: number, file, state, percentage, recipes,
+    /// How far the job got: `42%` of the file, or `1,000 recipes` from a pipe, whose size is unknown.
+    var progressText: String {
+        readsPipe ? Self.recipes(progress.snapshot.imported) : "\(progress.snapshot.percent)%"
+    }
+
+    /// The columns of the job's line in `.jobs`: number, file, state, percentage (`-` while a
+    /// pipe is read), recipes,
     /// then (without `--deterministic`) the rate and the time left or taken, and a failure's reason.
     var listingColumns: [String] {
         let snapshot = progress.snapshot
@@ -60,7 +66,7 @@ extension ImportJob {
             columns.append("failed")
             reason = message
         }
-        columns.append("\(percent)%")
+        columns.append(readsPipe && isRunning ? "-" : "\(percent)%")
         columns.append(Self.recipes(snapshot.imported))
         if !isDeterministic {
             let rate = seconds > 0.001 ? Double(snapshot.imported) / seconds : 0
@@ -68,7 +74,7 @@ extension ImportJob {
             if isRunning {
                 // The time left, from the bytes read so far and how fast they were read.
                 let byteRate = seconds > 0.001 ? Double(snapshot.bytesRead) / seconds : 0
-                let left = byteRate > 0 ? Double(snapshot.totalBytes - snapshot.bytesRead) / byteRate : nil
+                let left = byteRate > 0 && !readsPipe ? Double(max(0, snapshot.totalBytes - snapshot.bytesRead)) / byteRate : nil
                 columns.append(left.map { "\(ProgressBar.clock(Int($0.rounded(.up)))) left" } ?? "")
             } else {
                 columns.append("took \(ProgressBar.clock(Int(seconds.rounded())))")

@@ -43,6 +43,9 @@ import RecipeCatalog
     let batchSize: Int
     /// Whether timings are left out of what the job prints (`--deterministic`).
     let isDeterministic: Bool
+    /// Whether the file is a pipe or FIFO (`/dev/stdin`): read once, of a size unknown until
+    /// its end, so the job shows recipes instead of a percentage and cannot be resumed.
+    let readsPipe: Bool
     /// The batches saved so far, and the stop request.
     let progress = ImportJobProgress()
     /// When the job started.
@@ -63,6 +66,7 @@ import RecipeCatalog
         self.url = url
         self.batchSize = batchSize
         self.isDeterministic = isDeterministic
+        self.readsPipe = !RecipeFileReader.isRegularFile(url)
     }
 
     /// `import #1`, as messages name the job.

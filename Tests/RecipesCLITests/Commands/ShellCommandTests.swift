@@ -181,6 +181,31 @@ struct ShellCommandTests {
         #expect(run.standardOutput == "imported 3 recipes from fifo.jsonl\n3\n", "\(run.standardError)")
     }
 
+    @Test("Ctrl-C stops an import from a FIFO that waits for its writer; it keeps the saved batches and says a pipe cannot resume")
+    func interruptImportWaitingForAFIFO() async throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.url.appendingPathComponent("catalog.sqlite").path
+        #expect(try await run([store, "-c", "count Recipe"]).standardOutput == "0\n")
+        // 150 lines in batches of 100, and the FIFO held open: the import saves one batch,
+        // then waits for the rest of the next.
+        let lines = (1...150).map { #"{"id": "p-\#($0)", "name": "Piped \#($0)"}"# + "\n" }.joined()
+        let fifo = try HeldFIFO(named: "fifo.jsonl", in: directory.url, head: lines)
+        defer { fifo.finish() }
+        let shell = try ShellProcess([store, "--deterministic"], home: directory.url)
+        shell.send("import \(fifo.path) --batch 100")
+        let deadline = HangLimit.deadline(after: .seconds(120))
+        while try await run([store, "-c", "count Recipe"]).standardOutput != "100\n" {
+            guard ContinuousClock.now < deadline else { throw TestFailure("no batch saved; output:\n\(shell.output)") }
+            try await Task.sleep(for: .milliseconds(20))  // pacing, not a measurement
+        }
+        kill(shell.processIdentifier, SIGINT)
+        // Before, the read waited for the writer, and Ctrl-C with it.
+        try await shell.waitFor("the import to stop") { $0.contains("cannot resume\n") }
+        #expect(shell.output.hasPrefix("imported 100 recipes from fifo.jsonl\n"
+            + "import stopped after line 100: every saved batch is kept; a pipe is read once: it cannot resume\n"), "\(shell.output)")
+        #expect(try await run([store, "-c", "count Recipe"]).standardOutput == "100\n")
+    }
+
     @Test func theEnvironmentVariableSwitchesSQLDebuggingOn() async throws {
         let run = try await RecipesBinary.run(["--memory", "-c", "count Chef where name == 'Ana'"], in: Self.root,
                                               environment: ["OBJECTGRAPH_SQL_DEBUG": "2"])

@@ -38,18 +38,20 @@ enum RecipesBinary {
     }
 
     /// Runs `recipes` with `arguments`, feeding `input` on standard input (an empty file
-    /// when `nil`), in `directory`, with `HOME` pointing into a temporary directory.
+    /// when `nil`), in `directory`, with `HOME` pointing into a temporary directory;
+    /// standard error goes to `errorPath` when given, for a test that reads it during the run.
     ///
     /// - Throws: if the process cannot start or runs longer than `timeout`: a deadline that
     ///   only catches a hang, so it is generous (a 200,000-recipe `generate` once took over
     ///   two minutes on a machine at load average 30).
     static func run(_ arguments: [String], input: String? = nil, in directory: URL? = nil,
                     mergingOutput: Bool = false, environment extra: [String: String] = [:],
-                    timeout: Duration = .seconds(600), executable: String = path) async throws -> Run {
+                    timeout: Duration = .seconds(600), executable: String = path,
+                    errorPath: String? = nil) async throws -> Run {
         let scratch = try TemporaryDirectory()
         let inputURL = scratch.url.appendingPathComponent("stdin")
         let outputURL = scratch.url.appendingPathComponent("stdout")
-        let errorURL = scratch.url.appendingPathComponent("stderr")
+        let errorURL = errorPath.map(URL.init(fileURLWithPath:)) ?? scratch.url.appendingPathComponent("stderr")
         try Data((input ?? "").utf8).write(to: inputURL)
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)

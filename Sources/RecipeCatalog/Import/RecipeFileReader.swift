@@ -78,6 +78,16 @@ public final class RecipeFileReader {
         self.fileName = url.lastPathComponent
         self.canWait = !Self.isRegularFile(url)
         self.isCancelled = isCancelled
+        if canWait {
+            // Opened without waiting: opening a FIFO no one writes to yet would wait in
+            // open(2), where no cancel reaches; the reads wait in waitForBytes() instead.
+            let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw ImportFileError(path: url.path, message: "cannot open file: \(FileErrorReason.reason(errno: errno))")
+            }
+            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            return
+        }
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
@@ -232,6 +242,8 @@ public final class RecipeFileReader {
         } while count < 0 && errno == EINTR
         let failure = errno
         buffer.removeLast(chunkSize - max(0, count))
+        // Nothing after all (the descriptor does not wait): wait again.
+        if count < 0 && (failure == EAGAIN || failure == EWOULDBLOCK) { return }
         guard count >= 0 else {
             throw ImportFileError(path: url.path, message: "cannot read file: \(FileErrorReason.reason(errno: failure))")
         }
@@ -241,6 +253,8 @@ public final class RecipeFileReader {
 
     /// Waits until the pipe or FIFO has bytes to read, has ended, or reports an error (the
     /// read that follows tells which); returns `false` when `isCancelled` became true first.
+    /// A FIFO no writer has opened yet has neither: Linux reports its end only once a
+    /// writer has come and gone, so the wait lasts until one writes or closes.
     private func waitForBytes() -> Bool {
         var descriptor = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
         while true {

@@ -181,6 +181,37 @@ struct ShellCommandTests {
         #expect(run.standardOutput == "imported 3 recipes from fifo.jsonl\n3\n", "\(run.standardError)")
     }
 
+    @Test("Ctrl-C stops an import from a FIFO no one has opened for writing yet")
+    func interruptImportOfAFIFOWithoutWriter() async throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.url.appendingPathComponent("fifo.jsonl").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let shell = try ShellProcess(["--memory", "--deterministic"], home: directory.url)
+        shell.send("import \(fifo)")
+        // Ctrl-C once the shell holds the FIFO open (as its descriptors in /proc show), when
+        // the import waits for a writer. Before, it waited in open(2) and never got that far.
+        let pid = shell.processIdentifier
+        try await ChildProcess.offPool {
+            let deadline = HangLimit.deadline(after: .seconds(120))
+            func holdsTheFIFO() -> Bool {
+                let folder = "/proc/\(pid)/fd"
+                let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+                return descriptors.contains { descriptor in
+                    (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + descriptor))?.hasSuffix("/fifo.jsonl") == true
+                }
+            }
+            while !holdsTheFIFO() {
+                guard ContinuousClock.now < deadline else { throw TestFailure("the shell never opened the FIFO") }
+                usleep(10_000)  // pacing, not a measurement
+            }
+        }
+        kill(pid, SIGINT)
+        // Before, the import waited in open(2) for a writer, and Ctrl-C with it.
+        let exit = try await shell.waitForExit(timeout: .seconds(120))
+        #expect(exit.status == 130 && !exit.wasSignalled, "\(shell.output)")
+        #expect(shell.output.contains("error: interrupted"), "\(shell.output)")
+    }
+
     @Test("Ctrl-C stops an import from a FIFO that waits for its writer; it keeps the saved batches and says a pipe cannot resume")
     func interruptImportWaitingForAFIFO() async throws {
         let directory = try TemporaryDirectory()

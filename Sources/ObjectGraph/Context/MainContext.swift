@@ -28,7 +28,8 @@ public final class MainContext {
     public init(coordinator: PersistentStoreCoordinator, name: String? = nil) {
         self.coordinator = coordinator
         core = ContextCore(coordinator: coordinator)
-        (self.name, description) = Self.confine(core, name: name)
+        self.name = name
+        description = Self.confine(core, name: name)
         prepareUndo()
     }
 
@@ -40,7 +41,8 @@ public final class MainContext {
     public init(parent: PrivateContext, name: String? = nil) {
         coordinator = parent.coordinator
         core = ContextCore(coordinator: parent.coordinator, parent: .private(parent))
-        (self.name, description) = Self.confine(core, name: name)
+        self.name = name
+        description = Self.confine(core, name: name)
         prepareUndo()
     }
 
@@ -49,15 +51,16 @@ public final class MainContext {
     public init(parent: MainContext, name: String? = nil) {
         coordinator = parent.coordinator
         core = ContextCore(coordinator: parent.coordinator, parent: .main(parent))
-        (self.name, description) = Self.confine(core, name: name)
+        self.name = name
+        description = Self.confine(core, name: name)
         prepareUndo()
     }
 
-    /// Confines `core` to the main actor; returns the name and the description.
-    private static func confine(_ core: ContextCore, name: String?) -> (String?, String) {
+    /// Confines `core` to the main actor; returns the context's description.
+    private static func confine(_ core: ContextCore, name: String?) -> String {
         let description = "MainContext #\(core.serial)" + (name.map { " \"\($0)\"" } ?? "")
         core.confinement = .mainThread(context: description)
-        return (name, description)
+        return description
     }
 
     /// Undo starts off, as a Core Data or SwiftData context has no undo manager until it is

@@ -43,7 +43,11 @@ extension RecipeShell {
         case ".read":
             let words = try CommandWords.split(rest)
             guard words.count == 1 else { throw CommandError(".read needs one file: .read FILE") }
-            return try await context.runScript(at: CommandWords.filePath(words[0]))
+            let path = CommandWords.filePath(words[0])
+            if context.mode != .batch && StandardStreams.isStandardInput(path) {
+                throw CommandError("cannot read '\(words[0])': it is standard input, where the shell reads its commands already")
+            }
+            return try await context.runScript(at: path)
         case ".open": try await open(rest, context)
         case ".migrate": try migrate(rest, context)
         default:

@@ -37,6 +37,12 @@ extension RecipeShell {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CommandError("no such file: \(path)") }
         guard !isDirectory.boolValue else { throw CommandError("cannot import '\(path)': it is a directory; name a .jsonl or .tsv file in it") }
+        // The shell's own reader holds standard input: both would read it, each taking lines
+        // the other needed. `-c` and `-f` leave it free.
+        if context.mode != .batch && StandardStreams.isStandardInput(path) {
+            throw CommandError("cannot import '\(words[0])': it is standard input, where the shell reads its commands; "
+                               + "pipe recipes into `recipes STORE -c \"import /dev/stdin\"`, or name a file")
+        }
         let url = URL(fileURLWithPath: path)
         try requireNoRunningJob(before: "starting another import")
         if isBackground {

@@ -89,7 +89,9 @@ enum ShellHelp {
                                "  showing its progress (recipes [import 42%]> ); count and fetch see each batch as",
                                "  it is saved. .jobs lists the jobs, .cancel (or Ctrl-C at the prompt, which asks)",
                                "  stops one after its current batch. One import runs at a time. --pause MS waits",
-                               "  that long after each batch: slow motion, to watch a small import as a job."]
+                               "  that long after each batch: slow motion, to watch a small import as a job.",
+                               "  FILE may be a pipe or FIFO, read once; /dev/stdin only with -c or -f, since",
+                               "  otherwise the shell reads its commands there."]
         case "refresh": return ["refresh",
                                 "  Turns every object the context holds back into a fault (refreshAllObjects()), so",
                                 "  the relationships they realized let go and the cycles they formed are broken.",

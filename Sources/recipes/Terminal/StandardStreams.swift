@@ -60,4 +60,12 @@ struct StandardStreams: ShellOutput {
 
     /// Whether `descriptor` is a terminal.
     static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) != 0 }
+
+    /// Whether `path` names this process's standard input: the same file, pipe or terminal
+    /// as descriptor 0, as `/dev/stdin` and `/proc/self/fd/0` do.
+    static func isStandardInput(_ path: String) -> Bool {
+        var input = stat(), named = stat()
+        guard fstat(STDIN_FILENO, &input) == 0, stat(path, &named) == 0 else { return false }
+        return input.st_dev == named.st_dev && input.st_ino == named.st_ino
+    }
 }

@@ -181,6 +181,22 @@ struct ShellCommandTests {
         #expect(run.standardOutput == "imported 3 recipes from fifo.jsonl\n3\n", "\(run.standardError)")
     }
 
+    @Test("Commands read from standard input cannot import or .read it too; with -c, standard input is recipes")
+    func standardInputIsEitherCommandsOrRecipes() async throws {
+        let recipe = #"{"id": "p-1", "name": "Piped"}"#
+        // Before, the import took the lines after it (here the recipe, then `count Recipe`)
+        // as recipes, and the shell never ran them as commands.
+        let piped = try await run(["--memory", "--deterministic"],
+                                  input: "import /dev/stdin\n.read /dev/stdin\n\(recipe)\ncount Recipe\n")
+        #expect(piped.standardError.contains(
+            "error: cannot import '/dev/stdin': it is standard input, where the shell reads its commands"), "\(piped.standardError)")
+        #expect(piped.standardError.contains("error: cannot read '/dev/stdin': it is standard input"), "\(piped.standardError)")
+        #expect(piped.standardOutput.hasSuffix("0\n"), "the shell kept reading commands: \(piped.standardOutput)")
+        let recipes = try await run(["--memory", "--deterministic", "-c", "import /dev/stdin", "-c", "count Recipe"],
+                                    input: recipe + "\n")
+        #expect(recipes.standardOutput == "imported 1 recipe from stdin\n1\n", "\(recipes.standardError)")
+    }
+
     @Test("Ctrl-C stops an import from a FIFO no one has opened for writing yet")
     func interruptImportOfAFIFOWithoutWriter() async throws {
         let directory = try TemporaryDirectory()

@@ -139,12 +139,18 @@ public final class MemoryStore: StoreRequestHandler {
     package func fetchValues(_ plan: FetchPlan) throws -> [[StoredValue]] {
         guard case .values(let expressions) = plan.output else { return [] }
         let snapshot = contents.withLock { $0 }
+        // Distinct values take their window after the duplicates are gone, as in SQL.
+        var unwindowed = plan
+        if plan.distinct { (unwindowed.limit, unwindowed.offset) = (0, 0) }
         var result: [[StoredValue]] = []
         var seen = Set<[StoredValue]>()
-        for row in select(plan, in: snapshot) {
+        for row in select(unwindowed, in: snapshot) {
             let values = expressions.map { value($0, of: row, snapshot) }
             if plan.distinct && !seen.insert(values).inserted { continue }
             result.append(values)
+        }
+        if plan.distinct {
+            result = Array(result.dropFirst(plan.offset).prefix(plan.limit > 0 ? plan.limit : .max))
         }
         count(rows: result.count)
         return result

@@ -44,4 +44,30 @@ struct DictionaryFetchTests {
         request.fetchOffset = 1
         #expect(try servings(request, context) == ["4", "6"])
     }
+
+    @Test("Values through a to-one that may be nil, distinct, sorted both ways: nil first ascending, last descending",
+          arguments: StoreKind.allCases)
+    func valuesThroughOptionalToOne(_ kind: StoreKind) throws {
+        let (coordinator, context) = try seeded(kind)
+        defer { StoreKind.removeFiles(of: coordinator) }
+        var request = FetchRequest(entityName: "Recipe", sortKeys: [SortKey("chef.name")])
+        request.propertiesToFetch = ["chef.name"]
+        request.returnsDistinctResults = true
+        func names() throws -> [String] {
+            try context.fetchDictionaries(request).map { row in row["chef.name"].map { "\($0 ?? "nil")" } ?? "missing" }
+        }
+        #expect(try names() == ["nil", "Ana", "Bo"])
+        request.sortKeys = [SortKey("chef.name", ascending: false)]
+        #expect(try names() == ["Bo", "Ana", "nil"])
+        request.returnsDistinctResults = false
+        request.sortKeys = [SortKey("rating", ascending: false)]
+        request.propertiesToFetch = ["name", "chef.name", "rating", "vegetarian"]
+        let rows = try context.fetchDictionaries(request)
+        #expect(rows.count == 6)
+        #expect(rows.first?["name"] as? String == "Recipe 6")
+        #expect(rows.first?["rating"] as? Double == 6)
+        #expect(rows.first?["vegetarian"] as? Bool == false)
+        #expect(rows.first.map { $0["chef.name"].map { $0 == nil } } == true, "a nil chef's name is a nil value, not a missing key")
+        #expect(rows.last?["chef.name"] as? String == "Ana")
+    }
 }

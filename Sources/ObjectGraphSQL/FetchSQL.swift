@@ -22,6 +22,13 @@ package enum FetchSQL {
     /// exactly (see ``PredicateSQLCompiler``): the store then runs it with the in-memory evaluator.
     package static func exactStatement(for plan: FetchPlan, layout: TableLayout, dialect: SQLDialect) -> SQLFragment? {
         var exact = plan.sortTerms.allSatisfy { PredicateSQLCompiler.isExact($0.expression, dialect: dialect) }
+        if case .groups(let grouping) = plan.output {
+            exact = grouping.keys.allSatisfy { PredicateSQLCompiler.isExact($0, dialect: dialect) }
+                && grouping.columns.allSatisfy { column in
+                    guard case .aggregate(_, let expression?) = column else { return true }
+                    return PredicateSQLCompiler.isExact(expression, dialect: dialect)
+                }
+        }
         if case .values(let expressions) = plan.output {
             exact = exact && expressions.allSatisfy { PredicateSQLCompiler.isExact($0, dialect: dialect) }
             // PostgreSQL sorts distinct values only by what it selects.
@@ -44,13 +51,16 @@ package enum FetchSQL {
     private static func statement(
         for plan: FetchPlan, layout: TableLayout, condition: SQLFragment?, dialect: SQLDialect
     ) -> SQLFragment {
+        if case .groups(let grouping) = plan.output {
+            return groupedStatement(for: plan, grouping, layout: layout, condition: condition, dialect: dialect)
+        }
         var sql: SQLFragment
         switch plan.output {
         case .rows:
             sql = "SELECT \(raw: fullRow(layout, dialect: dialect))"
         case .keys:
             sql = "SELECT \(raw: keys(of: plan.entity, dialect: dialect))"
-        case .count:
+        case .count, .groups:
             sql = "SELECT count(*)"
         case .values(let expressions):
             sql = "SELECT \(raw: plan.distinct ? "DISTINCT " : "")"
@@ -66,6 +76,58 @@ package enum FetchSQL {
             }
             if !plan.distinct { terms.append("\(raw: alias).\"_pk\"") }
             sql.append(" ORDER BY " + SQLFragment.joined(terms, separator: ", "))
+        }
+        if plan.limit > 0 || plan.offset > 0 {
+            let limit: SQLFragment = plan.limit > 0 ? "\(.integer(Int64(plan.limit)))" : dialect.unlimited
+            sql.append(" LIMIT \(limit) OFFSET \(.integer(Int64(plan.offset)))")
+        }
+        return sql
+    }
+
+    /// A grouped fetch: `SELECT g0, count(*), CAST(avg(a2) AS …) FROM (SELECT … AS g0, … AS a2
+    /// FROM "T" AS t0 WHERE …) AS grouped GROUP BY g0 ORDER BY g0 LIMIT … OFFSET …`. The inner
+    /// statement reads each key and aggregated value once a row, so the outer one groups plain
+    /// columns: PostgreSQL refuses to group by a to-one key path's correlated subquery. An
+    /// integer sum is cast back to an integer (PostgreSQL's sum of `bigint` is `numeric`), an
+    /// average to a double. Without an order the groups come in the order of their keys.
+    private static func groupedStatement(
+        for plan: FetchPlan, _ grouping: FetchPlan.Grouping, layout: TableLayout, condition: SQLFragment?, dialect: SQLDialect
+    ) -> SQLFragment {
+        func compile(_ expression: CheckedExpression) -> SQLFragment {
+            PredicateSQLCompiler.compile(expression, alias: alias, dialect: dialect)
+        }
+        var inner = grouping.keys.enumerated().map { index, key in compile(key) + " AS g\(raw: String(index))" }
+        var outer: [SQLFragment] = []
+        for (index, column) in grouping.columns.enumerated() {
+            switch column {
+            case .key(let key):
+                outer.append("g\(raw: String(key))")
+            case .aggregate(let function, let expression):
+                guard let expression else {
+                    outer.append("count(*)")
+                    continue
+                }
+                let value = "a\(index)"
+                inner.append(compile(expression) + " AS \(raw: value)")
+                switch function {
+                case .count: outer.append("count(\(raw: value))")
+                case .sum: outer.append(expression.attribute?.type.isStoredAsInteger == true ? "CAST(sum(\(raw: value)) AS BIGINT)" : "sum(\(raw: value))")
+                case .avg: outer.append("CAST(avg(\(raw: value)) AS \(raw: dialect.realType))")
+                case .min: outer.append("min(\(raw: value))")
+                case .max: outer.append("max(\(raw: value))")
+                }
+            }
+        }
+        if inner.isEmpty { inner = ["1 AS g"] }
+        var sql: SQLFragment = "SELECT " + SQLFragment.joined(outer, separator: ", ")
+        sql.append(" FROM (SELECT " + SQLFragment.joined(inner, separator: ", "))
+        sql.append(" FROM \(table: layout.table) AS \(raw: alias)")
+        sql.append(whereClause(entity: plan.entity, includesSubentities: plan.includesSubentities, condition: condition))
+        sql.append(") AS grouped")
+        if !grouping.keys.isEmpty {
+            sql.append(" GROUP BY \(raw: grouping.keys.indices.map { "g\($0)" }.joined(separator: ", "))")
+            let order = grouping.order.isEmpty ? grouping.keys.indices.map { ($0, true) } : grouping.order
+            sql.append(" ORDER BY \(raw: order.map { "g\($0.0)" + ($0.1 ? dialect.ascending : dialect.descending) }.joined(separator: ", "))")
         }
         if plan.limit > 0 || plan.offset > 0 {
             let limit: SQLFragment = plan.limit > 0 ? "\(.integer(Int64(plan.limit)))" : dialect.unlimited

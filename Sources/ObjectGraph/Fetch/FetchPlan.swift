@@ -18,6 +18,28 @@ package struct FetchPlan: Sendable {
         case count
         /// The value of each expression (attributes, possibly through to-one relationships).
         case values([CheckedExpression])
+        /// One row per group of rows with equal ``Grouping/keys`` (one row in all when there
+        /// are no keys), its ``Grouping/columns`` in order, sorted by ``Grouping/order``.
+        case groups(Grouping)
+    }
+
+    /// What a grouped fetch reads: the keys that form groups, and what each group returns.
+    package struct Grouping: Sendable {
+        /// One column of a group's row.
+        package enum Column: Sendable {
+            /// The group's value of ``Grouping/keys``[index].
+            case key(Int)
+            /// An aggregate over the group's rows: of every row (`@count` with nil), or of
+            /// the expression's values that are not nil.
+            case aggregate(AggregateFunction, CheckedExpression?)
+        }
+        /// The values that make rows one group.
+        package var keys: [CheckedExpression]
+        /// The row each group returns.
+        package var columns: [Column]
+        /// The groups' order: indexes into ``keys``, each ascending or not. Nils come first
+        /// ascending, as elsewhere.
+        package var order: [(key: Int, ascending: Bool)]
     }
 
     /// One sort term: an attribute of the fetched entity, possibly through to-one relationships.

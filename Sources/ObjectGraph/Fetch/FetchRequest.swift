@@ -40,8 +40,24 @@ public struct FetchRequest: Sendable {
     /// - Complexity: one `SELECT` of row IDs, then one `SELECT` per batch touched.
     public var fetchBatchSize: Int = 0
     /// For ``MainContext/fetchDictionaries(_:)``: the attributes (or to-one key paths such
-    /// as `chef.name`) to read; every stored attribute when empty.
+    /// as `chef.name`) to read; every stored attribute when empty. An entry may also be an
+    /// aggregate over the matching rows, or over each group of ``propertiesToGroupBy``:
+    /// `@count` (rows), `@count.KEY` (rows where KEY is not nil), `@sum.KEY` and `@avg.KEY`
+    /// (numbers), `@min.KEY` and `@max.KEY` (numbers, dates, text). Each entry is its
+    /// dictionary's key.
     public var propertiesToFetch: [String] = []
+    /// For ``MainContext/fetchDictionaries(_:)``: the key paths whose values form groups,
+    /// one dictionary per group, as SQL's `GROUP BY` (Core Data's `propertiesToGroupBy`).
+    /// Every entry of ``propertiesToFetch`` that is not an aggregate must be one of them, and
+    /// so must every sort key; without sort keys the groups come in the order of these keys.
+    ///
+    /// ```swift
+    /// var request = FetchRequest(entityName: "Recipe")
+    /// request.propertiesToFetch = ["cuisine.name", "@count", "@avg.rating"]
+    /// request.propertiesToGroupBy = ["cuisine.name"]
+    /// let perCuisine = try context.fetchDictionaries(request)  // no Recipe object is made
+    /// ```
+    public var propertiesToGroupBy: [String] = []
     /// For ``MainContext/fetchDictionaries(_:)``: whether equal rows are returned once.
     public var returnsDistinctResults: Bool = false
     /// Whether `[cd]` comparisons on attributes with a canonical shadow attribute are answered

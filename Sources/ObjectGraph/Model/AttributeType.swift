@@ -55,6 +55,10 @@ public enum AttributeType: String, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// Whether values of this type are stored as integers (Booleans as 0 and 1), so that
+    /// their sum is an integer.
+    package var isStoredAsInteger: Bool { isNumeric && self != .double }
+
     /// Converts a Swift value of this type to its stored form, or returns nil when it has another type.
     ///
     /// Integers accept any `BinaryInteger` within range; `double` also accepts integers.

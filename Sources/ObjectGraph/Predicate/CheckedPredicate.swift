@@ -205,7 +205,7 @@ extension CheckedExpression {
     }
 
     /// The attribute at the end of a path made by ``attributePath(_:of:)``.
-    var attribute: AttributeDescription? {
+    package var attribute: AttributeDescription? {
         if case .attribute(_, _, let attribute) = self { return attribute }
         return nil
     }

@@ -7,11 +7,12 @@ import ObjectGraph
 /// fetch Recipe where rating >= 4.5 sort name limit 5     objects, populated
 /// fetch Recipe where rating >= 4.5 ids                    object IDs (fetchObjectIDs)
 /// fetch Recipe keys cuisine.name distinct sort cuisine.name   dictionaries, distinct
+/// fetch Recipe keys cuisine.name, @count, @avg.rating group cuisine.name   one per cuisine
 /// fetch Recipe limit 3 faults                             objects as faults
 /// count Recipe nosub                                      without sub-entities
 /// ```
 ///
-/// Clauses come in any order. `ids`, `keys`, `distinct` and `faults` belong to `fetch`
+/// Clauses come in any order. `ids`, `keys`, `distinct`, `group` and `faults` belong to `fetch`
 /// alone; combinations that cannot mean anything are errors that name the clauses.
 struct FetchCommand {
     /// What a fetch returns.
@@ -35,9 +36,9 @@ struct FetchCommand {
     static let keywords = Set(orderedKeywords)
     /// The clause keywords in the order the help lists them.
     static let orderedKeywords = ["where", "sort", "limit", "offset", "prefetch", "batch", "faults", "nosub",
-                                  "ids", "keys", "distinct"]
+                                  "ids", "keys", "distinct", "group"]
     /// The clauses that only `fetch` takes: they choose what a fetch returns.
-    static let fetchOnlyKeywords: Set<String> = ["ids", "keys", "distinct", "faults"]
+    static let fetchOnlyKeywords: Set<String> = ["ids", "keys", "distinct", "group", "faults"]
     /// The clauses that are a word alone.
     static let flagKeywords: Set<String> = ["ids", "distinct", "faults", "nosub"]
     /// The clauses that shape fetched objects, which `ids` and `keys` do not return.
@@ -64,7 +65,7 @@ struct FetchCommand {
     ///   for a bad predicate.
     init(entity: EntityDescription, clauses: [(keyword: String, text: String)], command: String) throws {
         request = FetchRequest(entityName: entity.name)
-        var keyPaths: [String]?
+        var keyPaths: [String]?, groupKeyPaths: [String]?
         var isDistinct = false, wantsIDs = false, wantsFaults = false
         for (keyword, clause) in clauses {
             if keywords.contains(keyword) {
@@ -99,6 +100,7 @@ struct FetchCommand {
                 }
                 if keyword == "limit" { request.fetchLimit = number } else { request.fetchOffset = number }
             case "keys": keyPaths = try Self.keyPaths(clause)
+            case "group": groupKeyPaths = try Self.keyPaths(clause, clause: "group")
             case "ids": wantsIDs = true
             case "distinct": isDistinct = true
             case "faults": wantsFaults = true
@@ -110,6 +112,10 @@ struct FetchCommand {
             throw CommandError("'distinct' works only with 'keys' (distinct rows of chosen properties), "
                                + "such as: fetch Recipe keys cuisine.name distinct")
         }
+        if groupKeyPaths != nil && keyPaths == nil {
+            throw CommandError("'group' works only with 'keys' (one row per group, with aggregates such as @count), "
+                               + "such as: fetch Recipe keys cuisine.name, @count group cuisine.name")
+        }
         if wantsIDs && keyPaths != nil {
             throw CommandError("'ids' and 'keys' cannot go together: 'ids' fetches object IDs, 'keys' property values")
         }
@@ -120,6 +126,7 @@ struct FetchCommand {
             result = .dictionaries(keyPaths: keyPaths)
             request.propertiesToFetch = keyPaths
             request.returnsDistinctResults = isDistinct
+            request.propertiesToGroupBy = groupKeyPaths ?? []
         } else if wantsIDs {
             result = .objectIDs
         } else if command == "fetch" {
@@ -153,14 +160,17 @@ struct FetchCommand {
         return SortKey(key, ascending: direction == "asc")
     }
 
-    /// `name, chef.name` into its key paths; the framework checks that they exist.
-    static func keyPaths(_ clause: String) throws -> [String] {
-        guard !clause.isEmpty else { throw CommandError("'keys' needs key paths, such as: keys name, chef.name") }
-        return try clause.split(separator: ",", omittingEmptySubsequences: false).map { item in
+    /// `name, chef.name` (after `keys` or `group`) into its key paths; the framework checks
+    /// that they exist.
+    static func keyPaths(_ text: String, clause: String = "keys") throws -> [String] {
+        guard !text.isEmpty else {
+            throw CommandError("'\(clause)' needs key paths, such as: \(clause) \(clause == "keys" ? "name, chef.name" : "cuisine.name")")
+        }
+        return try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
             let keyPath = String(item).trimmed
-            guard !keyPath.isEmpty else { throw CommandError("'keys' has an empty key path in '\(clause)'") }
+            guard !keyPath.isEmpty else { throw CommandError("'\(clause)' has an empty key path in '\(text)'") }
             guard !keyPath.contains(where: \.isWhitespace) else {
-                throw CommandError("key paths in 'keys' are separated by commas, found '\(keyPath)'")
+                throw CommandError("key paths in '\(clause)' are separated by commas, found '\(keyPath)'")
             }
             return keyPath
         }

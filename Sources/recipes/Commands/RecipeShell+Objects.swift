@@ -72,7 +72,7 @@ extension RecipeShell {
             let rows = ids.map { [ObjectPrinter.Value.text(self.context.model.describe($0))] }
             print(rows: rows, keys: ["objectID"], counting: "object ID", context)
         case .dictionaries(let keyPaths):
-            let types = try keyPaths.map { try Self.attributeType(at: $0, in: entity) }
+            let types = try keyPaths.map { try Self.valueType(of: $0, in: entity) }
             let dictionaries = try self.context.fetchDictionaries(command.request)
             let rows = dictionaries.map { dictionary in
                 zip(keyPaths, types).map { keyPath, type in
@@ -85,6 +85,21 @@ extension RecipeShell {
             if self.context.hasChanges && (mode == .table || mode == .line) {
                 context.print("(saved values only: 'keys' reads the store, without this context's unsaved changes; save to include them)")
             }
+        }
+    }
+
+    /// The type of a `keys` entry's values: its attribute's, or an aggregate's (`@count` and
+    /// `@sum` of integers are 64-bit integers, `@avg` a double, `@min` and `@max` their
+    /// attribute's type); nil when a name is unknown (the fetch then says which).
+    static func valueType(of entry: String, in entity: EntityDescription) throws -> AttributeType? {
+        guard entry.hasPrefix("@") else { return try attributeType(at: entry, in: entity) }
+        let function = entry.prefix { $0 != "." }, keyPath = entry.dropFirst(function.count + 1)
+        let type = keyPath.isEmpty ? nil : try attributeType(at: String(keyPath), in: entity)
+        switch function {
+        case "@count": return .integer64
+        case "@avg": return .double
+        case "@sum": return type.map { $0 == .double ? .double : .integer64 }
+        default: return type
         }
     }
 

@@ -33,7 +33,8 @@ enum ShellHelp {
         switch topic.lowercased() {
         case "fetch": return [
             "fetch ENTITY [where PREDICATE] [sort KEY [asc|desc], ...] [limit N] [offset N]",
-            "      [prefetch KEYPATH, ...] [batch N] [faults] [nosub] [ids | keys KEYPATH, ... [distinct]]",
+            "      [prefetch KEYPATH, ...] [batch N] [faults] [nosub]",
+            "      [ids | keys KEYPATH, ... [distinct] [group KEYPATH, ...]]",
             "  Prints the matching objects in the current .mode; clauses come in any order.",
             "  fetch Recipe where rating >= 4.5 AND cuisine.name == 'Thai' sort rating desc, name limit 5",
             "  fetch Recipe where ANY ingredients.ingredient.name == 'butter' limit 3",
@@ -44,6 +45,9 @@ enum ShellHelp {
             "  fetch Recipe where rating >= 4.5 ids           object IDs only: no objects, no values",
             "  fetch Recipe keys name, chef.name              those values only, as rows (to-one key paths too)",
             "  fetch Recipe keys cuisine.name distinct        each different row once (distinct needs keys)",
+            "  fetch Recipe keys cuisine.name, @count, @avg.rating group cuisine.name",
+            "                                                 a row per cuisine: @count, @count.KEY, @sum.KEY,",
+            "                                                 @avg.KEY, @min.KEY, @max.KEY (no group: one row)",
             "  fetch Recipe limit 5 faults                    objects as faults: values wait until printed",
             "  fetch Recipe nosub                             the entity's own objects, not its sub-entities'",
             "  .explain shows the SQL each runs; .stats what it cost."]
@@ -119,7 +123,7 @@ enum ShellHelp {
                                   "  (SQLite stores only; on PostgreSQL, .explain shows a command's SQL and plan)"]
         case ".explain": return [".explain fetch|count|show|search ...",
                                  "  The SQL the command runs, its values and the store's plan, SQLite's or PostgreSQL's",
-                                 "  (for fetch … ids, keys, distinct and batch, the statement those run).",
+                                 "  (for fetch … ids, keys, distinct, group and batch, the statement those run).",
                                  "  .explain update … --batch and .explain delete … where P --batch show the statement",
                                  "  that selects the rows they would change; nothing is changed."]
         case ".stats": return [".stats [reset]",

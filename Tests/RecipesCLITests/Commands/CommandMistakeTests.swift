@@ -16,9 +16,9 @@ struct CommandMistakeTests {
         let errors = run.standardError.split(separator: "\n").map(String.init)
         let clauses = "where, sort, limit, offset, prefetch, batch, nosub"
         #expect(errors == [
-            "-c:1: error: unexpected 'bogus' after 'Recipe': fetch takes the clauses where, sort, limit, offset, prefetch, batch, faults, nosub, ids, keys, distinct",
+            "-c:1: error: unexpected 'bogus' after 'Recipe': fetch takes the clauses where, sort, limit, offset, prefetch, batch, faults, nosub, ids, keys, distinct, group",
             "-c:2: error: unexpected 'bogus' after 'Recipe': count takes the clauses \(clauses)",
-            "-c:3: error: unexpected 'wher rating > 4' after 'Recipe': fetch takes the clauses where, sort, limit, offset, prefetch, batch, faults, nosub, ids, keys, distinct; did you mean 'where'?",
+            "-c:3: error: unexpected 'wher rating > 4' after 'Recipe': fetch takes the clauses where, sort, limit, offset, prefetch, batch, faults, nosub, ids, keys, distinct, group; did you mean 'where'?",
             "-c:4: error: unexpected 'bogus' after 'Recipe': delete takes the clauses \(clauses)",
             "-c:5: error: unexpected 'extra' after 'Chef/p1': show takes one object ID, such as: show Chef/p1",
             "-c:6: error: unexpected 'bogus' after 'Chef': show takes the clauses \(clauses)",

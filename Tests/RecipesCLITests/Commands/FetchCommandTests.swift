@@ -50,6 +50,16 @@ struct FetchCommandTests {
         }
     }
 
+    @Test("group sets the group keys of a keys fetch; it belongs to fetch")
+    func group() throws {
+        let command = try parse("Photo group caption, width keys caption, width, @count, @avg.width sort width")
+        #expect(command.result == .dictionaries(keyPaths: ["caption", "width", "@count", "@avg.width"]))
+        #expect(command.request.propertiesToGroupBy == ["caption", "width"])
+        #expect { try parse("Photo group caption", command: "count") } throws: {
+            ($0 as? CommandError)?.message == "'group' works only with fetch, not count"
+        }
+    }
+
     @Test("A plain fetch populates its objects; faults asks for faults; other commands keep the default")
     func faults() throws {
         #expect(try parse("Photo").request.returnsObjectsAsFaults == false)
@@ -64,6 +74,8 @@ struct FetchCommandTests {
         ("Photo limit", "'limit' needs a whole number, found nothing, such as: limit 10"),
         ("Photo offset -1", "'offset' needs a whole number, found '-1', such as: offset 10"),
         ("Photo batch", "'batch' needs a positive number, found nothing, such as: batch 50"),
+        ("Photo keys width, @count group", "'group' needs key paths, such as: group cuisine.name"),
+        ("Photo keys width, @count group width,", "'group' has an empty key path in 'width,'"),
         ("Photo sort width,", "bad sort key '': write a key path, then asc or desc if you like, and a comma before the next"),
         ("Photo sort width asc desc", "bad sort key 'width asc desc': write a key path, then asc or desc if you like, and a comma before the next"),
         ("Photo limit 1 limit 2", "'limit' is given twice; each clause comes once"),

@@ -37,6 +37,28 @@ struct FetchOptionsTests {
             """)
     }
 
+    @Test("group prints a row per group with its aggregates, in JSON and a table; without group, one row over every match")
+    func group() async throws {
+        let run = try await run([".mode json",
+                                 "fetch Recipe keys cuisine.name, @count, @avg.rating, @max.published group cuisine.name where cuisine.name BEGINSWITH 'I' sort cuisine.name desc",
+                                 ".mode table", "fetch Recipe keys @count, @sum.servings, @min.name where course == 'soup'",
+                                 "fetch Recipe group course", "fetch Recipe keys course, name, @count group course"])
+        #expect(run.standardOutput == """
+            {"cuisine.name": "Italian", "@count": 9, "@avg.rating": 3.7777777777777777, "@max.published": "2024-08-11"}
+            {"cuisine.name": "Indian", "@count": 8, "@avg.rating": 3.4375, "@max.published": "2024-10-19"}
+            @count  @sum.servings  @min.name
+            ------  -------------  ----------
+            18      96             Avgolemono
+            (1 row)
+
+            """)
+        #expect(run.standardError == """
+            -c:6: error: 'group' works only with 'keys' (one row per group, with aggregates such as @count), such as: fetch Recipe keys cuisine.name, @count group cuisine.name
+            -c:7: error: property 'name' is not grouped by (the groups are by course): add it to the group keys, or fetch an aggregate of it such as @max.name
+
+            """)
+    }
+
     @Test("keys prints the values of the key paths as written, to-one paths included; no objectID")
     func keys() async throws {
         let run = try await run([".mode json", "fetch Recipe where cuisine.name == 'Thai' sort name limit 4 keys name, cuisine.name, rating, published, hasPhoto",

@@ -93,7 +93,8 @@ public final class MemoryStore: StoreRequestHandler {
         return rows
     }
 
-    private func value(_ expression: CheckedExpression, of row: Row, _ snapshot: Contents) -> StoredValue {
+    /// The value of `expression` for `row`.
+    func value(_ expression: CheckedExpression, of row: Row, _ snapshot: Contents) -> StoredValue {
         var scopes: PredicateEvaluator.Scopes = [RowObject(row, self, snapshot)]
         return PredicateEvaluator.value(expression, &scopes)
     }
@@ -137,8 +138,13 @@ public final class MemoryStore: StoreRequestHandler {
     }
 
     package func fetchValues(_ plan: FetchPlan) throws -> [[StoredValue]] {
-        guard case .values(let expressions) = plan.output else { return [] }
         let snapshot = contents.withLock { $0 }
+        if case .groups(let grouping) = plan.output {
+            let groups = try self.groups(plan, grouping, in: snapshot)
+            count(rows: groups.count)
+            return groups
+        }
+        guard case .values(let expressions) = plan.output else { return [] }
         // Distinct values take their window after the duplicates are gone, as in SQL.
         var unwindowed = plan
         if plan.distinct { (unwindowed.limit, unwindowed.offset) = (0, 0) }

@@ -89,7 +89,8 @@ package enum FetchSQL {
     /// statement reads each key and aggregated value once a row, so the outer one groups plain
     /// columns: PostgreSQL refuses to group by a to-one key path's correlated subquery. An
     /// integer sum is cast back to an integer (PostgreSQL's sum of `bigint` is `numeric`), an
-    /// average to a double. Without an order the groups come in the order of their keys.
+    /// average to a double. The groups come in the plan's order, ties (or all of them, without
+    /// one) in the order of their keys.
     private static func groupedStatement(
         for plan: FetchPlan, _ grouping: FetchPlan.Grouping, layout: TableLayout, condition: SQLFragment?, dialect: SQLDialect
     ) -> SQLFragment {
@@ -126,8 +127,8 @@ package enum FetchSQL {
         sql.append(") AS grouped")
         if !grouping.keys.isEmpty {
             sql.append(" GROUP BY \(raw: grouping.keys.indices.map { "g\($0)" }.joined(separator: ", "))")
-            let order = grouping.order.isEmpty ? grouping.keys.indices.map { ($0, true) } : grouping.order
-            sql.append(" ORDER BY \(raw: order.map { "g\($0.0)" + ($0.1 ? dialect.ascending : dialect.descending) }.joined(separator: ", "))")
+            let order = grouping.totalOrder.map { "g\($0.key)" + ($0.ascending ? dialect.ascending : dialect.descending) }
+            sql.append(" ORDER BY \(raw: order.joined(separator: ", "))")
         }
         if plan.limit > 0 || plan.offset > 0 {
             let limit: SQLFragment = plan.limit > 0 ? "\(.integer(Int64(plan.limit)))" : dialect.unlimited

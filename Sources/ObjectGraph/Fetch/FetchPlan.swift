@@ -37,9 +37,15 @@ package struct FetchPlan: Sendable {
         package var keys: [CheckedExpression]
         /// The row each group returns.
         package var columns: [Column]
-        /// The groups' order: indexes into ``keys``, each ascending or not. Nils come first
-        /// ascending, as elsewhere.
+        /// The groups' order as given: indexes into ``keys``, each ascending or not. Nils come
+        /// first ascending, as elsewhere.
         package var order: [(key: Int, ascending: Bool)]
+
+        /// ``order``, then every key it leaves out, ascending: a total order of the groups,
+        /// the same on every store.
+        package var totalOrder: [(key: Int, ascending: Bool)] {
+            order + keys.indices.filter { key in !order.contains { $0.key == key } }.map { (key: $0, ascending: true) }
+        }
     }
 
     /// One sort term: an attribute of the fetched entity, possibly through to-one relationships.

@@ -49,7 +49,8 @@ public struct FetchRequest: Sendable {
     /// For ``MainContext/fetchDictionaries(_:)``: the key paths whose values form groups,
     /// one dictionary per group, as SQL's `GROUP BY` (Core Data's `propertiesToGroupBy`).
     /// Every entry of ``propertiesToFetch`` that is not an aggregate must be one of them, and
-    /// so must every sort key; without sort keys the groups come in the order of these keys.
+    /// so must every sort key; groups that tie on the sort keys (all of them, without) come in
+    /// the order of these keys.
     ///
     /// ```swift
     /// var request = FetchRequest(entityName: "Recipe")

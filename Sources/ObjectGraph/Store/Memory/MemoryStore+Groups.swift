@@ -1,8 +1,8 @@
 /// Grouped dictionary fetches, evaluated in memory as the SQL stores' `GROUP BY` answers them.
 extension MemoryStore {
     /// One row per group of `plan`'s matching rows (one in all without keys, also when no
-    /// row matches), its columns in order, the groups sorted (by their keys when the plan
-    /// gives no order) and then windowed.
+    /// row matches), its columns in order, the groups sorted (ties by their keys) and then
+    /// windowed.
     func groups(_ plan: FetchPlan, _ grouping: FetchPlan.Grouping, in snapshot: Contents) throws -> [[StoredValue]] {
         var matching = plan
         (matching.output, matching.limit, matching.offset) = (.count, 0, 0)  // every match, unsorted
@@ -17,7 +17,7 @@ extension MemoryStore {
                 groups.append((key, [row]))
             }
         }
-        let order = grouping.order.isEmpty ? grouping.keys.indices.map { (key: $0, ascending: true) } : grouping.order
+        let order = grouping.totalOrder
         groups.sort { lhs, rhs in
             for term in order {
                 let comparison = StoredOrdering.compare(lhs.key[term.key], rhs.key[term.key])

@@ -71,7 +71,19 @@ struct StoreDifferentialTests {
             request.sortKeys = some(Self.keys, most: 3).map { SortKey($0, ascending: chance(50)) }
             if chance(40) { request.fetchLimit = Int.random(in: 1...12, using: &rng) }
             if chance(30) { request.fetchOffset = Int.random(in: 0...8, using: &rng) }
+            if chance(20) { request.includesPropertyValues = false }
+            if chance(20) { request.fetchBatchSize = Int.random(in: 1...7, using: &rng) }
+            if chance(20) { request.relationshipKeyPathsForPrefetching = some(["chef", "tags", "lines"], most: 2) }
             return request
+        }
+
+        /// Unsaved changes to make before a fetch, the same for every store: (recipe index in
+        /// a total order, what to do).
+        mutating func changes() -> [(index: Int, change: Int, value: Int)] {
+            guard chance(40) else { return [] }
+            return (0..<Int.random(in: 1...4, using: &rng)).map { _ in
+                (Int.random(in: 0..<40, using: &rng), Int.random(in: 0..<5, using: &rng), Int.random(in: 0..<10, using: &rng))
+            }
         }
 
         /// A dictionary fetch: chosen keys (distinct or not), or groups with aggregates.
@@ -101,6 +113,28 @@ struct StoreDifferentialTests {
         }
     }
 
+    /// Makes `changes` in `context`, unsaved: renames, new ratings, deletes, inserts and a
+    /// chef taken away, on recipes picked in an order every store gives alike.
+    func apply(_ changes: [(index: Int, change: Int, value: Int)], _ context: MainContext) throws {
+        guard !changes.isEmpty else { return }
+        let all = try context.fetch(FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name"), SortKey("rating"), SortKey("servings")]))
+        for (index, change, value) in changes {
+            let recipe = all[index]
+            guard !recipe.isDeleted else { continue }
+            switch change {
+            case 0: recipe["name"] = "Renamed \(value)"
+            case 1: recipe["rating"] = value == 0 ? nil : Double(value) / 2
+            case 2: context.delete(recipe)
+            case 3:
+                let new = try context.insert("Recipe")
+                new["name"] = "New \(value)"
+                new["rating"] = Double(value % 6)
+                new["servings"] = Int16(value % 3 * 2)
+            default: recipe["chef"] = nil
+            }
+        }
+    }
+
     /// What a context answers for `request`, as text to compare: objects by name with their
     /// values, the count, and the dictionaries.
     func answers(_ request: FetchRequest, dictionaries: FetchRequest, _ context: MainContext) throws -> [String] {
@@ -116,11 +150,13 @@ struct StoreDifferentialTests {
             }.joined(separator: "|")
         }
         if dictionaries.returnsDistinctResults && dictionaries.sortKeys.isEmpty { rows.sort() }
+        let count = try context.count(for: request)
+        context.rollback()
         context.reset()
-        return objects + ["count \(try context.count(for: request))"] + rows
+        return objects + ["count \(count)"] + rows
     }
 
-    @Test("Random fetches, counts and dictionary fetches agree with SQLite's",
+    @Test("Random fetches (with unsaved changes, batches, prefetching), counts and dictionary fetches agree with SQLite's",
           arguments: StoreKind.allCases.filter { $0 != .sqlite })
     func agreesWithSQLite(_ kind: StoreKind) throws {
         for seed in UInt64(1)...4 {
@@ -130,8 +166,10 @@ struct StoreDifferentialTests {
             _ = sqliteCoordinator
             var requests = Requests(rng: SeededGenerator(seed: seed &* 7_919))
             for step in 0..<60 {
-                let request = try requests.next(), dictionaries = try requests.nextDictionaries()
+                let request = try requests.next(), dictionaries = try requests.nextDictionaries(), changes = requests.changes()
+                try apply(changes, sqlite)
                 let expected = try answers(request, dictionaries: dictionaries, sqlite)
+                try apply(changes, other)
                 let actual = try answers(request, dictionaries: dictionaries, other)
                 #expect(actual == expected, """
                     seed \(seed) step \(step): \(request.predicate.map { "\($0)" } ?? "-") sort \(request.sortKeys.map(\.keyPath)) \

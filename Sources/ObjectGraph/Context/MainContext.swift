@@ -79,9 +79,9 @@ public final class MainContext {
     public nonisolated let coordinator: PersistentStoreCoordinator
 
     /// Inserts a new object of the entity called `entityName`, with default values.
-    /// - Throws: ``ObjectGraphError`` `unknownEntity`.
+    /// - Throws: ``ObjectGraphError`` `unknownEntity`, or `invalidValue` for an abstract entity.
     public func insert(_ entityName: String) throws -> ManagedObject {
-        core.insert(try model.requireEntity(named: entityName))
+        core.insert(try model.requireInsertableEntity(named: entityName))
     }
     /// Inserts a new object of `entity`.
     public func insert(_ entity: EntityDescription) -> ManagedObject { core.insert(entity) }

@@ -95,6 +95,17 @@ public final class ObjectModel: Sendable, CustomStringConvertible {
         throw ObjectGraphError.unknownEntity(name, known: entities.map(\.name))
     }
 
+    /// The entity called `name`, which must not be abstract: what an insert by name makes.
+    /// - Throws: ``ObjectGraphError`` `unknownEntity`, or `invalidValue` for an abstract
+    ///   entity, naming the sub-entities to insert instead.
+    func requireInsertableEntity(named name: String) throws -> EntityDescription {
+        let entity = try requireEntity(named: name)
+        guard entity.isAbstract else { return entity }
+        let concrete = entity.selfAndDescendants.filter { !$0.isAbstract }.map(\.name)
+        throw ObjectGraphError(.invalidValue, "entity '\(name)' is abstract: insert one of its sub-entities"
+                               + (concrete.isEmpty ? " (it has none that is not abstract)" : ", such as \(concrete.joined(separator: " or "))"))
+    }
+
     /// Version hashes by entity name; the store records them to detect a changed model.
     public var versionHashes: [String: String] {
         Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0.versionHash) })

@@ -13,6 +13,19 @@ struct APIMistakeTests {
 
     func path(_ name: String) -> String { scratch.url.appendingPathComponent(name).path }
 
+    @Test("Inserting an abstract entity by name throws, naming the sub-entities to insert (it trapped)")
+    func insertAbstractEntity() async throws {
+        let coordinator = PersistentStoreCoordinator(model: try TestModel.make())
+        let error = try #require(throws: ObjectGraphError.self) { _ = try MainContext(coordinator: coordinator).insert("Media") }
+        #expect(error.code == .invalidValue && error.message == "entity 'Media' is abstract: insert one of its sub-entities, such as Photo or Video")
+        let background = PrivateContext(coordinator: coordinator)
+        let message = await background.perform { context -> String? in
+            do { _ = try context.insert("Media") } catch let error as ObjectGraphError { return error.message } catch {}
+            return nil
+        }
+        #expect(message == error.message)
+    }
+
     @Test("With no store added, a save throws and keeps its changes, and fetches and batch requests throw")
     func noStore() throws {
         let coordinator = PersistentStoreCoordinator(model: try TestModel.make())

@@ -39,6 +39,12 @@ struct StoreDifferentialTests {
             let chef = Int.random(in: 0...Self.names.count, using: &rng)
             recipe["chef"] = chef < chefs.count ? chefs[chef] : nil
             for tag in tags where Int.random(in: 0..<3, using: &rng) == 0 { try recipe.add(tag, toKey: "tags") }
+            if index % 3 == 0 {  // media of three entities sharing one table
+                let media = try context.insert(Bool.random(using: &rng) ? "Photo" : "Video")
+                media["caption"] = Bool.random(using: &rng) ? nil : "\(["sunny", "Dark", "été"][index % 3]) \(index % 4)"
+                if media.entity.name == "Video" { media["seconds"] = Double(Int.random(in: 0..<5, using: &rng)) }
+                media["recipe"] = recipe
+            }
         }
         try context.save()
         return (coordinator, MainContext(coordinator: coordinator))
@@ -135,6 +141,16 @@ struct StoreDifferentialTests {
         }
     }
 
+    /// What a context answers for a fetch of media (of their entity alone, or of every
+    /// kind) as text: entity, caption and recipe name of each, then the count.
+    func mediaAnswers(_ request: FetchRequest, _ context: MainContext) throws -> [String] {
+        let media = try context.fetch(request).map { object in
+            "\(object.entity.name)|\(object["caption"] ?? "nil")|\((object["recipe"] as? ManagedObject)?["name"] ?? "nil")"
+        }
+        defer { context.reset() }
+        return media + ["count \(try context.count(for: request))"]
+    }
+
     /// What a context answers for `request`, as text to compare: objects by name with their
     /// values, the count, and the dictionaries.
     func answers(_ request: FetchRequest, dictionaries: FetchRequest, _ context: MainContext) throws -> [String] {
@@ -179,6 +195,12 @@ struct StoreDifferentialTests {
                     offset \(dictionaries.fetchOffset)
                     """)
                 if actual != expected { return }
+                var media = FetchRequest(entityName: requests.pick(["Media", "Photo", "Video"]),
+                                         predicate: try FetchPredicate(requests.pick(["TRUEPREDICATE", "caption == nil", "caption BEGINSWITH[c] 'd'", "recipe.rating > 2"])),
+                                         sortKeys: [SortKey("caption", ascending: requests.chance(50))])
+                media.includesSubentities = requests.chance(50)
+                let expectedMedia = try mediaAnswers(media, sqlite), actualMedia = try mediaAnswers(media, other)
+                #expect(actualMedia == expectedMedia, "seed \(seed) step \(step): \(media.entityName) \(media.predicate.map { "\($0)" } ?? "-") subentities \(media.includesSubentities)")
             }
         }
     }

@@ -106,6 +106,8 @@ struct DictionaryFetchTests {
         request.propertiesToFetch = ["@count", "servings", "chef.name"]
         request.propertiesToGroupBy = ["servings", "chef.name"]
         #expect(try rows(request, context) == [["1", "2", "Ana"], ["3", "4", "Bo"], ["1", "6", "nil"]])
+        let explained = try context.explain(request, resultType: .dictionaries)
+        #expect(explained.sql.contains("GROUP BY g0, g1") == (kind == .sqlite || kind == .postgres), "\(explained.sql)")
         if kind == .sqlite {
             let sql = try context.explain(request, resultType: .dictionaries).sql
             #expect(sql == """

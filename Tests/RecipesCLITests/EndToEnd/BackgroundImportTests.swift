@@ -6,12 +6,11 @@ import Testing
 /// at a batch boundary, and quitting asks whether to wait for it or cancel it.
 ///
 /// Nothing here measures time: each step waits for what the screen shows, with generous
-/// deadlines. The files are large enough that the job is still running when the test acts
-/// on it: 30,000 recipes (about 10 s of work for a debug build on an idle machine, four
-/// times that in a slow fresh-clone run), and 100,000 for the two tests that make several
-/// round trips and then cancel the job. The two that must finish the import (quitting, then
-/// resuming; Ctrl-D, then waiting) keep the smaller file and start over on an empty store
-/// when the job ended before the shell read what they typed.
+/// deadlines. Most tests import a ``HeldFIFO``: the job reads the lines the test has written,
+/// then waits for more, so it is still running when the test acts on it, however slowly a
+/// loaded machine runs the terminal's round trips, until the test cancels it or finishes the
+/// FIFO. A pipe's job shows recipes where a file's shows a percentage, and cannot resume:
+/// the one test that resumes imports a file instead, pausing long after each batch.
 @Suite("Background imports in a terminal")
 struct BackgroundImportTests {
     let home: TemporaryDirectory
@@ -30,11 +29,21 @@ struct BackgroundImportTests {
         return file
     }
 
-    /// Opens the shell on the test's store and starts a background import of `file`.
-    func startImport(_ file: String, batch: Int = 200) async throws -> TmuxTerminal {
+    /// Generates `count` recipes and returns their lines, each with its line end: what a test
+    /// writes to a ``HeldFIFO``.
+    func generateLines(_ count: Int) async throws -> [String] {
+        let file = try await generate(count)
+        return try await ChildProcess.offPool {
+            try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map { $0 + "\n" }
+        }
+    }
+
+    /// Opens the shell on the test's store and starts a background import of `file`, with
+    /// `--pause` when `pause` (milliseconds after each batch) is given.
+    func startImport(_ file: String, batch: Int = 200, pause: Int? = nil) async throws -> TmuxTerminal {
         let terminal = try await TmuxTerminal(arguments: [store], home: home.url)
         try await terminal.waitFor("the prompt") { $0.contains("recipes>") }
-        await terminal.type("import \(file) --background --batch \(batch)")
+        await terminal.type("import \(file) --background --batch \(batch)" + (pause.map { " --pause \($0)" } ?? ""))
         await terminal.press("Enter")
         try await terminal.waitFor("the prompt back, showing the job") { $0.contains("recipes [import ") }
         return terminal
@@ -46,15 +55,18 @@ struct BackgroundImportTests {
     }
 
     /// Types `count Recipe` and returns the number printed under it (the `n`th such answer).
+    ///
+    /// The answers are the transcript's lines that are a number, the only such lines here:
+    /// typed while the line editor was not reading yet, the command can show twice, on one
+    /// line or two (`count Recipecount Recipe`), so lines that follow the command miscount.
     func count(in terminal: TmuxTerminal, answer n: Int) async throws -> Int {
         await terminal.type("count Recipe")
         await terminal.press("Enter")
         var result = 0
         try await terminal.waitFor("count answer \(n)", transcript: true) { transcript in
-            let answers = Array(transcript.components(separatedBy: "> count Recipe\n").dropFirst())
-            guard answers.count >= n, let value = answers[n - 1].split(separator: "\n").first.flatMap({ Int($0) })
-            else { return false }
-            result = value
+            let answers = transcript.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard answers.count >= n else { return false }
+            result = answers[n - 1]
             return true
         }
         return result
@@ -76,41 +88,50 @@ struct BackgroundImportTests {
 
     @Test("The prompt comes back at once; counts grow while the job runs; .jobs lists it; .cancel stops it")
     func countsGrowAndCancel() async throws {
-        // More than three times its neighbours' file (about 35 s of work for a debug build alone):
-        // under the parallel test run, the round trips of three counts, `.jobs` and `.cancel`
-        // once outlasted an import of 30,000 (seen once in a fresh clone's run).
-        let file = try await generate(100_000)
-        let terminal = try await startImport(file)
-        var answers = 1
+        // The job saves the batches the test writes to the FIFO, then waits for more: each time
+        // the count shows all of them saved, the test writes one more, so the counts grow
+        // while the job runs, and it runs until the `.cancel`, however slow the round trips.
+        let lines = try await generateLines(600)
+        let batches = stride(from: 0, to: lines.count, by: 200).map { lines[$0..<$0 + 200].joined() }
+        let fifo = try HeldFIFO(named: "jobs.jsonl", in: home.url, head: batches[0])
+        defer { fifo.finish() }
+        let terminal = try await startImport(fifo.path)
+        var answers = 1, written = 1
         var counts = [try await count(in: terminal, answer: answers)]
-        while counts.count < 3 {  // keep counting until it has grown twice
+        // Keep counting until it has grown twice (at most 600 recipes), a bounded number of
+        // times: the transcript keeps tmux's last 2,000 lines, about 1,000 answers.
+        while counts.count < 3 {
+            guard answers < 500 else { throw TestFailure("the count grew less than twice in 500 answers: \(counts)") }
+            if counts.last! == 200 * written, written < batches.count {
+                fifo.write(batches[written])
+                written += 1
+            }
             answers += 1
             let next = try await count(in: terminal, answer: answers)
             #expect(next >= counts.last!)
             if next > counts.last! { counts.append(next) }
         }
         print("counts seen while the import ran: \(counts)")
-        #expect(counts.last! < 100_000)
 
+        // A pipe's size is unknown: `-` for its percentage, and no time left.
         await terminal.type(".jobs")
         await terminal.press("Enter")
         try await terminal.waitFor("the job's line") { screen in
             screen.split(separator: "\n").contains { line in
-                line.hasPrefix("#1  import big-100000.jsonl  running ") && line.contains(" recipes  ")
-                    && line.contains("/s  ") && line.hasSuffix(" left")
+                line.hasPrefix("#1  import jobs.jsonl  running  -  ") && line.contains(" recipes  ") && line.hasSuffix("/s")
             }
         }
         await terminal.type(".cancel")
         await terminal.press("Enter")
         // The report is one long line (its length grows with the elapsed time), so it is
         // read from the transcript, where a line the terminal wrapped is joined back whole.
-        try await terminal.waitFor("the cancel's report", transcript: true) { $0.contains("run the same import to resume") }
+        try await terminal.waitFor("the cancel's report", transcript: true) { $0.contains("a pipe is read once: it cannot resume") }
         let stoppedAt = try await number(after: "import #1: cancelled after line ", in: terminal)
         #expect(stoppedAt % 200 == 0 && stoppedAt >= counts.last!)
         #expect(try await count(in: terminal, answer: answers + 1) == stoppedAt)
         await terminal.type(".jobs")
         await terminal.press("Enter")
-        try await terminal.waitFor("the cancelled job") { $0.contains("#1  import big-100000.jsonl  cancelled ") }
+        try await terminal.waitFor("the cancelled job") { $0.contains("#1  import jobs.jsonl  cancelled ") }
         try await terminal.waitFor("the plain prompt") { screen in
             screen.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) } == "recipes>"
         }
@@ -118,11 +139,11 @@ struct BackgroundImportTests {
 
     @Test("Ctrl-C at the prompt while a job runs asks first; 'n' keeps it, 'y' cancels it after its batch")
     func interruptAsks() async throws {
-        // Two questions and their answers must come while the job runs: the larger file.
-        let file = try await generate(100_000)
-        let terminal = try await startImport(file)
-        // Each check that the job runs and its Ctrl-C go together, off the cooperative pool,
-        // which other tests may keep busy until the job is over.
+        // Two questions and their answers must come while the job runs: it reads a FIFO held
+        // open after one batch, so it waits for more until the second answer cancels it.
+        let fifo = try HeldFIFO(named: "jobs.jsonl", in: home.url, head: try await generateLines(200).joined())
+        defer { fifo.finish() }
+        let terminal = try await startImport(fifo.path)
         try await terminal.press("C-c", when: Self.showsJobPrompt, description: "the job's prompt")
         try await terminal.waitFor("the question") { $0.contains("Cancel import #1 (") && $0.contains("after its current batch? [y/N]") }
         await terminal.type("n")
@@ -140,77 +161,63 @@ struct BackgroundImportTests {
 
     @Test(".quit while a job runs asks; 'c' cancels it at a batch boundary and quits; the import then resumes")
     func quitCancels() async throws {
-        let file = try await generate(30_000)
-        // On a loaded machine the terminal's round trips can outlast the import (a debug
-        // build imports the file in about 10 s alone): when the job has finished before the
-        // shell reads '.quit' (no question: it quits) or before the answer reaches it, there
-        // is nothing to cancel, and the scenario starts over on an empty store, at most three
-        // times.
-        let question = "is still running. Wait for it to finish, or cancel it"
-        for attempt in 1...3 {
-            let terminal = try await startImport(file)
-            try await waitForFirstBatch(terminal)
-            await terminal.type(".quit")
-            await terminal.press("Enter")
-            try await terminal.waitFor("the question, or the job's end", transcript: true) {
-                $0.contains(question) || $0.contains("import #1: imported 30000 recipes")
-            }
-            if await terminal.transcript().contains(question) {
-                await terminal.type("c")
-                await terminal.press("Enter")
-            }
-            #expect(try await terminal.waitForExit() == 0)
-            if attempt < 3, await terminal.transcript().contains("import #1: imported 30000 recipes") {
-                print("quitCancels: the import finished before the shell read '.quit' or the answer (attempt \(attempt)); starting over")
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
-                continue
-            }
-            let stoppedAt = try await number(after: "import #1: cancelled after line ", in: terminal)
-
-            let rerun = try await RecipesBinary.run([store, "-c", "count Recipe", "-c", "import \(file) --batch 200",
-                                                     "-c", "count Recipe"])
-            #expect(rerun.status == 0, "\(rerun.standardError)")
-            let lines = rerun.standardOutput.split(separator: "\n")
-            #expect(lines.first == "\(stoppedAt)")
-            #expect(lines.dropFirst().first?.contains("resuming after line \(stoppedAt)") == true)
-            #expect(lines.last == "30000")
-            return
+        // Resuming needs a file, not a pipe: the job pauses ten minutes after each batch of
+        // its 2,000 recipes instead (a cancel ends the pause at once), so it is still running
+        // when '.quit' and the answer reach the shell, however late.
+        let file = try await generate(2_000)
+        let terminal = try await startImport(file, pause: 600_000)
+        try await waitForFirstBatch(terminal)
+        await terminal.type(".quit")
+        await terminal.press("Enter")
+        try await terminal.waitFor("the question", transcript: true) {
+            $0.contains("is still running. Wait for it to finish, or cancel it")
         }
+        await terminal.type("c")
+        await terminal.press("Enter")
+        #expect(try await terminal.waitForExit() == 0)
+        let stoppedAt = try await number(after: "import #1: cancelled after line ", in: terminal)
+
+        let rerun = try await RecipesBinary.run([store, "-c", "count Recipe", "-c", "import \(file) --batch 200",
+                                                 "-c", "count Recipe"])
+        #expect(rerun.status == 0, "\(rerun.standardError)")
+        let lines = rerun.standardOutput.split(separator: "\n")
+        #expect(lines.first == "\(stoppedAt)")
+        #expect(lines.dropFirst().first?.contains("resuming after line \(stoppedAt)") == true)
+        #expect(lines.last == "2000")
     }
 
     @Test("Ctrl-D while a job runs asks; 'w' waits for it to finish, then quits")
     func endOfInputWaits() async throws {
-        // The question comes only while a job runs. On a loaded machine the job can end
-        // before the shell reads the Ctrl-D (which then quits): the scenario then starts over
-        // on an empty store, at most three times.
-        let file = try await generate(30_000)
-        var terminal = try await startImport(file)
-        for attempt in 1...3 {
-            await terminal.press("C-d")
-            try await terminal.waitFor("the question, or the job's end", transcript: true) {
-                $0.contains("[w/c/N]") || $0.contains("import #1: imported 30000 recipes")
-            }
-            if await terminal.transcript().contains("[w/c/N]") || attempt == 3 { break }
-            print("endOfInputWaits: the import finished before the shell read Ctrl-D (attempt \(attempt)); starting over")
-            _ = try await terminal.waitForExit()
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
-            terminal = try await startImport(file)
-        }
+        // The question comes only while a job runs: it reads a FIFO held open after its first
+        // 1,000 lines, which gets the rest once the shell says it waits.
+        let lines = try await generateLines(2_000)
+        let fifo = try HeldFIFO(named: "jobs.jsonl", in: home.url, head: lines[..<1_000].joined())
+        defer { fifo.finish() }
+        let terminal = try await startImport(fifo.path)
+        await terminal.press("C-d")
         try await terminal.waitFor("the question") { $0.contains("[w/c/N]") }
         await terminal.type("w")
         await terminal.press("Enter")
         try await terminal.waitFor("the wait") { $0.contains("waiting for import #1 (") }
+        fifo.finish(writing: lines[1_000...].joined())
         #expect(try await terminal.waitForExit(timeout: .seconds(180)) == 0)
-        #expect(await terminal.transcript().contains("import #1: imported 30000 recipes from big-30000.jsonl"))
+        #expect(await terminal.transcript().contains("import #1: imported 2000 recipes from jobs.jsonl"))
         let check = try await RecipesBinary.run([store, "-c", "count Recipe"])
-        #expect(check.standardOutput == "30000\n")
+        #expect(check.standardOutput == "2000\n")
     }
 
     @Test(".stats shows the main-actor lateness probe while a job runs; .stats reset starts it again")
     func probe() async throws {
-        let terminal = try await startImport(try await generate(30_000))
+        // The probe ticks every 5 ms while the job runs, and the job, reading a FIFO held open
+        // after one batch, runs until the test ends: wait for some of the ticks, asking a
+        // bounded number of times (an ended job's probe stops, and asking on would never get
+        // there; tmux's 2,000 lines of transcript hold about 160 answers).
+        let fifo = try HeldFIFO(named: "jobs.jsonl", in: home.url, head: try await generateLines(200).joined())
+        defer { fifo.finish() }
+        let terminal = try await startImport(fifo.path)
         var ticks = 0, answers = 0
-        while ticks < 200 {  // the probe ticks every 5 ms while the job runs: wait for some of them
+        while ticks < 200 {
+            guard answers < 100 else { throw TestFailure("the probe showed \(ticks) ticks after 100 .stats answers") }
             await terminal.type(".stats")
             await terminal.press("Enter")
             answers += 1

@@ -5,7 +5,7 @@ import ObjectGraph
 /// A named pipe (FIFO) that the shell imports as its file, held open by the test: the import
 /// reads the lines written so far, then waits for more, so it is still running, however long
 /// a loaded machine keeps the shell from its next command, until the test calls
-/// ``finish(writing:)``.
+/// ``finish(writing:)``; ``write(_:)`` gives it more lines to read meanwhile.
 ///
 /// Opening a FIFO and writing to it block (until the shell opens it to read, and while the
 /// pipe is full), so the writing runs on a thread of its own, never on Swift's cooperative pool.
@@ -18,9 +18,11 @@ import ObjectGraph
 final class HeldFIFO: Sendable {
     /// The FIFO's path.
     let path: String
-    /// What to write after the head before closing, once ``finish(writing:)`` was called, and
-    /// whether the test is over (so a writer still waiting for the shell gives up).
-    private let state = Locked<(tail: String?, isAbandoned: Bool)>((nil, false))
+    /// What to write after the head and not written yet, whether ``finish(writing:)`` was
+    /// called (the FIFO closes once the pending text is written), and whether the test is over
+    /// (so a writer still waiting for the shell gives up).
+    private let state = Locked<State>(([], false, false))
+    private typealias State = (pending: [String], isFinished: Bool, isAbandoned: Bool)
 
     /// Makes the FIFO `name` in `directory` and starts the thread that writes `head` to it
     /// once the shell opens it, then holds it open.
@@ -44,11 +46,13 @@ final class HeldFIFO: Sendable {
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
             ChildProcess.write(head, to: descriptor)
             while true {
-                if let rest = state.withLock({ $0.tail }) {
-                    ChildProcess.write(rest, to: descriptor)
-                    return
+                let (texts, isFinished) = state.withLock { state in
+                    defer { state.pending = [] }
+                    return (state.pending, state.isFinished)
                 }
-                usleep(2_000)  // pacing, not a measurement
+                for text in texts { ChildProcess.write(text, to: descriptor) }
+                if isFinished { return }
+                if texts.isEmpty { usleep(2_000) }  // pacing, not a measurement
             }
         }.start()
     }
@@ -64,7 +68,22 @@ final class HeldFIFO: Sendable {
     /// second call does nothing. Keep the ``HeldFIFO`` until the shell has ended: releasing
     /// it earlier abandons a FIFO the shell has not opened yet.
     func finish(writing rest: String = "") {
-        state.withLock { state in state.tail = state.tail ?? rest }
+        Self.finish(state, writing: rest)
+    }
+
+    /// Writes `more` after what was written so far and keeps the FIFO open, so an import that
+    /// has read everything reads more, then waits again; nothing once ``finish(writing:)`` was called.
+    func write(_ more: String) {
+        state.withLock { state in if !state.isFinished { state.pending.append(more) } }
+    }
+
+    /// Queues `rest` as the last text of the FIFO, unless `state` has one already.
+    private static func finish(_ state: Locked<State>, writing rest: String) {
+        state.withLock { state in
+            guard !state.isFinished else { return }
+            state.pending.append(rest)
+            state.isFinished = true
+        }
     }
 
     /// Calls ``finish(writing:)`` once the file at `file` contains `text`, polled on a thread
@@ -78,7 +97,7 @@ final class HeldFIFO: Sendable {
                   !((try? String(contentsOfFile: file, encoding: .utf8))?.contains(text) ?? false) {
                 usleep(2_000)  // pacing, not a measurement
             }
-            state.withLock { state in state.tail = state.tail ?? rest }
+            Self.finish(state, writing: rest)
         }.start()
     }
 }

@@ -346,18 +346,10 @@ extension ContextCore {
     func dictionariesPlan(
         _ request: FetchRequest, entity: EntityDescription
     ) throws -> (plan: FetchPlan, keys: [String], types: [AttributeType]) {
-        let keys = request.propertiesToFetch.isEmpty
-            ? entity.attributes.filter { !$0.isTransient }.map(\.name) : request.propertiesToFetch
-        if !request.propertiesToGroupBy.isEmpty || keys.contains(where: { $0.hasPrefix("@") }) {
-            let (grouping, types) = try FetchPlan.Grouping.checked(
-                fetching: keys, groupedBy: request.propertiesToGroupBy, sortedBy: request.sortKeys, of: entity)
-            var plan = try plan(request, entity: entity, output: .groups(grouping))
-            plan.sortTerms = []  // the grouping orders the groups
-            return (plan, keys, types)
-        }
-        let expressions = try keys.map { try CheckedExpression.attributePath($0, of: entity) }
-        let plan = try plan(request, entity: entity, output: .values(expressions))
-        return (plan, keys, expressions.map { $0.attribute!.type })
+        let (keys, types, output) = try request.dictionaryColumns(of: entity)
+        var plan = try plan(request, entity: entity, output: output)
+        if case .groups = output { plan.sortTerms = [] }  // the grouping orders the groups
+        return (plan, keys, types)
     }
 
     /// The statement, values and store's plan of what fetching `request` as `resultType`

@@ -72,12 +72,10 @@ extension RecipeShell {
             let rows = ids.map { [ObjectPrinter.Value.text(self.context.model.describe($0))] }
             print(rows: rows, keys: ["objectID"], counting: "object ID", context)
         case .dictionaries(let keyPaths):
-            let types = try keyPaths.map { try Self.valueType(of: $0, in: entity) }
+            let columns = try command.request.dictionaryValueTypes(in: self.context.model)
             let dictionaries = try self.context.fetchDictionaries(command.request)
             let rows = dictionaries.map { dictionary in
-                zip(keyPaths, types).map { keyPath, type in
-                    type.map { ObjectPrinter.value(dictionary[keyPath] ?? nil, type: $0) } ?? .null
-                }
+                columns.map { ObjectPrinter.value(dictionary[$0.key] ?? nil, type: $0.type) }
             }
             print(rows: rows, keys: keyPaths, counting: "row", context)
             // Like Core Data's dictionary results, the rows come from the store alone, where
@@ -86,44 +84,6 @@ extension RecipeShell {
                 context.print("(saved values only: 'keys' reads the store, without this context's unsaved changes; save to include them)")
             }
         }
-    }
-
-    /// The type of a `keys` entry's values: its attribute's, or an aggregate's (`@count` and
-    /// `@sum` of integers are 64-bit integers, `@avg` a double, `@min` and `@max` their
-    /// attribute's type); nil when a name is unknown (the fetch then says which).
-    static func valueType(of entry: String, in entity: EntityDescription) throws -> AttributeType? {
-        guard entry.hasPrefix("@") else { return try attributeType(at: entry, in: entity) }
-        let function = entry.prefix { $0 != "." }, keyPath = entry.dropFirst(function.count + 1)
-        let type = keyPath.isEmpty ? nil : try attributeType(at: String(keyPath), in: entity)
-        switch function {
-        case "@count": return .integer64
-        case "@avg": return .double
-        case "@sum": return type.map { $0 == .double ? .double : .integer64 }
-        default: return type
-        }
-    }
-
-    /// The type of the attribute at the end of a `keys` key path, or nil when a name is
-    /// unknown (the framework's fetch then says which, with a suggestion).
-    ///
-    /// - Throws: ``CommandError`` when the path ends at a relationship or crosses a to-many one.
-    static func attributeType(at keyPath: String, in entity: EntityDescription) throws -> AttributeType? {
-        var current = entity
-        let names = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        for (position, name) in names.enumerated() {
-            if let attribute = current.attribute(named: name) {
-                return position == names.count - 1 ? attribute.type : nil
-            }
-            guard let relationship = current.relationship(named: name) else { return nil }
-            if relationship.isToMany {
-                throw CommandError("'keys' follows to-one relationships only; '\(name)' in '\(keyPath)' is to-many")
-            }
-            guard position < names.count - 1 else {
-                throw CommandError("'\(keyPath)' is a relationship; 'keys' reads attributes, such as \(keyPath).\(relationship.destination.attributes.first?.name ?? "name")")
-            }
-            current = relationship.destination
-        }
-        return nil
     }
 
     func print(_ objects: [ManagedObject], keys: [String], _ context: CommandContext) {

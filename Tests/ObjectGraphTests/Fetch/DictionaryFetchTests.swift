@@ -155,4 +155,24 @@ struct DictionaryFetchTests {
                 == "sort key 'rating' is not grouped by: a grouped fetch sorts by its group keys (servings)")
         #expect(message(["@count"], groupedBy: ["lines.text"]).contains("a to-many relationship"))
     }
+
+    @Test("The value types of a dictionary request, without a store: attributes, through to-ones, and aggregates")
+    func valueTypes() throws {
+        let model = try TestModel.make()
+        var request = FetchRequest(entityName: "Recipe")
+        request.propertiesToFetch = ["chef.name", "servings", "@count", "@sum.servings", "@sum.rating", "@avg.servings",
+                                     "@min.published", "@max.rating"]
+        request.propertiesToGroupBy = ["chef.name", "servings"]
+        let types = try request.dictionaryValueTypes(in: model)
+        #expect(types.map(\.key) == request.propertiesToFetch)
+        #expect(types.map(\.type) == [.string, .integer16, .integer64, .integer64, .double, .double, .date, .double])
+        request = FetchRequest(entityName: "Chef")  // every stored attribute, in the model's order
+        #expect(try request.dictionaryValueTypes(in: model).map(\.key)
+                == model.entity(named: "Chef")!.attributes.filter { !$0.isTransient }.map(\.name))
+        request = FetchRequest(entityName: "Recipe")
+        request.propertiesToFetch = ["ratng"]
+        #expect(throws: ObjectGraphError.self) { try request.dictionaryValueTypes(in: model) }
+        request.propertiesToFetch = ["name", "@count"]
+        #expect(throws: ObjectGraphError.self) { try request.dictionaryValueTypes(in: model) }
+    }
 }

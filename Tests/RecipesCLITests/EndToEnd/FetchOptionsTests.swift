@@ -257,8 +257,8 @@ struct FetchOptionsTests {
             -c:8: error: 'ids' takes nothing after it, found '3'
             -c:9: error: 'keys' needs key paths, such as: keys name, chef.name
             -c:10: error: key paths in 'keys' are separated by commas, found 'name chef.name'
-            -c:11: error: 'chef' is a relationship; 'keys' reads attributes, such as chef.name
-            -c:12: error: 'keys' follows to-one relationships only; 'ingredients' in 'ingredients.quantity' is to-many
+            -c:11: error: 'chef' is a relationship of 'Recipe', not an attribute; name one of its attributes, such as chef.name
+            -c:12: error: 'ingredients.quantity' goes through 'ingredients', a to-many relationship of 'Recipe': sort keys, section key paths and fetched values name one value an object, through to-one relationships only
             -c:13: error: 'chef' is a relationship; update --batch sets attributes only (leave out --batch to set it)
             -c:14: error: 'Recipe.name' is required: a batch update cannot set it to nil; nothing was updated
             -c:15: error: 'nameCanonical' is derived (canonical:(name)) and computed by the framework; change 'name' instead

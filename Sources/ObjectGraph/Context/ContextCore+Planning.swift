@@ -47,12 +47,12 @@ extension ContextCore {
     /// Orders objects as the store would (nil first, numbers by value, text by UTF-8 bytes,
     /// ties by row), `keys` first to last.
     private static func storeOrder(by keys: [SortKey]) -> (ManagedObject, ManagedObject) -> Bool {
-        let paths = keys.map { $0.keyPath.split(separator: ".").map(String.init) }
+        let terms = keys.map { (path: $0.keyPath.split(separator: ".").map(String.init), ascending: $0.ascending) }
         return { lhs, rhs in
-            for (key, path) in zip(keys, paths) {
-                let order = StoredOrdering.compare(lhs.value(atKeyPath: path), rhs.value(atKeyPath: path))
-                if order != 0 { return key.ascending ? order < 0 : order > 0 }
+            let order = StoredOrdering.compare(terms, ascending: \.ascending) {
+                (lhs.value(atKeyPath: $0.path), rhs.value(atKeyPath: $0.path))
             }
+            if order != 0 { return order < 0 }
             // Ties go by row, as the stores order them (`ORDER BY …, _pk`): sub-entities
             // share their root's rows, so the entity is no part of it. Unsaved objects last.
             let (left, right) = (lhs.objectID, rhs.objectID)

@@ -23,6 +23,20 @@ enum StoredOrdering {
         }
     }
 
+    /// -1, 0 or 1 for two rows under sort `terms`, first to last: the first term whose two
+    /// values (`values(term)`, the left row's first) differ decides, in its direction; 0 when
+    /// every term ties, for the caller to break.
+    static func compare<Term>(
+        _ terms: [Term], ascending: (Term) -> Bool, values: (Term) -> (StoredValue, StoredValue)
+    ) -> Int {
+        for term in terms {
+            let (lhs, rhs) = values(term)
+            let order = compare(lhs, rhs)
+            if order != 0 { return ascending(term) ? order : -order }
+        }
+        return 0
+    }
+
     /// SQLite's `sqlite3IntFloatCompare`: exact, with no rounding of the integer.
     static func integerVersusReal(_ i: Int64, _ r: Double) -> Int {
         if r < -9_223_372_036_854_775_808.0 { return 1 }

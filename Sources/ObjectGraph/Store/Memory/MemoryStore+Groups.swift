@@ -19,11 +19,7 @@ extension MemoryStore {
         }
         let order = grouping.totalOrder
         groups.sort { lhs, rhs in
-            for term in order {
-                let comparison = StoredOrdering.compare(lhs.key[term.key], rhs.key[term.key])
-                if comparison != 0 { return term.ascending ? comparison < 0 : comparison > 0 }
-            }
-            return false
+            StoredOrdering.compare(order, ascending: \.ascending) { (lhs.key[$0.key], rhs.key[$0.key]) } < 0
         }
         let window = groups.dropFirst(plan.offset).prefix(plan.limit > 0 ? plan.limit : .max)
         return try window.map { group in

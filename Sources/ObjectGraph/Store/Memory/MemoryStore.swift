@@ -82,11 +82,10 @@ public final class MemoryStore: StoreRequestHandler {
         }
         if case .count = plan.output { return rows }
         rows.sort { lhs, rhs in
-            for term in plan.sortTerms {
-                let order = StoredOrdering.compare(value(term.expression, of: lhs, snapshot), value(term.expression, of: rhs, snapshot))
-                if order != 0 { return term.ascending ? order < 0 : order > 0 }
+            let order = StoredOrdering.compare(plan.sortTerms, ascending: \.ascending) { term in
+                (value(term.expression, of: lhs, snapshot), value(term.expression, of: rhs, snapshot))
             }
-            return StoredOrdering.compare(lhs[0], rhs[0]) < 0
+            return order != 0 ? order < 0 : StoredOrdering.compare(lhs[0], rhs[0]) < 0
         }
         if plan.offset > 0 { rows = Array(rows.dropFirst(plan.offset)) }
         if plan.limit > 0 { rows = Array(rows.prefix(plan.limit)) }

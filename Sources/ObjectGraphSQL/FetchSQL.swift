@@ -84,12 +84,12 @@ package enum FetchSQL {
         return sql
     }
 
-    /// A grouped fetch: `SELECT g0, count(*), CAST(avg(a2) AS …) FROM (SELECT … AS g0, … AS a2
-    /// FROM "T" AS t0 WHERE …) AS grouped GROUP BY g0 ORDER BY g0 LIMIT … OFFSET …`. The inner
+    /// A grouped fetch: `SELECT g0, count(*), avg(a2) FROM (SELECT … AS g0, … AS a2 FROM "T"
+    /// AS t0 WHERE …) AS grouped GROUP BY g0 ORDER BY g0 LIMIT … OFFSET …`. The inner
     /// statement reads each key and aggregated value once a row, so the outer one groups plain
     /// columns: PostgreSQL refuses to group by a to-one key path's correlated subquery. An
     /// integer sum is cast back to an integer (PostgreSQL's sum of `bigint` is `numeric`), an
-    /// average to a double. The groups come in the plan's order, ties (or all of them, without
+    /// average to a double where the dialect needs it (``SQLDialect/aggregate(_:of:)``). The groups come in the plan's order, ties (or all of them, without
     /// one) in the order of their keys.
     private static func groupedStatement(
         for plan: FetchPlan, _ grouping: FetchPlan.Grouping, layout: TableLayout, condition: SQLFragment?, dialect: SQLDialect
@@ -105,18 +105,15 @@ package enum FetchSQL {
                 outer.append("g\(raw: String(key))")
             case .aggregate(let function, let expression):
                 guard let expression else {
-                    outer.append("count(*)")
+                    outer.append(dialect.aggregate(.count, of: nil))
                     continue
                 }
-                let value = "a\(index)"
-                inner.append(compile(expression) + " AS \(raw: value)")
-                switch function {
-                case .count: outer.append("count(\(raw: value))")
-                case .sum: outer.append(expression.attribute?.type.isStoredAsInteger == true ? "CAST(sum(\(raw: value)) AS BIGINT)" : "sum(\(raw: value))")
-                case .avg: outer.append("CAST(avg(\(raw: value)) AS \(raw: dialect.realType))")
-                case .min: outer.append("min(\(raw: value))")
-                case .max: outer.append("max(\(raw: value))")
-                }
+                let value: SQLFragment = "a\(raw: String(index))"
+                inner.append(compile(expression) + " AS " + value)
+                // PostgreSQL's sum of integers is numeric: as SQLite's, a 64-bit integer.
+                let aggregate = dialect.aggregate(function, of: value)
+                outer.append(function == .sum && expression.attribute?.type.isStoredAsInteger == true
+                             ? "CAST(\(aggregate) AS BIGINT)" : aggregate)
             }
         }
         if inner.isEmpty { inner = ["1 AS g"] }

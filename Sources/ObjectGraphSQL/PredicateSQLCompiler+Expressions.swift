@@ -46,20 +46,14 @@ extension PredicateSQLCompiler.Compiler {
         case .negate(let operand): return "(- \(self.expression(operand)))"
         case .aggregate(let function, let collection, let inner):
             let (from, condition) = source(of: collection)
-            guard let inner else { return "(SELECT COUNT(*) \(from) WHERE \(condition))" }
-            let value = self.expression(inner)
-            switch function {
-            case .sum: return "(SELECT \(raw: dialect.ifNull)(SUM(\(value)), 0) \(from) WHERE \(condition))"
-            case .avg:
-                let average: SQLFragment = dialect.castsAverage ? "CAST(AVG(\(value)) AS \(raw: dialect.realType))" : "AVG(\(value))"
-                return "(SELECT \(average) \(from) WHERE \(condition))"
-            case .min: return "(SELECT MIN(\(value)) \(from) WHERE \(condition))"
-            case .max: return "(SELECT MAX(\(value)) \(from) WHERE \(condition))"
-            case .count: return "(SELECT COUNT(*) \(from) WHERE \(condition))"
-            }
+            // A count counts rows (`@count` of a collection); a sum of none is 0, not NULL.
+            let value = function == .count ? nil : inner.map { self.expression($0) }
+            var aggregate = dialect.aggregate(function, of: value)
+            if function == .sum { aggregate = "\(raw: dialect.ifNull)(\(aggregate), 0)" }
+            return "(SELECT \(aggregate) \(from) WHERE \(condition))"
         case .subqueryCount(let collection, let body):
             let (from, condition) = source(of: collection)
-            return "(SELECT COUNT(*) \(from) WHERE \(condition) AND \(node(body, twoValued: false)))"
+            return "(SELECT \(dialect.aggregate(.count, of: nil)) \(from) WHERE \(condition) AND \(node(body, twoValued: false)))"
         case .function(let function, let operands):
             // Swift's uppercase, length (in characters) and remainders: the evaluator's,
             // unless the dialect calls functions that compute the same.

@@ -127,3 +127,19 @@ package struct SQLDialect: Sendable {
         self.canonical = canonical
     }
 }
+
+extension SQLDialect {
+    /// `function` over `value` across a set of rows, or `count(*)` without a value: SQL's
+    /// own aggregates (a sum of no rows is NULL), with the average cast to ``realType``
+    /// where ``castsAverage`` says.
+    package func aggregate(_ function: AggregateFunction, of value: SQLFragment?) -> SQLFragment {
+        guard let value else { return "count(*)" }
+        switch function {
+        case .count: return "count(\(value))"
+        case .sum: return "sum(\(value))"
+        case .avg: return castsAverage ? "CAST(avg(\(value)) AS \(raw: realType))" : "avg(\(value))"
+        case .min: return "min(\(value))"
+        case .max: return "max(\(value))"
+        }
+    }
+}

@@ -61,12 +61,20 @@ struct NestedChanges: Sendable {
 
     var isEmpty: Bool { objects.isEmpty && deleted.isEmpty }
 
-    /// Lays `newer` over these changes: its values win, its deletions remove.
+    /// Lays `newer` over these changes: its values win, its deletions remove, and the members
+    /// it added to or removed from a many-to-many apply to those these changes hold.
     mutating func overlay(_ newer: NestedChanges) {
         for id in newer.order {
             guard let object = newer.objects[id] else { continue }
             if var existing = objects[id] {
-                existing.values.merge(object.values) { _, new in new }
+                existing.values.merge(object.values) { old, new in
+                    // A child's members are relative to what it read, its parents' members
+                    // included: composed, not replaced (a grandchild would lose the root's).
+                    guard case .members(let oldAdded, let oldRemoved) = old,
+                          case .members(let added, let removed) = new else { return new }
+                    return .members(added: oldAdded.filter { !removed.contains($0) } + added.filter { !oldAdded.contains($0) },
+                                    removed: oldRemoved.filter { !added.contains($0) } + removed.filter { !oldRemoved.contains($0) })
+                }
                 objects[id] = existing
             } else {
                 objects[id] = object

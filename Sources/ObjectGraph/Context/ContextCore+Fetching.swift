@@ -70,7 +70,9 @@ extension ContextCore {
         if !pending.isEmpty {
             objects = try merge(objects, pending: pending, request: request, plan: plan)
         }
-        if request.fetchBatchSize > 0 && request.includesPropertyValues {
+        // A nested context's faults load one by one, through the parents, as with a lazy
+        // fetch: a batch would read the store's rows without the parents' changes.
+        if request.fetchBatchSize > 0 && request.includesPropertyValues && parent == nil {
             groupIntoBatches(objects, size: request.fetchBatchSize)
         }
         if !request.relationshipKeyPathsForPrefetching.isEmpty {

@@ -63,4 +63,41 @@ struct NestedDifferentialReducedTests {
         #expect(try labels(grandchild.object(with: ids["Soup"]!)) == ["cheap"])
         #expect(try labels(grandchild.object(with: ids["cheap"]!).objects(forKey: "recipes")[0]) == ["cheap"])
     }
+
+    @Test("A child's fetch that prefetches a to-one shows the destination with its parent's unsaved values")
+    func prefetchedToOneShowsTheParentsChanges() throws {
+        root.object(with: ids["Ana"]!)["name"] = "Zoë"
+        let child = MainContext(parent: root)
+        var request = FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name == 'Soup'"))
+        request.relationshipKeyPathsForPrefetching = ["chef"]
+        let soup = try #require(try child.fetch(request).first)
+        #expect((soup["chef"] as? ManagedObject)?["name"] as? String == "Zoë")
+    }
+
+    @Test("A child's fetch that prefetches a to-many shows the members its parent added and removed")
+    func prefetchedToManyShowsTheParentsChanges() throws {
+        let pepper = try root.insert("Line")
+        pepper["text"] = "pepper"
+        pepper["position"] = Int32(2)
+        pepper["recipe"] = root.object(with: ids["Soup"]!)
+        root.delete(root.object(with: ids["salt"]!))
+        let child = MainContext(parent: root)
+        var request = FetchRequest(entityName: "Recipe", predicate: try FetchPredicate("name == 'Soup'"))
+        request.relationshipKeyPathsForPrefetching = ["lines"]
+        let soup = try #require(try child.fetch(request).first)
+        #expect(try soup.objects(forKey: "lines").map { $0["text"] as? String } == ["pepper"])
+    }
+
+    @Test("An object a child holds and fetched in batches shows its parent's unsaved values after the next fetch of IDs")
+    func batchedFetchShowsTheParentsChanges() throws {
+        root.object(with: ids["Soup"]!)["name"] = "Broth"
+        let child = MainContext(parent: root)
+        let soup = child.object(with: ids["Soup"]!)  // held before the fetch, as a fault
+        var request = FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")])
+        request.fetchBatchSize = 1
+        #expect(try child.fetch(request).map { $0["name"] as? String } == ["Broth", "Stew", "Tart"])
+        // The fetch of IDs checks the object the parent changed again, which fires its fault.
+        #expect(try child.fetchObjectIDs(request).map { child.object(with: $0)["name"] as? String } == ["Broth", "Stew", "Tart"])
+        #expect(soup["name"] as? String == "Broth")
+    }
 }

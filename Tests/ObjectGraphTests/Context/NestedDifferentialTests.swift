@@ -100,4 +100,19 @@ struct NestedDifferentialReducedTests {
         #expect(try child.fetchObjectIDs(request).map { child.object(with: $0)["name"] as? String } == ["Broth", "Stew", "Tart"])
         #expect(soup["name"] as? String == "Broth")
     }
+
+    @Test("A child's fetch and count keep their limit and offset when the parent's only changes are deletions")
+    func windowAfterTheParentsDeletions() throws {
+        root.delete(root.object(with: ids["Soup"]!))
+        let child = MainContext(parent: root)
+        var request = FetchRequest(entityName: "Recipe", sortKeys: [SortKey("name")])
+        request.fetchLimit = 1
+        #expect(try child.fetch(request).map { $0["name"] as? String } == ["Stew"])
+        #expect(try child.count(for: request) == 1)
+        request.fetchOffset = 1
+        #expect(try child.fetchObjectIDs(request) == [ids["Tart"]!])
+        root.rollback()
+        root.delete(root.object(with: ids["quick"]!))  // another entity's
+        #expect(try child.fetch(request).map { $0["name"] as? String } == ["Stew"])
+    }
 }

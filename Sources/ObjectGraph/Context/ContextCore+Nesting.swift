@@ -108,6 +108,12 @@ extension ContextCore {
     /// loading to-many relationships, and without which it would read them as nil.
     func nestedChanges(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) -> NestedChanges {
         var changes = NestedChanges()
+        // An object inserted and deleted here never reaches the receiver, so a many-to-many's
+        // removal of it (its delete rule's) must not either: the receiver has no such object.
+        func insertedAndDeletedHere(_ id: ObjectID) -> Bool {
+            guard id.isTemporary, let object = registeredObject(for: id), object.state == .deleted else { return false }
+            return object.headerPointer.pointee.stateBeforeDelete == .inserted
+        }
         func record(_ object: ManagedObject, all: Bool) {
             var values: [Int: NestedValue] = [:]
             for attribute in object.entity.storedAttributes
@@ -119,7 +125,8 @@ extension ContextCore {
                 if !relationship.isToMany {
                     values[relationship.slot] = .reference(object.slots[relationship.slot].value.destinationID)
                 } else if relationship.isManyToMany, case .toMany(let storage) = object.slots[relationship.slot].value {
-                    values[relationship.slot] = .members(added: storage.added.map(\.objectID), removed: storage.removed)
+                    values[relationship.slot] = .members(added: storage.added.map(\.objectID),
+                                                         removed: storage.removed.filter { !insertedAndDeletedHere($0) })
                 }
             }
             changes.objects[object.objectID] = NestedObject(

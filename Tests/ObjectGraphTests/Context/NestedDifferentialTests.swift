@@ -115,4 +115,22 @@ struct NestedDifferentialReducedTests {
         root.delete(root.object(with: ids["quick"]!))  // another entity's
         #expect(try child.fetch(request).map { $0["name"] as? String } == ["Stew"])
     }
+
+    @Test("A child saves after adding an object it inserted to a many-to-many and deleting it, as one context does",
+          arguments: [1, 2])
+    func childSavesAfterDeletingWhatItInsertedAndLinked(depth: Int) throws {
+        let child = MainContext(parent: root)
+        let tag = try child.insert("Tag")
+        tag["label"] = "new"
+        // At depth 2 the grandchild links and deletes the child's insert.
+        let editor = depth == 1 ? child : MainContext(parent: child)
+        try editor.object(with: ids["Stew"]!).add(editor.object(with: tag.objectID), toKey: "tags")
+        editor.delete(editor.object(with: tag.objectID))
+        if editor !== child { try editor.save() }
+        try child.save()
+        try root.save()
+        let reader = MainContext(coordinator: coordinator)
+        #expect(try reader.count(for: FetchRequest(entityName: "Tag")) == 2)
+        #expect(try labels(reader.object(with: ids["Stew"]!)).isEmpty)
+    }
 }

@@ -27,7 +27,8 @@ extension ContextCore {
         // A sort key that reads related objects the parents changed: the store's order is stale.
         let sortsInMemory = parent != nil && parentChangesReach(Self.relationshipPaths(of: plan.sortTerms))
         // With unsaved changes in play the window is applied after merging them in memory.
-        if !pending.isEmpty || !fromParents.isEmpty || matchesInMemory || sortsInMemory {
+        let windowsInMemory = !pending.isEmpty || !fromParents.isEmpty || matchesInMemory || sortsInMemory
+        if windowsInMemory {
             plan.limit = 0
             plan.offset = 0
         }
@@ -67,10 +68,14 @@ extension ContextCore {
             plan.predicate = checked
             pending += objects
         }
-        if !pending.isEmpty {
+        // Whenever the window came off the store's query, also with nothing left to merge
+        // (the parents' only changes were deletions): the merge applies it.
+        if windowsInMemory {
             objects = try merge(objects, pending: pending, request: request, plan: plan)
         }
-        if request.fetchBatchSize > 0 && request.includesPropertyValues {
+        // A nested context's faults load one by one, through the parents, as with a lazy
+        // fetch: a batch would read the store's rows without the parents' changes.
+        if request.fetchBatchSize > 0 && request.includesPropertyValues && parent == nil {
             groupIntoBatches(objects, size: request.fetchBatchSize)
         }
         if !request.relationshipKeyPathsForPrefetching.isEmpty {

@@ -61,12 +61,20 @@ struct NestedChanges: Sendable {
 
     var isEmpty: Bool { objects.isEmpty && deleted.isEmpty }
 
-    /// Lays `newer` over these changes: its values win, its deletions remove.
+    /// Lays `newer` over these changes: its values win, its deletions remove, and the members
+    /// it added to or removed from a many-to-many apply to those these changes hold.
     mutating func overlay(_ newer: NestedChanges) {
         for id in newer.order {
             guard let object = newer.objects[id] else { continue }
             if var existing = objects[id] {
-                existing.values.merge(object.values) { _, new in new }
+                existing.values.merge(object.values) { old, new in
+                    // A child's members are relative to what it read, its parents' members
+                    // included: composed, not replaced (a grandchild would lose the root's).
+                    guard case .members(let oldAdded, let oldRemoved) = old,
+                          case .members(let added, let removed) = new else { return new }
+                    return .members(added: oldAdded.filter { !removed.contains($0) } + added.filter { !oldAdded.contains($0) },
+                                    removed: oldRemoved.filter { !added.contains($0) } + removed.filter { !oldRemoved.contains($0) })
+                }
                 objects[id] = existing
             } else {
                 objects[id] = object
@@ -100,6 +108,12 @@ extension ContextCore {
     /// loading to-many relationships, and without which it would read them as nil.
     func nestedChanges(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) -> NestedChanges {
         var changes = NestedChanges()
+        // An object inserted and deleted here never reaches the receiver, so a many-to-many's
+        // removal of it (its delete rule's) must not either: the receiver has no such object.
+        func insertedAndDeletedHere(_ id: ObjectID) -> Bool {
+            guard id.isTemporary, let object = registeredObject(for: id), object.state == .deleted else { return false }
+            return object.headerPointer.pointee.stateBeforeDelete == .inserted
+        }
         func record(_ object: ManagedObject, all: Bool) {
             var values: [Int: NestedValue] = [:]
             for attribute in object.entity.storedAttributes
@@ -111,7 +125,8 @@ extension ContextCore {
                 if !relationship.isToMany {
                     values[relationship.slot] = .reference(object.slots[relationship.slot].value.destinationID)
                 } else if relationship.isManyToMany, case .toMany(let storage) = object.slots[relationship.slot].value {
-                    values[relationship.slot] = .members(added: storage.added.map(\.objectID), removed: storage.removed)
+                    values[relationship.slot] = .members(added: storage.added.map(\.objectID),
+                                                         removed: storage.removed.filter { !insertedAndDeletedHere($0) })
                 }
             }
             changes.objects[object.objectID] = NestedObject(

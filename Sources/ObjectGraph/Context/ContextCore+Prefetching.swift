@@ -29,7 +29,9 @@ extension ContextCore {
         for source in sources { source.fireFaultIfNeeded() }
         var keys: [Int64] = []
         var seen = Set<Int64>()
-        for source in sources {
+        // A nested context's destinations load one by one, through the parents: the store's
+        // rows lack the parents' unsaved changes.
+        for source in sources where parent == nil {
             guard let id = source.slots[relationship.slot].value.destinationID, !id.isTemporary else { continue }
             if let registered = registeredObject(for: id), !registered.isFault { continue }
             if seen.insert(id.key).inserted { keys.append(id.key) }
@@ -61,6 +63,11 @@ extension ContextCore {
         // then shared, not copied into a new one.
         let pending = sources.allSatisfy(needsRealizing) ? sources : sources.filter(needsRealizing)
         guard !pending.isEmpty else { return }
+        if parent != nil {
+            // One by one, through the parents, which may have added, moved or deleted members.
+            for source in pending { fulfillToManyFault(source.storage(of: relationship), of: source, relationship: relationship) }
+            return
+        }
         relationshipFaultsFired += pending.count
         let keys = pending.map(\.objectID.key)
         var groups: [Int64: [ManagedObject]] = [:]
